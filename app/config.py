@@ -1,0 +1,101 @@
+"""All settings, read from ``VOICECHAT_*`` environment variables and CLI flags.
+
+Defaults run on a 2-core CPU with the packaged models. Every model setting also accepts
+an ordinary model name or path, so a bigger model is one variable away.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Literal
+
+from pydantic import Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+def _cache_home() -> Path:
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+
+
+def _data_home() -> Path:
+    return Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
+
+
+class Settings(BaseSettings):
+    """One flat settings object; the README's configuration table lists every field."""
+
+    model_config = SettingsConfigDict(env_prefix="VOICECHAT_", extra="ignore")
+
+    # --- server ---
+    host: str = Field("127.0.0.1", description="Address the server binds to.")
+    port: int = Field(8000, description="Port the server listens on.")
+    log_level: Literal["debug", "info", "warning", "error"] = Field("info", description="Log level.")
+    data_dir: Path = Field(_data_home() / "voicechat", description="Where the SQLite history lives.")
+
+    # --- models ---
+    model_dir: Path = Field(
+        _cache_home() / "voicechat" / "models",
+        description="Where prepared models are kept (built once from the installed packages).",
+    )
+    device: str = Field("auto", description="torch device: auto, cpu, cuda, cuda:1 ...")
+    asr_model: str = Field(
+        "tiny.en",
+        description="Whisper model: packaged 'tiny.en' or 'base', another openai-whisper name, or a .pt path.",
+    )
+    asr_language: str = Field("en", description="Spoken language code ('auto' to detect; needs a multilingual model).")
+    llm_model: str = Field(
+        "smollm2-135m",
+        description="LLM: packaged 'smollm2-135m', or a transformers model name or folder.",
+    )
+    llm_dtype: Literal["auto", "float32", "bfloat16", "float16"] = Field(
+        "auto", description="LLM weights dtype; auto = bf16 on CPUs with bf16 support or GPU, else fp32."
+    )
+    tts_backend: Literal["piper", "coqui", "espeak"] = Field("piper", description="Speech synthesiser.")
+    tts_voice: str = Field(
+        "joe-medium",
+        description="Piper voice: packaged 'joe-medium' or a .onnx path; Coqui: a model folder or name.",
+    )
+
+    # --- LLM engine ---
+    llm_backend: Literal["local", "openai"] = Field(
+        "local", description="'local' runs the engine in-process; 'openai' talks to a remote OpenAI-compatible server (vLLM)."
+    )
+    llm_api_base: str = Field("http://127.0.0.1:8001/v1", description="Base URL of the remote OpenAI-compatible server.")
+    llm_api_key: str = Field("EMPTY", description="API key for the remote server.")
+    kv_cache_bytes: int = Field(256 * 1024**2, description="Memory budget of the KV cache in bytes.")
+    kv_block_size: int = Field(16, description="Tokens per KV-cache block.")
+    max_batch: int = Field(32, description="Upper bound on requests decoded in one step (the adaptive limit stays below it).")
+    batch_window_ms: float = Field(2.0, description="How long a step waits for more requests to join a batch.")
+    max_seq_len: int = Field(2048, description="Longest context; older turns are dropped beyond it (system prompt kept).")
+    max_new_tokens: int = Field(96, description="Longest reply in tokens.")
+    temperature: float = Field(0.7, description="Sampling temperature (0 = greedy).")
+    top_p: float = Field(0.9, description="Nucleus sampling mass.")
+    system_prompt: str = Field(
+        "You are a friendly voice assistant. Answer in one or two short spoken sentences.",
+        description="System prompt of every conversation.",
+    )
+
+    # --- speech in ---
+    vad_threshold: float = Field(0.5, description="silero-vad speech probability threshold.")
+    vad_silence_ms: int = Field(400, description="Silence that ends a turn (the hangover).")
+    vad_min_speech_ms: int = Field(200, description="Shorter bursts are ignored.")
+    vad_preroll_ms: int = Field(300, description="Audio kept before speech starts, so the first syllable survives.")
+    max_utterance_s: float = Field(20.0, description="Longer speech is cut into pieces of this length.")
+    partial_interval_ms: int = Field(600, description="Partial transcript period while speaking (0 = off).")
+    speculative_asr: bool = Field(True, description="Start ASR and the reply during the end-of-turn silence.")
+    asr_batch_window_ms: float = Field(20.0, description="How long ASR waits to batch utterances of several sessions.")
+
+    # --- speech out ---
+    output_sample_rate: int = Field(24000, description="Default sample rate of audio sent to clients.")
+
+    # --- sessions ---
+    max_sessions: int = Field(32, description="Concurrent sessions; one more gets a clear 'server full' message.")
+    bargein_min_speech_ms: int = Field(
+        300, description="While the assistant speaks, user speech must last this long to interrupt (echo guard)."
+    )
+
+
+def load_settings(**overrides: object) -> Settings:
+    """Settings from the environment, with CLI flags (non-None) taking precedence."""
+    return Settings(**{k: v for k, v in overrides.items() if v is not None})

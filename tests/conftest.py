@@ -1,0 +1,27 @@
+"""Shared fixtures: the real packaged models, prepared once per test run."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from app.config import Settings
+
+
+def _model_dir() -> Path:
+    """Prepared models are cached across runs; the preparation itself is idempotent and checksummed."""
+    return Path(os.environ.get("VOICECHAT_MODEL_DIR") or Settings().model_dir)
+
+
+@pytest.fixture(scope="session")
+def settings(tmp_path_factory: pytest.TempPathFactory) -> Settings:
+    return Settings(model_dir=_model_dir(), data_dir=tmp_path_factory.mktemp("data"))
+
+
+@pytest.fixture(scope="session")
+def prepared(settings: Settings):
+    from app.models.prepare import prepare_models
+
+    return prepare_models(settings)
