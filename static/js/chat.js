@@ -1,0 +1,354 @@
+// The chat page: wires the microphone, the WebSocket protocol (docs/protocol.md), the playback
+// queue and the conversation view together, and keeps `window.voicechat` up to date so tests
+// (and curious people) can watch real progress.
+
+import { ConversationView } from "./conversation.js";
+import { Microphone } from "./microphone.js";
+import { PlaybackQueue } from "./playback.js";
+import { RealtimeConnection } from "./realtime.js";
+
+const SESSION_KEY = "voicechat.session";
+const VOICE_KEY = "voicechat.voiceOut";
+const STAGES = [
+  ["endpoint_ms", "end of turn"],
+  ["asr_ms", "speech recognition"],
+  ["llm_first_token_ms", "first token"],
+  ["first_clause_ms", "first clause"],
+  ["tts_first_chunk_ms", "first speech"],
+  ["send_ms", "send"],
+];
+
+const $ = (id) => document.getElementById(id);
+const ui = {
+  log: $("log"),
+  hint: $("empty-hint"),
+  partial: $("partial"),
+  notice: $("notice"),
+  connection: $("connection"),
+  connectionLabel: $("connection-label"),
+  state: $("state"),
+  mic: $("mic"),
+  form: $("text-form"),
+  text: $("text"),
+  send: $("send"),
+  voiceOut: $("voice-out"),
+  latency: $("latency"),
+};
+
+const context = new AudioContext({ latencyHint: "interactive" });
+const playback = new PlaybackQueue(context);
+const view = new ConversationView(ui.log, ui.hint);
+const workletReady = Microphone.load(context);
+
+/** What the page knows about the conversation right now. */
+const session = {
+  id: new URLSearchParams(location.search).get("session") || sessionStorage.getItem(SESSION_KEY) || localStorage.getItem(SESSION_KEY),
+  outputRate: 24000,
+  userSpeaking: false,
+  response: null, // {id, itemId, interrupted, firstAudioReceivedAt, firstAudioHeardAt, typedAt}
+  lastSpeechStoppedAt: null,
+  lastTypedAt: null,
+};
+
+const stats = {
+  framesSent: 0,
+  bytesSent: 0,
+  flushes: 0,
+  truncations: [],
+  responsesDone: 0,
+  lastLatency: null,
+  micLevel: 0,
+  errors: [],
+  eventCounts: {},
+};
+
+const microphone = new Microphone(context, (pcm, level) => {
+  stats.micLevel = level;
+  ui.mic.style.setProperty("--level", Math.min(1, level * 8).toFixed(3));
+  if (connection.sendAudio(pcm)) {
+    stats.framesSent += 1;
+    stats.bytesSent += pcm.byteLength;
+  }
+});
+
+const connection = new RealtimeConnection(() => {
+  const url = new URL("/ws", location.href);
+  url.protocol = location.protocol === "https:" ? "wss:" : "ws:";
+  if (session.id) url.searchParams.set("session", session.id);
+  return url.toString();
+});
+
+// ---------------------------------------------------------------- state
+
+function currentState() {
+  if (session.userSpeaking) return "listening";
+  if (playback.playing) return "speaking";
+  if (session.response && !session.response.interrupted) return "thinking";
+  return microphone.active ? "listening" : "idle";
+}
+
+function renderState() {
+  const state = currentState();
+  if (ui.state.dataset.state !== state) {
+    ui.state.dataset.state = state;
+    ui.state.textContent = state;
+  }
+}
+
+function setConnection(status, label) {
+  ui.connection.dataset.connection = status;
+  ui.connectionLabel.textContent = label;
+  ui.mic.disabled = status !== "open" && !microphone.active;
+}
+
+function showNotice(message) {
+  ui.notice.textContent = message;
+  ui.notice.hidden = !message;
+}
+
+// ---------------------------------------------------------------- barge-in
+
+/** Stops reply audio at once and tells the server how much of it was heard. */
+function flushPlayback() {
+  const heard = playback.flush();
+  if (session.response) session.response.interrupted = true;
+  if (!heard.length) return;
+  stats.flushes += 1;
+  for (const { itemId, audioEndMs } of heard) {
+    connection.send({ type: "conversation.item.truncate", item_id: itemId, content_index: 0, audio_end_ms: audioEndMs });
+    stats.truncations.push({ itemId, audioEndMs });
+  }
+  renderState();
+}
+
+/** Escape or a new typed message: cancel the running reply and silence it. */
+function interrupt() {
+  if (session.response && !session.response.done) connection.send({ type: "response.cancel" });
+  flushPlayback();
+}
+
+// ---------------------------------------------------------------- latency
+
+function formatSeconds(ms) {
+  return ms == null ? "–" : `${(ms / 1000).toFixed(2)} s`;
+}
+
+/** End of speech (typed: send) -> first audio heard, from the server's breakdown plus local playback start. */
+function showLatency(response, latency) {
+  if (!latency) return;
+  const local = response.firstAudioHeardAt != null && response.firstAudioReceivedAt != null
+    ? response.firstAudioHeardAt - response.firstAudioReceivedAt
+    : null;
+  const heardMs = latency.total_ms != null ? latency.total_ms + (local ?? 0) : null;
+  const parts = STAGES.filter(([key]) => latency[key] != null).map(([key, name]) => `${name} ${Math.round(latency[key])} ms`);
+  if (local != null) parts.push(`playback start ${Math.round(local)} ms`);
+  const spoken = latency.endpoint_ms != null;
+  const what = local != null ? (spoken ? "end of speech → first audio heard" : "message sent → first audio heard")
+    : "message sent → first text";
+  stats.lastLatency = { heardMs, playbackMs: local, ...latency };
+  ui.latency.textContent = `Last turn: ${formatSeconds(heardMs)}`;
+  ui.latency.title = `${what}${latency.speculative ? " (speculative start)" : ""}\n${parts.join("\n")}`;
+  ui.latency.setAttribute("aria-label", `Last turn latency ${formatSeconds(heardMs)}: ${what}. ${parts.join(", ")}`);
+  if (response.itemId && heardMs != null) view.annotate(response.itemId, `${formatSeconds(heardMs)} · ${parts.join(" · ")}`);
+}
+
+// ---------------------------------------------------------------- server events
+
+const handlers = {
+  "session.created"(event) {
+    session.id = event.session.id;
+    sessionStorage.setItem(SESSION_KEY, session.id);
+    localStorage.setItem(SESSION_KEY, session.id);
+    session.outputRate = event.session.audio?.output?.format?.rate || session.outputRate;
+    sendVoiceSetting();
+    showNotice("");
+  },
+  "session.updated"(event) {
+    session.outputRate = event.session.audio?.output?.format?.rate || session.outputRate;
+  },
+  "input_audio_buffer.speech_started"() {
+    session.userSpeaking = true;
+    if (playback.playing || (session.response && !session.response.done)) flushPlayback();
+  },
+  "input_audio_buffer.speech_stopped"() {
+    session.userSpeaking = false;
+    session.lastSpeechStoppedAt = performance.now();
+  },
+  "conversation.item.input_audio_transcription.delta"(event) {
+    ui.partial.textContent = event.transcript ?? `${ui.partial.textContent}${event.delta}`;
+  },
+  "conversation.item.input_audio_transcription.completed"(event) {
+    ui.partial.textContent = "";
+    view.ensure(event.item_id, "user");
+    view.setText(event.item_id, event.transcript);
+  },
+  "conversation.item.added"(event) {
+    view.upsert(event.item);
+  },
+  "conversation.item.done"(event) {
+    view.upsert(event.item);
+    if (event.item.role === "assistant") view.setStreaming(event.item.id, false);
+  },
+  "conversation.item.truncated"(event) {
+    view.truncate(event.item_id, event.transcript ?? "");
+  },
+  "response.created"(event) {
+    session.response = { id: event.response.id, itemId: null, interrupted: false, done: false };
+  },
+  "response.output_item.added"(event) {
+    if (session.response) session.response.itemId = event.item.id;
+    view.upsert(event.item);
+    view.setStreaming(event.item.id, true);
+  },
+  "response.output_text.delta"(event) {
+    view.append(event.item_id, event.delta);
+  },
+  "response.output_audio_transcript.delta"(event) {
+    view.append(event.item_id, event.delta);
+  },
+  "response.output_audio.delta"(event) {
+    const bytes = Uint8Array.from(atob(event.delta), (c) => c.charCodeAt(0));
+    receiveAudio(bytes.buffer);
+  },
+  "response.done"(event) {
+    const response = session.response;
+    stats.responsesDone += 1;
+    if (response && response.id === event.response.id) {
+      response.done = true;
+      if (response.itemId) view.setStreaming(response.itemId, false);
+      if (event.response.status !== "cancelled") showLatency(response, event.response.latency);
+      if (!playback.playing) session.response = null;
+    }
+    if (event.response.status === "failed") {
+      showNotice(event.response.status_details?.error?.message || "The reply failed.");
+    }
+  },
+  error(event) {
+    const { code, message } = event.error || {};
+    stats.errors.push(code);
+    if (code === "empty_input") {
+      view.removeEmpty("user");
+      ui.partial.textContent = "";
+    } else if (code === "server_full") {
+      showNotice("The server is full right now; retrying shortly…");
+    } else {
+      console.warn("server error", code, message);
+      if (code === "stage_failed" || code === "text_too_long") showNotice(message);
+    }
+  },
+};
+
+function receiveAudio(pcm) {
+  const response = session.response;
+  if (!response || response.interrupted || !response.itemId || !ui.voiceOut.checked) return;
+  const heardAt = playback.enqueue(response.itemId, pcm, session.outputRate);
+  if (response.firstAudioReceivedAt == null) {
+    response.firstAudioReceivedAt = performance.now();
+    response.firstAudioHeardAt = heardAt;
+  }
+  renderState();
+}
+
+playback.addEventListener("drained", () => {
+  if (session.response?.done) session.response = null;
+  renderState();
+});
+
+connection.addEventListener("server-event", (message) => {
+  const event = message.detail;
+  stats.eventCounts[event.type] = (stats.eventCounts[event.type] || 0) + 1;
+  handlers[event.type]?.(event);
+  renderState();
+});
+connection.addEventListener("audio", (message) => receiveAudio(message.detail));
+connection.addEventListener("open", () => setConnection("open", "Connected"));
+connection.addEventListener("close", (message) => {
+  const full = message.detail.code === 1013;
+  setConnection("closed", full ? "Server full" : "Reconnecting…");
+  session.userSpeaking = false;
+  flushPlayback();
+  session.response = null;
+  renderState();
+});
+
+// ---------------------------------------------------------------- controls
+
+function sendVoiceSetting() {
+  connection.send({ type: "session.update", session: { output_modalities: ui.voiceOut.checked ? ["audio"] : ["text"] } });
+}
+
+async function toggleMicrophone() {
+  if (microphone.active) {
+    microphone.stop();
+    ui.mic.setAttribute("aria-pressed", "false");
+    ui.mic.setAttribute("aria-label", "Start talking");
+    ui.mic.style.setProperty("--level", "0");
+    renderState();
+    return;
+  }
+  try {
+    await context.resume();
+    await workletReady;
+    if (!connection.open) await new Promise((resolve) => connection.addEventListener("open", resolve, { once: true }));
+    await microphone.start();
+    ui.mic.setAttribute("aria-pressed", "true");
+    ui.mic.setAttribute("aria-label", "Stop talking");
+    showNotice("");
+  } catch (error) {
+    showNotice(`Microphone unavailable: ${error.message}`);
+  }
+  renderState();
+}
+
+function sendText(event) {
+  event.preventDefault();
+  const text = ui.text.value.trim();
+  if (!text || !connection.open) return;
+  context.resume();
+  interrupt();
+  connection.send({ type: "conversation.item.create", item: { type: "message", role: "user", content: [{ type: "input_text", text }] } });
+  connection.send({ type: "response.create" });
+  ui.text.value = "";
+}
+
+ui.mic.addEventListener("click", toggleMicrophone);
+ui.form.addEventListener("submit", sendText);
+ui.voiceOut.checked = localStorage.getItem(VOICE_KEY) !== "false";
+ui.voiceOut.addEventListener("change", () => {
+  localStorage.setItem(VOICE_KEY, String(ui.voiceOut.checked));
+  if (!ui.voiceOut.checked) flushPlayback();
+  sendVoiceSetting();
+});
+document.addEventListener("keydown", (event) => {
+  if (event.altKey && event.key.toLowerCase() === "m") {
+    event.preventDefault();
+    toggleMicrophone();
+  } else if (event.key === "Escape") {
+    interrupt();
+  }
+});
+setInterval(renderState, 250);
+
+// ---------------------------------------------------------------- test hook
+
+window.voicechat = {
+  get state() { return currentState(); },
+  get connected() { return connection.open; },
+  get sessionId() { return session.id; },
+  get micActive() { return microphone.active; },
+  get captureRate() { return context.sampleRate; },
+  get outputRate() { return session.outputRate; },
+  get samplesScheduled() { return playback.samplesScheduled; },
+  get samplesPlayed() { return playback.samplesPlayed; },
+  get scheduledRms() { return playback.samplesScheduled ? Math.sqrt(playback.energyScheduled / playback.samplesScheduled) : 0; },
+  get playedRms() { return playback.samplesPlayed ? Math.sqrt(playback.energyPlayed / playback.samplesPlayed) : 0; },
+  get playing() { return playback.playing; },
+  /** The log as the user sees it; `text` of an interrupted reply is the part that was heard. */
+  get messages() {
+    return [...view.bubbles].map(([itemId, b]) => ({ itemId, role: b.role, text: b.text, interrupted: b.element.classList.contains("interrupted") }));
+  },
+  stats,
+};
+
+connection.connect();
+setConnection("connecting", "Connecting…");

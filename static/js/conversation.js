@@ -1,0 +1,119 @@
+// The chat log: one bubble per conversation item, keyed by item id so live events and the
+// history replayed on resume update the same bubble. Text is only ever set with
+// textContent: nothing a user or the model writes is parsed as HTML.
+
+/** The text of an item as the server describes it (input/output text or audio transcript). */
+export function itemText(item) {
+  return (item.content || []).map((part) => part.text ?? part.transcript ?? "").join("");
+}
+
+export class ConversationView {
+  /** @param {HTMLElement} log  @param {HTMLElement} hint shown while the log is empty */
+  constructor(log, hint) {
+    this.log = log;
+    this.hint = hint;
+    this.bubbles = new Map(); // item id -> {element, body, role, text}
+  }
+
+  has(itemId) {
+    return this.bubbles.has(itemId);
+  }
+
+  /** Creates the bubble of an item (once), in arrival order. */
+  ensure(itemId, role) {
+    let bubble = this.bubbles.get(itemId);
+    if (bubble) return bubble;
+    const element = document.createElement("article");
+    element.className = `message ${role}`;
+    element.dataset.itemId = itemId;
+    element.dataset.role = role;
+    const label = document.createElement("span");
+    label.className = "visually-hidden";
+    label.textContent = role === "user" ? "You: " : role === "assistant" ? "Assistant: " : "Note: ";
+    const body = document.createElement("span");
+    body.className = "body";
+    element.append(label, body);
+    this.log.append(element);
+    this.hint.hidden = true;
+    bubble = { element, body, role, text: "" };
+    this.bubbles.set(itemId, bubble);
+    this.scroll();
+    return bubble;
+  }
+
+  /** Shows a whole item (live `conversation.item.*` or replayed history). */
+  upsert(item) {
+    if (item.type && item.type !== "message") return;
+    const text = itemText(item);
+    const bubble = this.ensure(item.id, item.role);
+    if (text || item.status === "completed") this.setText(item.id, text);
+    bubble.element.classList.toggle("pending", bubble.text === "");
+  }
+
+  setText(itemId, text) {
+    const bubble = this.bubbles.get(itemId);
+    if (!bubble) return;
+    bubble.text = text;
+    bubble.body.textContent = text;
+    bubble.element.classList.toggle("pending", text === "");
+    this.scroll();
+  }
+
+  append(itemId, delta) {
+    const bubble = this.bubbles.get(itemId);
+    if (bubble) this.setText(itemId, bubble.text + delta);
+  }
+
+  setStreaming(itemId, streaming) {
+    this.bubbles.get(itemId)?.element.classList.toggle("streaming", streaming);
+  }
+
+  /** After barge-in: the kept text stays, the unheard rest is shown struck through. */
+  truncate(itemId, keptText) {
+    const bubble = this.bubbles.get(itemId);
+    if (!bubble) return;
+    const full = bubble.text;
+    const rest = full.startsWith(keptText) ? full.slice(keptText.length) : "";
+    bubble.text = keptText;
+    bubble.body.textContent = keptText;
+    if (rest.trim()) {
+      const unheard = document.createElement("span");
+      unheard.className = "unheard";
+      unheard.title = "Not heard: interrupted";
+      unheard.textContent = rest;
+      bubble.body.append(unheard);
+    }
+    bubble.element.classList.add("interrupted");
+    bubble.element.classList.remove("streaming");
+  }
+
+  /** A small caption under a bubble (e.g. the turn's latency). */
+  annotate(itemId, text) {
+    const bubble = this.bubbles.get(itemId);
+    if (!bubble) return;
+    let meta = bubble.element.querySelector(".meta");
+    if (!meta) {
+      meta = document.createElement("span");
+      meta.className = "meta";
+      bubble.element.append(meta);
+    }
+    meta.textContent = text;
+  }
+
+  remove(itemId) {
+    this.bubbles.get(itemId)?.element.remove();
+    this.bubbles.delete(itemId);
+    this.hint.hidden = this.bubbles.size > 0;
+  }
+
+  /** Drops user bubbles that never got any words (speech that turned out to be noise). */
+  removeEmpty(role) {
+    for (const [itemId, bubble] of this.bubbles) {
+      if (bubble.role === role && bubble.text === "") this.remove(itemId);
+    }
+  }
+
+  scroll() {
+    this.log.scrollTop = this.log.scrollHeight;
+  }
+}

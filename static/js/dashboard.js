@@ -1,0 +1,171 @@
+// The dashboard: polls GET /api/dashboard every second (format in docs/protocol.md) and draws
+// the live sessions, the engine (batch, queue by priority, KV cache, tokens/s) and per-stage
+// latency percentiles over time.
+
+import { drawChart } from "./charts.js";
+
+const POLL_MS = 1000;
+const HISTORY_S = 120;
+const STAGES = [
+  ["endpoint_ms", "End of turn", "#64748b"],
+  ["asr_ms", "ASR", "#06b6d4"],
+  ["llm_first_token_ms", "LLM first token", "#8b5cf6"],
+  ["first_clause_ms", "First clause", "#f59e0b"],
+  ["tts_first_chunk_ms", "TTS first chunk", "#10b981"],
+  ["send_ms", "Send", "#94a3b8"],
+  ["total_ms", "Total (speech → audio)", "#4f46e5"],
+  ["text_ttft_ms", "Text first token", "#ec4899"],
+];
+/** `series` fields that seed the stage history before this page saw any poll. */
+const SERIES_STAGE_FIELDS = { total_p50_ms: ["total_ms", "p50"], total_p95_ms: ["total_ms", "p95"], llm_first_token_p50_ms: ["llm_first_token_ms", "p50"] };
+
+const $ = (id) => document.getElementById(id);
+const stageHistory = []; // {t, values: {"asr_ms.p50": number|null, ...}}
+let engineSeries = [];
+const status = { polls: 0, failures: 0, last: null };
+window.voicechatDashboard = status;
+
+function setText(id, text) {
+  $(id).textContent = text;
+}
+
+function number(value, digits = 0) {
+  return value == null ? "–" : Number(value).toFixed(digits);
+}
+
+function duration(seconds) {
+  if (seconds == null) return "–";
+  const s = Math.round(seconds);
+  return s < 60 ? `${s} s` : `${Math.floor(s / 60)} min ${s % 60} s`;
+}
+
+function renderTiles(data) {
+  const { sessions, engine } = data;
+  setText("m-sessions", number(sessions.active));
+  setText("m-sessions-detail", `of ${number(sessions.max)} allowed`);
+  setText("m-batch", number(engine.batch_size));
+  setText("m-batch-detail", `${number(engine.running)} running · limit ${number(engine.max_batch)}`);
+  const queue = engine.queue || {};
+  const queued = ["voice", "text", "background"].map((k) => queue[k]).filter((v) => v != null);
+  setText("m-queue", queued.length ? String(queued.reduce((a, b) => a + b, 0)) : "–");
+  setText("m-queue-detail", `voice ${number(queue.voice)} · text ${number(queue.text)} · background ${number(queue.background)}`);
+  const kvPercent = engine.kv_use == null ? null : engine.kv_use * 100;
+  setText("m-kv", kvPercent == null ? "–" : `${kvPercent.toFixed(1)}%`);
+  setText("m-kv-detail", `${number(engine.kv_used_blocks)} / ${number(engine.kv_total_blocks)} blocks`);
+  const meter = $("m-kv-meter");
+  meter.setAttribute("aria-valuenow", number(kvPercent, 1));
+  meter.firstElementChild.style.width = `${Math.min(100, kvPercent || 0)}%`;
+  setText("m-tps", number(engine.tokens_per_s, 1));
+  const total = data.latency?.stages?.total_ms;
+  setText("m-tps-detail", total?.p50 != null ? `speech → audio p50 ${number(total.p50)} ms · p95 ${number(total.p95)} ms` : "no voice turns yet");
+}
+
+function renderSessions(list) {
+  const body = $("sessions").tBodies[0];
+  const rows = list.map((s) => {
+    const row = document.createElement("tr");
+    for (const text of [s.id, s.state, number(s.turns), s.last_total_ms == null ? "–" : `${number(s.last_total_ms)} ms`, duration(s.connected_s)]) {
+      const cell = document.createElement("td");
+      cell.textContent = text;
+      row.append(cell);
+    }
+    return row;
+  });
+  if (!rows.length) {
+    const row = document.createElement("tr");
+    const cell = document.createElement("td");
+    cell.colSpan = 5;
+    cell.className = "empty";
+    cell.textContent = "No live sessions";
+    row.append(cell);
+    rows.push(row);
+  }
+  body.replaceChildren(...rows);
+}
+
+function recordStages(data) {
+  if (!stageHistory.length) {
+    for (const point of data.series || []) {
+      const values = {};
+      for (const [field, [stage, pct]] of Object.entries(SERIES_STAGE_FIELDS)) values[`${stage}.${pct}`] = point[field] ?? null;
+      stageHistory.push({ t: point.t, values });
+    }
+  }
+  const values = {};
+  for (const [stage] of STAGES) {
+    const entry = data.latency?.stages?.[stage];
+    values[`${stage}.p50`] = entry?.p50 ?? null;
+    values[`${stage}.p95`] = entry?.p95 ?? null;
+  }
+  stageHistory.push({ t: data.time, values });
+  while (stageHistory.length && stageHistory[0].t < data.time - HISTORY_S) stageHistory.shift();
+}
+
+function renderCharts() {
+  const styles = getComputedStyle(document.documentElement);
+  const accent = styles.getPropertyValue("--accent").trim();
+  const accent2 = styles.getPropertyValue("--accent-2").trim();
+  const times = engineSeries.map((p) => p.t);
+  drawChart($("c-engine"), times, [
+    { color: accent, values: engineSeries.map((p) => p.batch_size), fill: true },
+    { color: "#f59e0b", values: engineSeries.map((p) => p.queue_voice) },
+    { color: "#ec4899", values: engineSeries.map((p) => p.queue_text) },
+    { color: "#94a3b8", values: engineSeries.map((p) => p.queue_background) },
+  ]);
+  drawChart($("c-tps"), times, [{ color: accent2, values: engineSeries.map((p) => p.tokens_per_s), fill: true }]);
+  drawChart($("c-kv"), times, [{ color: accent, values: engineSeries.map((p) => (p.kv_use == null ? null : p.kv_use * 100)), fill: true }], { max: 100 });
+  const stageTimes = stageHistory.map((p) => p.t);
+  const lines = [];
+  for (const [stage, , color] of STAGES) {
+    lines.push({ color, values: stageHistory.map((p) => p.values[`${stage}.p50`] ?? null) });
+    lines.push({ color, values: stageHistory.map((p) => p.values[`${stage}.p95`] ?? null), dashed: true });
+  }
+  drawChart($("c-stages"), stageTimes, lines);
+}
+
+function legend(entries) {
+  const element = document.createElement("div");
+  element.className = "legend";
+  element.append(...entries.map(([name, color]) => {
+    const item = document.createElement("span");
+    item.style.setProperty("--swatch", color);
+    item.textContent = name;
+    return item;
+  }));
+  return element;
+}
+
+function renderLegends() {
+  $("stage-legend").replaceWith(legend(STAGES.map(([, name, color]) => [name, color])));
+  $("c-engine").after(legend([["Batch", "var(--accent)"], ["Queue voice", "#f59e0b"], ["Queue text", "#ec4899"], ["Queue background", "#94a3b8"]]));
+}
+
+function setConnection(ok, label) {
+  $("connection").dataset.connection = ok ? "open" : "closed";
+  setText("connection-label", label);
+}
+
+async function poll() {
+  try {
+    const response = await fetch("/api/dashboard", { cache: "no-store" });
+    if (!response.ok) throw new Error(`HTTP ${response.status}`);
+    const data = await response.json();
+    status.polls += 1;
+    status.last = data;
+    engineSeries = data.series || [];
+    recordStages(data);
+    renderTiles(data);
+    renderSessions(data.sessions.list || []);
+    renderCharts();
+    setConnection(true, `Live · up ${duration(data.uptime_s)}`);
+  } catch (error) {
+    status.failures += 1;
+    setConnection(false, `Offline (${error.message})`);
+  } finally {
+    setTimeout(poll, POLL_MS);
+  }
+}
+
+renderLegends();
+window.addEventListener("resize", renderCharts);
+poll();
