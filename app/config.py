@@ -79,12 +79,20 @@ class Settings(BaseSettings):
     # --- speech in ---
     vad_threshold: float = Field(0.5, description="silero-vad speech probability threshold.")
     vad_silence_ms: int = Field(400, description="Silence that ends a turn (the hangover).")
+    vad_pause_ms: int = Field(
+        160, description="Silence that marks a pause, where speculative ASR starts (at most vad_silence_ms)."
+    )
     vad_min_speech_ms: int = Field(200, description="Shorter bursts are ignored.")
     vad_preroll_ms: int = Field(300, description="Audio kept before speech starts, so the first syllable survives.")
     max_utterance_s: float = Field(20.0, description="Longer speech is cut into pieces of this length.")
     partial_interval_ms: int = Field(600, description="Partial transcript period while speaking (0 = off).")
     speculative_asr: bool = Field(True, description="Start ASR and the reply during the end-of-turn silence.")
     asr_batch_window_ms: float = Field(20.0, description="How long ASR waits to batch utterances of several sessions.")
+    asr_max_batch: int = Field(8, description="Most utterances decoded in one ASR batch.")
+    asr_pad_to_s: float = Field(
+        1.0,
+        description="Whisper's input is padded with silence to a multiple of this (seconds); 30 = openai-whisper's full window.",
+    )
 
     # --- speech out ---
     output_sample_rate: int = Field(24000, description="Default sample rate of audio sent to clients.")
