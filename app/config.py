@@ -99,6 +99,7 @@ class Settings(BaseSettings):
 
     # --- sessions ---
     max_sessions: int = Field(32, description="Concurrent sessions; one more gets a clear 'server full' message.")
+    max_text_chars: int = Field(4000, description="Longest typed message accepted, in characters.")
     bargein_min_speech_ms: int = Field(
         300, description="While the assistant speaks, user speech must last this long to interrupt (echo guard)."
     )

@@ -1,0 +1,1 @@
+"""The web app: WebSocket protocol (OpenAI Realtime subset), per-connection sessions, history, dashboard."""

@@ -1,0 +1,242 @@
+"""One assistant reply in production: LLM tokens -> clauses -> TTS audio, all streaming, all cancellable.
+
+The producers run ahead into one queue of outputs; the session sends them once the reply is
+committed (a speculative reply is produced during the end-of-turn pause and thrown away if the
+user goes on talking). ``heard_text`` maps the audio the client played back to the words it carried.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from app.engine.api import Priority, SamplingParams
+from app.tts.chunker import ClauseChunker
+from app.web.protocol import new_id
+
+log = logging.getLogger(__name__)
+
+
+class StageError(Exception):
+    """A failure of the engine or TTS for this reply only; the reply ends ``failed``."""
+
+    def __init__(self, stage: str, message: str):
+        super().__init__(f"{stage}: {message}")
+        self.stage = stage
+
+
+@dataclass
+class SpokenClause:
+    """A clause handed to TTS and how many of its samples reached the client."""
+
+    text: str
+    samples: int = 0
+
+
+@dataclass
+class Output:
+    """One item of the reply's output stream (``kind``: text, audio, clause_done, end, error)."""
+
+    kind: str
+    text: str = ""
+    pcm: bytes = b""
+    clause: int = -1
+    finish_reason: str | None = None
+    error: StageError | None = None
+
+
+@dataclass
+class Timing:
+    """Wall-clock stamps (``time.perf_counter``) of the reply's stages; None where not reached."""
+
+    speech_end: float | None = None
+    turn_end: float | None = None
+    transcript: float | None = None
+    first_token: float | None = None
+    first_clause: float | None = None
+    first_chunk: float | None = None
+    first_sent: float | None = None
+    speculative: bool = False
+
+    def breakdown(self) -> dict[str, Any]:
+        """Stage durations in ms; stamps are clamped to be monotonic, so a stage finished during a
+        speculative pause counts 0 and the stages sum to ``total_ms``."""
+        names = ("endpoint_ms", "asr_ms", "llm_first_token_ms", "first_clause_ms", "tts_first_chunk_ms", "send_ms")
+        stamps = (self.turn_end, self.transcript, self.first_token, self.first_clause, self.first_chunk, self.first_sent)
+        result: dict[str, Any] = {}
+        previous = self.speech_end
+        for name, stamp in zip(names, stamps):
+            if stamp is None or previous is None:
+                result[name] = None
+                continue
+            stamp = max(stamp, previous)
+            result[name] = round((stamp - previous) * 1000, 1)
+            previous = stamp
+        total = None
+        if self.speech_end is not None and self.first_sent is not None:
+            total = round((max(self.first_sent, self.speech_end) - self.speech_end) * 1000, 1)
+        result["total_ms"] = total
+        result["speculative"] = self.speculative
+        return result
+
+
+@dataclass
+class Reply:
+    """Produces one reply. ``start()`` launches the producers; ``outputs`` yields what to send."""
+
+    engine: Any
+    tts: Any
+    messages: list[dict[str, str]]
+    params: SamplingParams
+    priority: Priority
+    session_id: str
+    output_audio: bool
+    output_rate: int
+    voice_turn: bool
+    timing: Timing = field(default_factory=Timing)
+    id: str = field(default_factory=lambda: new_id("resp"))
+    item_id: str = field(default_factory=lambda: new_id("item"))
+
+    def __post_init__(self) -> None:
+        self.outputs: asyncio.Queue[Output] = asyncio.Queue()
+        self.clauses: list[SpokenClause] = []
+        self.text = ""  # everything the LLM produced
+        self.sent_text = ""  # the part of it already sent to the client
+        self.output_tokens = 0
+        self._tasks: list[asyncio.Task] = []
+        self._clause_queue: asyncio.Queue[str | None] = asyncio.Queue()
+        self.stopped = False
+        self.cancel_reason = "client_cancelled"
+        self.send_stamp_armed = False  # the first frame to reach the client carries the send stamp
+
+    def start(self) -> None:
+        self._tasks.append(asyncio.create_task(self._produce_text(), name=f"llm-{self.id}"))
+        if self.output_audio:
+            self._tasks.append(asyncio.create_task(self._produce_audio(), name=f"tts-{self.id}"))
+
+    def stop(self) -> None:
+        """Cancel at once: the engine frees the request's KV, TTS drops its chunks, producers end."""
+        if self.stopped:
+            return
+        self.stopped = True
+        with contextlib.suppress(Exception):
+            self.engine.cancel(self.id)
+        if self.output_audio:
+            with contextlib.suppress(Exception):
+                self.tts.cancel(self.id)
+        for task in self._tasks:
+            task.cancel()
+
+    async def wait_stopped(self) -> None:
+        for task in self._tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+
+    # --- producers ---
+
+    async def _produce_text(self) -> None:
+        chunker = ClauseChunker() if self.output_audio else None
+        finish_reason: str | None = None
+        try:
+            stream = self.engine.generate(
+                messages=self.messages,
+                params=self.params,
+                priority=self.priority,
+                session_id=self.session_id,
+                request_id=self.id,
+            )
+            async for delta in stream:
+                if delta.error:
+                    raise StageError("llm", delta.error)
+                if delta.token_ids:
+                    self.output_tokens += len(delta.token_ids)
+                if delta.text:
+                    if self.timing.first_token is None:
+                        self.timing.first_token = time.perf_counter()
+                    self.text += delta.text
+                    self.outputs.put_nowait(Output("text", text=delta.text))
+                    if chunker is not None:
+                        for clause in chunker.push(delta.text):
+                            self._queue_clause(clause)
+                if delta.finished:
+                    finish_reason = delta.finish_reason
+                    break
+            if chunker is not None:
+                for clause in chunker.flush():
+                    self._queue_clause(clause)
+        except StageError as error:
+            self._fail(error)
+            return
+        except asyncio.CancelledError:
+            raise
+        except Exception as error:  # any engine failure ends this reply only
+            log.exception("LLM stage failed for reply %s", self.id)
+            self._fail(StageError("llm", str(error) or type(error).__name__))
+            return
+        finally:
+            if self.output_audio:
+                self._clause_queue.put_nowait(None)
+        self.outputs.put_nowait(Output("end", finish_reason=finish_reason))
+
+    def _queue_clause(self, clause: str) -> None:
+        if not clause.strip():
+            return
+        if self.timing.first_clause is None:
+            self.timing.first_clause = time.perf_counter()
+        self._clause_queue.put_nowait(clause)
+
+    async def _produce_audio(self) -> None:
+        index = 0
+        try:
+            while (clause := await self._clause_queue.get()) is not None:
+                self.clauses.append(SpokenClause(clause))
+                async for pcm in self.tts.synthesize(clause, reply_id=self.id, first=index == 0, out_rate=self.output_rate):
+                    if not pcm:
+                        continue
+                    if self.timing.first_chunk is None:
+                        self.timing.first_chunk = time.perf_counter()
+                    self.outputs.put_nowait(Output("audio", pcm=pcm, clause=index))
+                self.outputs.put_nowait(Output("clause_done", clause=index))
+                index += 1
+        except asyncio.CancelledError:
+            raise
+        except Exception as error:
+            log.exception("TTS stage failed for reply %s", self.id)
+            self._fail(StageError("tts", str(error) or type(error).__name__))
+            return
+        self.outputs.put_nowait(Output("end", finish_reason="audio"))
+
+    def _fail(self, error: StageError) -> None:
+        self.outputs.put_nowait(Output("error", error=error))
+
+    # --- what was heard ---
+
+    def audio_ms(self) -> float:
+        return sum(c.samples for c in self.clauses) * 1000.0 / self.output_rate
+
+    def spoken_text(self) -> str:
+        """Text of the clauses whose audio reached the client (at least partly)."""
+        return " ".join(c.text.strip() for c in self.clauses if c.samples > 0).strip()
+
+    def heard_text(self, audio_end_ms: float) -> str:
+        """The words carried by the first ``audio_end_ms`` of audio: whole clauses played, plus the
+        played share of the words of the clause that was playing."""
+        remaining = audio_end_ms * self.output_rate / 1000.0
+        kept: list[str] = []
+        for clause in self.clauses:
+            if clause.samples == 0:
+                continue
+            if remaining >= clause.samples:
+                kept.append(clause.text.strip())
+                remaining -= clause.samples
+                continue
+            words = clause.text.split()
+            share = int(len(words) * remaining / clause.samples)
+            if share:
+                kept.append(" ".join(words[:share]))
+            break
+        return " ".join(kept).strip()

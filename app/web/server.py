@@ -1,0 +1,315 @@
+"""The FastAPI app: pages, the WebSocket protocol at /ws and /v1/realtime, health, metrics, dashboard data.
+
+Routes stay thin: sessions (app.web.session) hold the logic, the shared parts are built once here.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import mimetypes
+import re
+import time
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any, AsyncIterator
+
+from fastapi import FastAPI, Request, WebSocket
+from fastapi.responses import FileResponse, JSONResponse, Response
+from fastapi.staticfiles import StaticFiles
+from fastapi.templating import Jinja2Templates
+from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
+from starlette.websockets import WebSocketDisconnect, WebSocketState
+
+from app.config import Settings
+from app.web import protocol as p
+from app.web.history import HistoryStore
+from app.web.session import Outbox, Session, SharedParts
+from app.web.telemetry import Telemetry, normalize_engine_stats
+
+log = logging.getLogger(__name__)
+
+ROOT = Path(__file__).resolve().parents[2]
+TEMPLATES_DIR = ROOT / "templates"
+STATIC_DIR = ROOT / "static"
+SESSION_COOKIE = "voicechat_session"
+SESSION_ID = re.compile(r"^[A-Za-z0-9_-]{8,64}$")
+MAX_FRAME_BYTES = 1024 * 1024  # also uvicorn's ws_max_size: bigger frames close with 1009
+CLOSE_TRY_AGAIN_LATER = 1013
+CLOSE_TOO_BIG = 1009
+CLOSE_POLICY = 1008
+CLOSE_GOING_AWAY = 1001
+
+mimetypes.add_type("text/javascript", ".js")  # AudioWorklet modules are refused under any other type
+mimetypes.add_type("text/javascript", ".mjs")
+
+
+class SessionRegistry:
+    """The live sessions (capped by ``max_sessions``) and their sockets, for the dashboard and shutdown."""
+
+    def __init__(self, max_sessions: int):
+        self.max_sessions = max_sessions
+        self.sessions: dict[str, tuple[Session, WebSocket]] = {}
+
+    def full(self) -> bool:
+        return len(self.sessions) >= self.max_sessions
+
+    def resolve_id(self, requested: str | None) -> str:
+        """The requested id if it is well-formed and not live elsewhere, else a fresh one."""
+        if requested and SESSION_ID.match(requested) and requested not in self.sessions:
+            return requested
+        return p.new_id("sess")
+
+    def add(self, session: Session, websocket: WebSocket) -> None:
+        self.sessions[session.id] = (session, websocket)
+
+    def remove(self, session: Session) -> None:
+        if self.sessions.get(session.id, (None,))[0] is session:
+            del self.sessions[session.id]
+
+
+def _maybe_start_parts(settings: Settings, prepared: Any, engine: Any, recognizer: Any, tts: Any) -> tuple[Any, Any, Any, list[Any]]:
+    """Build whatever was not injected; returns the parts and the list of those built here (owned)."""
+    owned: list[Any] = []
+    if (recognizer is None or tts is None) and prepared is None:
+        from app.models.prepare import prepare_models
+
+        prepared = prepare_models(settings)
+    if engine is None:
+        from app.engine import create_backend
+
+        engine = create_backend(settings, prepared) if _takes_prepared(create_backend) else create_backend(settings)
+        owned.append(engine)
+    if recognizer is None:
+        from app.asr import create_recognizer
+
+        recognizer = create_recognizer(settings, prepared)
+        owned.append(recognizer)
+    if tts is None:
+        from app.tts import create_worker
+
+        tts = create_worker(settings, prepared)
+        owned.append(tts)
+    return engine, recognizer, tts, owned
+
+
+def _takes_prepared(factory: Any) -> bool:
+    import inspect
+
+    return len(inspect.signature(factory).parameters) > 1
+
+
+async def _call(part: Any, method: str) -> None:
+    result = getattr(part, method)()
+    if asyncio.iscoroutine(result):
+        await result
+
+
+def create_app(
+    settings: Settings,
+    *,
+    prepared: Any = None,
+    engine: Any = None,
+    recognizer: Any = None,
+    tts: Any = None,
+) -> Any:
+    """The app. Injected parts belong to the caller (started and stopped by it); the parts built
+    here from ``settings`` are started and stopped by the app's lifespan."""
+    telemetry = Telemetry()
+    registry = SessionRegistry(settings.max_sessions)
+    templates = Jinja2Templates(directory=str(TEMPLATES_DIR))
+    state: dict[str, Any] = {}
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        built_engine, built_recognizer, built_tts, owned = await asyncio.to_thread(
+            _maybe_start_parts, settings, prepared, engine, recognizer, tts
+        )
+        for part in owned:
+            await _call(part, "start")
+        history = HistoryStore(Path(settings.data_dir) / "history.sqlite3")
+        state["parts"] = SharedParts(settings, built_engine, built_recognizer, built_tts, history, telemetry)
+        sampler = asyncio.create_task(_sample_forever(), name="dashboard-sampler")
+        log.info("ready: %d sessions max, history in %s", settings.max_sessions, history.path)
+        try:
+            yield
+        finally:
+            sampler.cancel()
+            for session, websocket in list(registry.sessions.values()):
+                with contextlib.suppress(Exception):
+                    await websocket.close(CLOSE_GOING_AWAY, "server shutting down")
+                await session.close()
+            for part in reversed(owned):
+                with contextlib.suppress(Exception):
+                    await _call(part, "stop")
+            history.close()
+
+    app = FastAPI(title="voicechat", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None)
+    app.state.telemetry = telemetry
+    app.state.registry = registry
+
+    def engine_view() -> dict[str, Any]:
+        parts: SharedParts | None = state.get("parts")
+        if parts is None:
+            return normalize_engine_stats({})
+        try:
+            raw = dict(parts.engine.stats())
+        except Exception:  # the dashboard must never take the server down
+            log.exception("engine stats failed")
+            raw = {}
+        return normalize_engine_stats(raw)
+
+    async def _sample_forever() -> None:
+        while True:
+            view = engine_view()
+            telemetry.export_engine(view["raw"])
+            telemetry.sessions_gauge.set(len(registry.sessions))
+            telemetry.sample(len(registry.sessions), view)
+            await asyncio.sleep(1.0)
+
+    # ------------------------------------------------------------------ pages
+
+    @app.get("/", include_in_schema=False)
+    async def index(request: Request) -> Response:
+        response = templates.TemplateResponse(request, "index.html", {})
+        if not SESSION_ID.match(request.cookies.get(SESSION_COOKIE, "")):
+            response.set_cookie(SESSION_COOKIE, p.new_id("sess"), max_age=30 * 86400, httponly=True, samesite="strict")
+        return response
+
+    @app.get("/dashboard", include_in_schema=False)
+    async def dashboard(request: Request) -> Response:
+        return templates.TemplateResponse(request, "dashboard.html", {})
+
+    @app.get("/favicon.ico", include_in_schema=False)
+    async def favicon() -> Response:
+        return FileResponse(STATIC_DIR / "favicon.svg", media_type="image/svg+xml")
+
+    app.mount("/static", StaticFiles(directory=str(STATIC_DIR)), name="static")
+
+    # ------------------------------------------------------------------ data
+
+    @app.get("/healthz")
+    async def healthz() -> dict[str, Any]:
+        return {"status": "ok", "sessions": len(registry.sessions), "max_sessions": registry.max_sessions}
+
+    @app.get("/metrics")
+    async def metrics() -> Response:
+        telemetry.export_engine(engine_view()["raw"])
+        telemetry.sessions_gauge.set(len(registry.sessions))
+        return Response(generate_latest(telemetry.registry), media_type=CONTENT_TYPE_LATEST)
+
+    @app.get("/api/dashboard")
+    async def dashboard_data() -> JSONResponse:
+        now = time.time()
+        return JSONResponse(
+            {
+                "time": round(now, 3),
+                "uptime_s": round(now - telemetry.started, 1),
+                "sessions": {
+                    "active": len(registry.sessions),
+                    "max": registry.max_sessions,
+                    "list": [session.describe() for session, _ in registry.sessions.values()],
+                },
+                "engine": engine_view(),
+                "latency": {"window_s": telemetry.latency.window_s, "stages": telemetry.latency.summary()},
+                "series": list(telemetry.series),
+            }
+        )
+
+    # ------------------------------------------------------------------ the protocol
+
+    async def realtime(websocket: WebSocket, default_binary: bool) -> None:
+        await websocket.accept()
+        parts: SharedParts = state["parts"]
+        if registry.full():
+            telemetry.errors.labels(code="server_full").inc()
+            message = f"the server is full ({registry.max_sessions} sessions); please try again in a minute"
+            await websocket.send_json(p.error_event("server_full", message))
+            await websocket.close(CLOSE_TRY_AGAIN_LATER, "server full")
+            return
+        query = websocket.query_params
+        session_id = registry.resolve_id(query.get("session") or websocket.cookies.get(SESSION_COOKIE))
+        transport = query.get("audio")
+        binary = default_binary if transport not in ("binary", "base64") else transport == "binary"
+        outbox = Outbox()
+        session = Session(session_id, parts, outbox, binary_audio=binary)
+        registry.add(session, websocket)
+        telemetry.sessions_gauge.set(len(registry.sessions))
+        pump = asyncio.create_task(outbox.pump(websocket.send_text, websocket.send_bytes), name=f"send-{session_id[:8]}")
+        overflow = asyncio.create_task(outbox.overflowed.wait())
+        log.info("session %s connected (%d live)", session_id[:8], len(registry.sessions))
+        close_code, reason = 1000, ""
+        try:
+            await session.start()
+            receive = asyncio.create_task(websocket.receive())
+            while True:
+                done, _ = await asyncio.wait({receive, overflow, pump}, return_when=asyncio.FIRST_COMPLETED)
+                if overflow in done:
+                    close_code, reason = CLOSE_POLICY, "client is not reading its messages"
+                    break
+                if pump in done:
+                    break  # the socket failed while sending
+                message = receive.result()
+                if message["type"] == "websocket.disconnect":
+                    close_code = 0
+                    break
+                data = message.get("text")
+                if data is None:
+                    data = message.get("bytes") or b""
+                if len(data) > MAX_FRAME_BYTES:
+                    close_code, reason = CLOSE_TOO_BIG, f"frame over {MAX_FRAME_BYTES} bytes"
+                    break
+                if message.get("text") is not None:
+                    await session.on_text(data)
+                else:
+                    await session.on_audio(data)
+                receive = asyncio.create_task(websocket.receive())
+            if not receive.done():
+                receive.cancel()
+        except WebSocketDisconnect:
+            close_code = 0
+        finally:
+            registry.remove(session)
+            telemetry.sessions_gauge.set(len(registry.sessions))
+            await session.close()
+            outbox.close()
+            overflow.cancel()
+            if close_code:
+                with contextlib.suppress(Exception):
+                    await asyncio.wait_for(pump, timeout=2.0)
+                with contextlib.suppress(Exception):
+                    if websocket.client_state == WebSocketState.CONNECTED:
+                        await websocket.close(close_code, reason)
+            pump.cancel()
+            log.info("session %s closed (%d live)", session_id[:8], len(registry.sessions))
+
+    @app.websocket("/ws")
+    async def ws(websocket: WebSocket) -> None:
+        await realtime(websocket, default_binary=True)
+
+    @app.websocket("/v1/realtime")
+    async def openai_realtime(websocket: WebSocket) -> None:
+        await realtime(websocket, default_binary=False)
+
+    return app
+
+
+def serve(settings: Settings) -> None:
+    """``voicechat serve``: prepare the models (with progress), build the parts, run uvicorn."""
+    import uvicorn
+
+    from app.models.prepare import prepare_models
+
+    prepared = prepare_models(settings, progress=True)
+    log.info("models:\n%s", prepared.describe())
+    app = create_app(settings, prepared=prepared)
+    print(f"voicechat: serving on http://{settings.host}:{settings.port}/ (WebSocket /ws and /v1/realtime)", flush=True)
+    uvicorn.run(
+        app,
+        host=settings.host,
+        port=settings.port,
+        log_level=settings.log_level,
+        ws_max_size=MAX_FRAME_BYTES,
+        timeout_graceful_shutdown=10,
+    )
