@@ -7,12 +7,13 @@ function cssVar(name) {
   return getComputedStyle(document.documentElement).getPropertyValue(name).trim();
 }
 
-/** A rounded-up axis maximum: 1, 2 or 5 times a power of ten. */
+/** An axis maximum whose four grid steps are round numbers (1, 2, 2.5 or 5 times a power of ten). */
 export function niceMax(value) {
   if (!(value > 0)) return 1;
-  const power = 10 ** Math.floor(Math.log10(value));
-  for (const step of [1, 2, 5, 10]) if (value <= step * power) return step * power;
-  return 10 * power;
+  const rawStep = value / 4;
+  const power = 10 ** Math.floor(Math.log10(rawStep));
+  for (const step of [1, 2, 2.5, 5, 10]) if (rawStep <= step * power) return 4 * step * power;
+  return 40 * power;
 }
 
 function formatTick(value) {

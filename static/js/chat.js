@@ -60,6 +60,7 @@ const stats = {
   micLevel: 0,
   errors: [],
   eventCounts: {},
+  statesSeen: new Set(),
 };
 
 const microphone = new Microphone(context, (pcm, level) => {
@@ -90,6 +91,7 @@ function currentState() {
 function renderState() {
   const state = currentState();
   if (ui.state.dataset.state !== state) {
+    stats.statesSeen.add(state);
     ui.state.dataset.state = state;
     ui.state.textContent = state;
   }
@@ -98,6 +100,7 @@ function renderState() {
 function setConnection(status, label) {
   ui.connection.dataset.connection = status;
   ui.connectionLabel.textContent = label;
+  ui.connection.title = label;
   ui.mic.disabled = status !== "open" && !microphone.active;
 }
 
@@ -114,9 +117,9 @@ function flushPlayback() {
   if (session.response) session.response.interrupted = true;
   if (!heard.length) return;
   stats.flushes += 1;
-  for (const { itemId, audioEndMs } of heard) {
+  for (const { itemId, audioEndMs, scheduledMs } of heard) {
     connection.send({ type: "conversation.item.truncate", item_id: itemId, content_index: 0, audio_end_ms: audioEndMs });
-    stats.truncations.push({ itemId, audioEndMs });
+    stats.truncations.push({ itemId, audioEndMs, scheduledMs });
   }
   renderState();
 }
@@ -343,6 +346,7 @@ window.voicechat = {
   get scheduledRms() { return playback.samplesScheduled ? Math.sqrt(playback.energyScheduled / playback.samplesScheduled) : 0; },
   get playedRms() { return playback.samplesPlayed ? Math.sqrt(playback.energyPlayed / playback.samplesPlayed) : 0; },
   get playing() { return playback.playing; },
+  get statesSeen() { return [...stats.statesSeen]; },
   /** The log as the user sees it; `text` of an interrupted reply is the part that was heard. */
   get messages() {
     return [...view.bubbles].map(([itemId, b]) => ({ itemId, role: b.role, text: b.text, interrupted: b.element.classList.contains("interrupted") }));

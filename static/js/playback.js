@@ -14,6 +14,7 @@ export class PlaybackQueue extends EventTarget {
     this.nextStart = 0;
     this.chunks = []; // scheduled and not yet ended, in order
     this.heardSeconds = new Map(); // item id -> seconds of it fully played so far
+    this.scheduledSeconds = new Map(); // item id -> seconds of it queued in total
     this.samplesScheduled = 0;
     this.samplesPlayed = 0;
     this.energyScheduled = 0; // sum of squares, for a loudness check
@@ -55,6 +56,7 @@ export class PlaybackQueue extends EventTarget {
     this.nextStart = start + buffer.duration;
     this.chunks.push(chunk);
     if (!this.heardSeconds.has(itemId)) this.heardSeconds.set(itemId, 0);
+    this.scheduledSeconds.set(itemId, (this.scheduledSeconds.get(itemId) || 0) + buffer.duration);
     this.samplesScheduled += ints.length;
     this.energyScheduled += energy;
     const latency = this.context.outputLatency || this.context.baseLatency || 0;
@@ -84,11 +86,15 @@ export class PlaybackQueue extends EventTarget {
   /**
    * Stop everything now. Returns how much of each interrupted item was heard, so the
    * conversation can be truncated to exactly that.
-   * @returns {{itemId: string, audioEndMs: number}[]}
+   * @returns {{itemId: string, audioEndMs: number, scheduledMs: number}[]}
    */
   flush() {
     const interrupted = [...new Set(this.chunks.map((chunk) => chunk.itemId))];
-    const heard = interrupted.map((itemId) => ({ itemId, audioEndMs: this.heardMs(itemId) }));
+    const heard = interrupted.map((itemId) => ({
+      itemId,
+      audioEndMs: this.heardMs(itemId),
+      scheduledMs: Math.round((this.scheduledSeconds.get(itemId) || 0) * 1000),
+    }));
     const now = this.context.currentTime;
     for (const chunk of this.chunks) {
       chunk.stopped = true;

@@ -1,0 +1,332 @@
+"""The chat page and the dashboard in headless Chromium, against the real server and the real models.
+
+Chromium's fake microphone plays a wav synthesised here with espeak-ng. The page keeps a test
+hook (``window.voicechat``: frames sent, samples scheduled and played, messages, events) up to
+date, so every wait below is on real progress, never a sleep. Screenshots go to
+``artifacts/browser/``; the one of a spoken turn is also copied to ``docs/screenshot.png``.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import threading
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import pytest
+import uvicorn
+from playwright.sync_api import Browser, BrowserContext, Page, Playwright, sync_playwright
+
+from app.audio import resample, write_wav
+from app.bench.speech_samples import espeak_speech
+from app.config import Settings
+from app.web.history import HistoryStore
+from app.web.server import MAX_FRAME_BYTES, create_app
+
+ROOT = Path(__file__).resolve().parents[1]
+ARTIFACTS = ROOT / "artifacts" / "browser"
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--use-fake-ui-for-media-stream",
+    "--use-fake-device-for-media-stream",
+    "--autoplay-policy=no-user-gesture-required",
+]
+SERVER_START_S = 600  # first start may prepare and load every model on a busy 2-core machine
+REPLY_MS = 120_000  # one spoken turn end to end on a loaded CPU, with generous headroom
+
+
+# ---------------------------------------------------------------------- server and browser
+
+
+@pytest.fixture(scope="module")
+def base_url(settings: Settings, prepared) -> Iterator[str]:
+    """The real app (real models, real SQLite) served by uvicorn on a free port in a thread."""
+    server = uvicorn.Server(
+        uvicorn.Config(
+            create_app(settings, prepared=prepared),
+            host="127.0.0.1",
+            port=0,
+            log_level="warning",
+            ws_max_size=MAX_FRAME_BYTES,
+        )
+    )
+    thread = threading.Thread(target=server.run, name="uvicorn", daemon=True)
+    thread.start()
+    deadline = time.monotonic() + SERVER_START_S
+    while not server.started:
+        if not thread.is_alive():
+            pytest.fail("the server stopped while starting (its log is above)")
+        if time.monotonic() > deadline:
+            pytest.fail(f"the server did not start within {SERVER_START_S} s")
+        time.sleep(0.1)
+    port = server.servers[0].sockets[0].getsockname()[1]
+    yield f"http://127.0.0.1:{port}"
+    server.should_exit = True
+    thread.join(timeout=30)
+
+
+@pytest.fixture(scope="module")
+def playwright() -> Iterator[Playwright]:
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"the browser tests need Chromium at {CHROMIUM}: apt-get install chromium (never skipped)")
+    with sync_playwright() as instance:
+        yield instance
+
+
+@pytest.fixture
+def launch(playwright: Playwright) -> Iterator[Callable[[Path | None], Browser]]:
+    """Starts Chromium whose fake microphone plays ``wav`` once (then silence); closed after the test."""
+    browsers: list[Browser] = []
+
+    def start(wav: Path | None = None) -> Browser:
+        args = list(CHROMIUM_ARGS)
+        if wav is not None:
+            assert wav.is_file(), wav  # a missing file would silently give a silent microphone
+            args.append(f"--use-file-for-fake-audio-capture={wav}%noloop")
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=args)
+        browsers.append(browser)
+        return browser
+
+    yield start
+    for browser in browsers:
+        browser.close()
+
+
+# ---------------------------------------------------------------------- speech
+
+
+def speech_wav(path: Path, text: str, *, lead_s: float = 0.6, tail_s: float = 1.0) -> Path:
+    """``text`` spoken by espeak-ng, padded with silence (capture loses its first ~170 ms), as a 48 kHz wav."""
+    speech = espeak_speech(text)
+    padded = np.concatenate([np.zeros(int(lead_s * 16000)), speech, np.zeros(int(tail_s * 16000))])
+    write_wav(path, resample(padded.astype(np.float32), 16000, 48000), 48000)
+    return path
+
+
+@pytest.fixture(scope="module")
+def question_wav(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return speech_wav(tmp_path_factory.mktemp("speech") / "question.wav", "What is the capital of France?")
+
+
+@pytest.fixture(scope="module")
+def story_wav(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return speech_wav(tmp_path_factory.mktemp("speech") / "story.wav", "Please tell me a long story about a brave dragon.")
+
+
+# ---------------------------------------------------------------------- the page
+
+
+@dataclass
+class ChatTab:
+    """One chat page, with the errors it logged."""
+
+    page: Page
+    errors: list[str] = field(default_factory=list)
+
+    def hook(self, expression: str):
+        return self.page.evaluate(f"() => {expression}")
+
+    def wait(self, expression: str, timeout_ms: float = 30_000) -> None:
+        self.page.wait_for_function(f"() => {expression}", timeout=timeout_ms, polling=100)
+
+    def messages(self, role: str | None = None) -> list[dict]:
+        return [m for m in self.hook("window.voicechat.messages") if role is None or m["role"] == role]
+
+    def send_text(self, text: str) -> None:
+        self.page.get_by_label("Message").fill(text)
+        self.page.get_by_label("Message").press("Enter")
+
+    def wait_replies(self, count: int, timeout_ms: float = REPLY_MS) -> None:
+        self.wait(f"window.voicechat.stats.responsesDone >= {count}", timeout_ms)
+
+    def screenshot(self, name: str) -> Path:
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        path = ARTIFACTS / f"{name}.png"
+        self.page.screenshot(path=str(path))
+        return path
+
+    def assert_clean(self) -> None:
+        assert not self.errors, f"the page logged errors: {self.errors}"
+
+
+def open_chat(target: Browser | BrowserContext, base_url: str) -> ChatTab:
+    page = target.new_page()
+    tab = ChatTab(page)
+    page.on("pageerror", lambda error: tab.errors.append(f"pageerror: {error}"))
+    page.on("console", lambda message: message.type == "error" and tab.errors.append(message.text))
+    page.goto(f"{base_url}/")
+    tab.wait("window.voicechat && window.voicechat.connected && window.voicechat.sessionId !== null")
+    return tab
+
+
+def stored_text(settings: Settings, session_id: str, item_id: str) -> str:
+    store = HistoryStore(Path(settings.data_dir) / "history.sqlite3")
+    try:
+        texts = {m.item_id: m.text for m in store.load_sync(session_id)}
+    finally:
+        store.close()
+    assert item_id in texts, f"{item_id} is not in the stored history of {session_id}: {texts}"
+    return texts[item_id]
+
+
+# ---------------------------------------------------------------------- tests
+
+
+def test_spoken_question_shows_transcript_streams_reply_and_plays_audio(launch, base_url, question_wav):
+    tab = open_chat(launch(question_wav), base_url)
+    tab.page.get_by_role("button", name="Start talking").click()
+    tab.wait("window.voicechat.stats.framesSent > 25")
+    assert tab.hook("window.voicechat.captureRate") > 0
+
+    tab.wait("window.voicechat.messages.some((m) => m.role === 'user' && m.text.trim())", REPLY_MS)
+    transcript = tab.messages("user")[0]["text"].lower()
+    assert "capital" in transcript and "france" in transcript, transcript
+
+    tab.wait_replies(1)
+    reply = tab.messages("assistant")[0]["text"]
+    assert len(reply.split()) >= 2, reply
+    counts = tab.hook("window.voicechat.stats.eventCounts")
+    assert counts.get("response.output_audio_transcript.delta", 0) >= 2, "the reply text did not stream"
+
+    tab.wait("window.voicechat.samplesPlayed > 0 && !window.voicechat.playing", 60_000)
+    assert tab.hook("window.voicechat.samplesPlayed") == tab.hook("window.voicechat.samplesScheduled")
+    assert tab.hook("window.voicechat.scheduledRms") > 0.01, "reply audio is silent"
+    assert tab.hook("window.voicechat.playedRms") > 0.01, "played audio is silent"
+    assert {"listening", "thinking", "speaking"} <= set(tab.hook("window.voicechat.statesSeen"))
+    latency = tab.hook("window.voicechat.stats.lastLatency")
+    assert latency["heardMs"] >= latency["total_ms"] > 0 and latency["playbackMs"] >= 0, latency
+    assert re.fullmatch(r"Last turn: \d+\.\d\d s", tab.page.locator("#latency").inner_text())
+    tab.assert_clean()
+
+    shot = tab.screenshot("chat-spoken-turn")
+    shutil.copyfile(shot, ROOT / "docs" / "screenshot.png")
+    tab.page.set_viewport_size({"width": 390, "height": 800})
+    tab.screenshot("chat-phone")
+
+
+def test_speaking_over_the_reply_stops_playback_and_truncates_the_stored_reply(launch, base_url, settings, story_wav):
+    tab = open_chat(launch(story_wav), base_url)
+    mic = tab.page.locator("#mic")
+    mic.click()
+    tab.wait("(window.voicechat.stats.eventCounts['input_audio_buffer.speech_stopped'] || 0) >= 1", REPLY_MS)
+    mic.click()  # off while the reply comes; switching it on again replays the wav from its start
+    tab.wait("window.voicechat.playing", REPLY_MS)
+    mic.click()  # the user talks over the assistant
+
+    tab.wait("window.voicechat.stats.flushes >= 1", 60_000)
+    assert tab.hook("window.voicechat.playing") is False, "playback went on after the barge-in"
+    truncation = tab.hook("window.voicechat.stats.truncations")[0]
+    assert 0 < truncation["audioEndMs"] < truncation["scheduledMs"], truncation
+    item_id = truncation["itemId"]
+
+    tab.wait(f"window.voicechat.messages.some((m) => m.itemId === '{item_id}' && m.interrupted)")
+    kept = next(m["text"] for m in tab.messages() if m["itemId"] == item_id)
+    unheard = tab.page.locator(f"[data-item-id='{item_id}'] .unheard")
+    assert unheard.count() == 1 and unheard.inner_text().strip(), "the unheard rest of the reply is not shown"
+    assert stored_text(settings, tab.hook("window.voicechat.sessionId"), item_id).strip() == kept.strip()
+    tab.screenshot("chat-barge-in")
+    tab.assert_clean()
+
+
+def test_typed_message_gets_a_reply_spoken_or_not_and_survives_a_reload(launch, base_url):
+    tab = open_chat(launch(), base_url)
+    tab.send_text("What is the capital of Italy?")
+    tab.wait_replies(1)
+    assert [m["text"] for m in tab.messages("user")] == ["What is the capital of Italy?"]
+    assert tab.messages("assistant")[0]["text"].strip()
+    tab.wait("window.voicechat.samplesScheduled > 0", 60_000)
+
+    tab.page.get_by_role("switch", name="Voice replies").uncheck()
+    tab.wait("(window.voicechat.stats.eventCounts['session.updated'] || 0) >= 2")
+    tab.wait("!window.voicechat.playing", 60_000)
+    scheduled = tab.hook("window.voicechat.samplesScheduled")
+    tab.send_text("And of Spain?")
+    tab.wait_replies(2)
+    assert tab.messages("assistant")[1]["text"].strip()
+    assert tab.hook("window.voicechat.samplesScheduled") == scheduled, "voice replies are off but audio came"
+
+    before = [(m["role"], m["text"]) for m in tab.messages()]
+    session_id = tab.hook("window.voicechat.sessionId")
+    tab.page.reload()
+    tab.wait("window.voicechat && window.voicechat.connected")
+    tab.wait(f"window.voicechat.messages.length >= {len(before)}")
+    assert tab.hook("window.voicechat.sessionId") == session_id
+    assert [(m["role"], m["text"]) for m in tab.messages()] == before
+    assert tab.page.get_by_role("switch", name="Voice replies").is_checked() is False
+    tab.assert_clean()
+
+
+def test_markup_in_a_message_is_shown_as_text(launch, base_url):
+    tab = open_chat(launch(), base_url)
+    text = '<script>window.injected = 1</script><img src="x" onerror="window.injected = 2"> is <b>this</b> bold?'
+    tab.send_text(text)
+    tab.wait("window.voicechat.messages.some((m) => m.role === 'user')")
+    assert tab.messages("user")[0]["text"] == text
+    assert tab.page.locator("#log .message.user").inner_text().strip() == text
+    assert tab.page.locator("#log script, #log img, #log b").count() == 0
+    assert tab.hook("window.injected") is None
+    tab.wait_replies(1)
+    tab.assert_clean()
+
+
+def test_two_browser_sessions_at_once_each_get_their_own_answer(launch, base_url):
+    browser = launch()
+    alice = open_chat(browser.new_context(), base_url)
+    bob = open_chat(browser.new_context(), base_url)
+    assert alice.hook("window.voicechat.sessionId") != bob.hook("window.voicechat.sessionId")
+    alice.send_text("My name is Alice. What is my name?")
+    bob.send_text("My name is Bob. What is my name?")
+    for tab, own, other in ((alice, "Alice", "Bob"), (bob, "Bob", "Alice")):
+        tab.wait_replies(1)
+        assert [m["text"] for m in tab.messages("user")] == [f"My name is {own}. What is my name?"]
+        reply = tab.messages("assistant")[0]["text"]
+        assert reply.strip() and other not in reply, reply
+        tab.assert_clean()
+
+
+def test_dashboard_shows_live_sessions_engine_and_latency(launch, base_url):
+    browser = launch()
+    chat = open_chat(browser, base_url)
+    chat.send_text("Say hello.")
+    chat.wait_replies(1)
+
+    page = browser.new_page(viewport={"width": 1280, "height": 1100})
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(f"{base_url}/dashboard")
+    page.wait_for_function("() => window.voicechatDashboard && window.voicechatDashboard.polls >= 3", timeout=30_000)
+    data = page.evaluate("() => window.voicechatDashboard.last")
+
+    assert data["sessions"]["active"] >= 1
+    assert int(page.locator("#m-sessions").inner_text()) == data["sessions"]["active"]
+    session_prefix = chat.hook("window.voicechat.sessionId")[:8]
+    assert page.locator("#sessions tbody td", has_text=session_prefix).count() == 1
+    assert data["engine"]["batch_size"] is not None and data["engine"]["kv_use"] is not None
+    assert page.locator("#m-batch").inner_text() == str(data["engine"]["batch_size"])
+    assert page.locator("#m-kv").inner_text().endswith("%")
+    assert data["latency"]["stages"]["llm_first_token_ms"]["n"] >= 1
+    drawn = page.evaluate(
+        """() => ['c-engine', 'c-tps', 'c-kv', 'c-stages'].map((id) => {
+            const canvas = document.getElementById(id);
+            const pixels = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
+            let painted = 0;
+            for (let i = 3; i < pixels.length; i += 4) if (pixels[i] > 0) painted++;
+            return painted;
+        })"""
+    )
+    assert all(count > 500 for count in drawn), drawn
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "dashboard.png"), full_page=True)
+    assert not errors, errors
+    chat.assert_clean()
