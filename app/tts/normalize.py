@@ -1,0 +1,201 @@
+"""Text as a speech synthesiser should read it: no markdown, code or emoji; numbers and symbols as words.
+
+LLM replies are written for the eye (``**bold**``, lists, ``$3.50``, ``3:30 pm``, links). Synthesisers
+either read the markup aloud or skip what they cannot pronounce, so every reply chunk passes through
+``normalize_for_speech`` first.
+"""
+
+from __future__ import annotations
+
+import re
+
+from app.tts.numbers import (
+    decimal_to_words,
+    digits_to_words,
+    number_to_words,
+    ordinal_to_words,
+    year_to_words,
+)
+
+_CURRENCIES = {  # symbol -> (unit, units, subunit, subunits)
+    "$": ("dollar", "dollars", "cent", "cents"),
+    "€": ("euro", "euros", "cent", "cents"),
+    "£": ("pound", "pounds", "penny", "pence"),
+    "¥": ("yen", "yen", "sen", "sen"),
+    "₹": ("rupee", "rupees", "paisa", "paise"),
+}
+_SCALE_WORDS = {"k": "thousand", "thousand": "thousand", "m": "million", "million": "million",
+                "bn": "billion", "b": "billion", "billion": "billion", "trillion": "trillion"}  # fmt: skip
+_FRACTIONS = {"1/2": "one half", "1/3": "one third", "2/3": "two thirds", "1/4": "one quarter",
+              "3/4": "three quarters"}  # fmt: skip
+_SYMBOLS = {"&": " and ", "+": " plus ", "=": " equals ", "@": " at ", "×": " times ", "<": " less than ",
+            ">": " greater than ", "|": ", ", "°": " degrees ", "~": " about ", "\\": " ", "^": " ",
+            "{": " ", "}": " ", "[": " ", "]": " "}  # fmt: skip
+
+_ABBREVIATIONS = {"dr.": "Doctor", "mr.": "Mister", "mrs.": "Missus", "ms.": "Miz", "prof.": "Professor",
+                  "e.g.": "for example", "i.e.": "that is", "etc.": "et cetera", "vs.": "versus",
+                  "approx.": "approximately", "u.s.": "U S", "u.k.": "U K", "u.s.a.": "U S A"}  # fmt: skip
+_SENTENCE_FINAL = {"etc.", "u.s.", "u.k.", "u.s.a."}
+_ABBREVIATION = re.compile(
+    r"(?<![\w.])(?:" + "|".join(re.escape(a) for a in sorted(_ABBREVIATIONS, key=len, reverse=True)) + r")(?!\w)",
+    re.I,
+)
+_NUMBER = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
+
+_CODE_FENCE = re.compile(r"```.*?(?:```|\Z)", re.S)
+_INLINE_CODE = re.compile(r"`([^`\n]*)`")
+_IMAGE = re.compile(r"!\[([^\]]*)\]\([^)]*\)")
+_LINK = re.compile(r"\[([^\]]+)\]\([^)]*\)")
+_HTML_TAG = re.compile(r"</?[A-Za-z][^>\n]*>")
+_HEADING = re.compile(r"^[ \t]{0,3}#{1,6}[ \t]+", re.M)
+_QUOTE = re.compile(r"^[ \t]*>+[ \t]?", re.M)
+_BULLET = re.compile(r"^[ \t]*(?:[-*+•]|\d{1,3}[.)])[ \t]+", re.M)
+_RULE = re.compile(r"^[ \t]*(?:[-*_][ \t]*){3,}$", re.M)
+_TABLE_ROW = re.compile(r"^[ \t]*\|(.*)\|[ \t]*$", re.M)
+_TABLE_RULE = re.compile(r"^[ \t]*\|?(?:[ \t]*:?-{2,}:?[ \t]*\|)+[ \t]*:?-*:?[ \t]*$", re.M)
+_STRONG = re.compile(r"(\*\*|__)(.+?)\1", re.S)
+_EMPHASIS = re.compile(r"(?<![\w*])[*_](?=\S)(.+?)(?<=\S)[*_](?![\w*])")
+_STRIKE = re.compile(r"~~(.+?)~~")
+_EMAIL = re.compile(r"\b([\w.+-]+)@([\w-]+(?:\.[\w-]+)+)\b")
+_URL = re.compile(r"\b(?:https?://|www\.)[^\s<>()]*[^\s<>().,;:!?'\"]", re.I)
+_DOMAIN = re.compile(r"\b[a-z0-9-]+(?:\.[a-z0-9-]+)*\.(?:com|org|net|io|dev|ai|edu|gov|app|co\.uk|uk|de)\b", re.I)
+_EMOJI = re.compile(
+    "[\U0001f000-\U0001faff\U0001f1e6-\U0001f1ff\u2190-\u21ff\u2300-\u23ff\u2460-\u24ff"
+    "\u25a0-\u27bf\u2b00-\u2bff\ufe0e\ufe0f\u200d\u20e3]+"
+)
+_TIME = re.compile(r"\b(\d{1,2}):(\d{2})\b(?:\s*([ap])\.?\s?m\b\.?)?", re.I)
+_HOUR_AMPM = re.compile(r"\b(\d{1,2})\s*([ap])\.?\s?m\b\.?", re.I)
+_CURRENCY_BEFORE = re.compile(
+    rf"([$€£¥₹])\s?({_NUMBER})(?:\s?(thousand|million|billion|trillion|bn|[kmb])\b)?", re.I
+)
+_CURRENCY_AFTER = re.compile(rf"\b({_NUMBER})\s?([€£¥₹])")
+_PERCENT = re.compile(rf"(-?)({_NUMBER})\s?%")
+_DEGREES = re.compile(rf"(-?)({_NUMBER})\s?°\s?([CF])\b")
+_ORDINAL = re.compile(r"\b(\d+)(?:st|nd|rd|th)\b", re.I)
+_RANGE = re.compile(r"(?<![\d.,-])(\d{1,4})\s?[–-]\s?(\d{1,4})(?![\d.,-])")
+_FRACTION = re.compile(r"(?<![\d/])(\d)/(\d)(?![\d/])")
+_NEGATIVE = re.compile(r"(?<![\w.])-(?=\d)")
+_VERSION = re.compile(r"\b\d+(?:\.\d+){2,}\b")
+_PLAIN_NUMBER = re.compile(rf"(?<![\d.])({_NUMBER})(?![\d])")
+_SPACES = re.compile(r"[ \t]+")
+_SPACE_BEFORE_PUNCT = re.compile(r"\s+([,.;:!?])")
+_REPEATED_COMMAS = re.compile(r"(?:,\s*){2,}")
+
+
+def normalize_for_speech(text: str) -> str:
+    """Turn one chunk of reply text into plain words for a synthesiser (empty when nothing is speakable)."""
+    text = _strip_markup(text)
+    text = _ABBREVIATION.sub(_expand_abbreviation, text)
+    text = _EMAIL.sub(lambda m: f"{_spell_address(m[1])} at {_spell_address(m[2])}", text)
+    text = _URL.sub(lambda m: _spell_address(_url_host(m[0])), text)
+    text = _DOMAIN.sub(lambda m: _spell_address(m[0]), text)
+    text = _EMOJI.sub(" ", text)
+    text = _TIME.sub(_speak_time, text)
+    text = _HOUR_AMPM.sub(lambda m: f"{number_to_words(int(m[1]))} {m[2].lower()} m{_kept_period(m)}", text)
+    text = _CURRENCY_BEFORE.sub(lambda m: _speak_money(m[1], m[2], m[3]), text)
+    text = _CURRENCY_AFTER.sub(lambda m: _speak_money(m[2], m[1], None), text)
+    text = _PERCENT.sub(lambda m: f"{'minus ' if m[1] else ''}{decimal_to_words(m[2])} percent", text)
+    text = _DEGREES.sub(lambda m: f"{'minus ' if m[1] else ''}{decimal_to_words(m[2])} degrees "
+                        f"{'Celsius' if m[3] == 'C' else 'Fahrenheit'}", text)  # fmt: skip
+    text = _ORDINAL.sub(lambda m: ordinal_to_words(int(m[1])), text)
+    text = _RANGE.sub(lambda m: f"{_speak_integer(m[1])} to {_speak_integer(m[2])}", text)
+    text = _FRACTION.sub(lambda m: _FRACTIONS.get(m[0], f"{number_to_words(int(m[1]))} over {number_to_words(int(m[2]))}"), text)
+    text = _NEGATIVE.sub("minus ", text)
+    text = _VERSION.sub(lambda m: " point ".join(number_to_words(int(p)) for p in m[0].split(".")), text)
+    text = re.sub(r"#(?=\s*\d)", " number ", text)
+    text = _PLAIN_NUMBER.sub(lambda m: _speak_number(m[1]), text)
+    text = re.sub(r"(?<=\w)/(?=\w)", " ", text)
+    text = "".join(_SYMBOLS.get(ch, ch) for ch in text).replace("#", " ").replace("*", " ").replace("_", " ")
+    return _tidy(text)
+
+
+def _strip_markup(text: str) -> str:
+    """Drop code blocks and markdown/HTML markup, keeping the words a reader would hear."""
+    text = _CODE_FENCE.sub(" ", text)
+    text = _INLINE_CODE.sub(lambda m: m[1] if re.fullmatch(r"[\w .'-]{1,24}", m[1]) else " ", text)
+    text = _IMAGE.sub(lambda m: m[1], text)
+    text = _LINK.sub(lambda m: m[1], text)
+    text = _HTML_TAG.sub(" ", text)
+    text = _TABLE_RULE.sub("", text)
+    text = _TABLE_ROW.sub(lambda m: ", ".join(cell.strip() for cell in m[1].split("|")), text)
+    text = _RULE.sub("", text)
+    text = _HEADING.sub("", text)
+    text = _QUOTE.sub("", text)
+    text = _BULLET.sub("", text)
+    text = _STRIKE.sub(r"\1", text)
+    text = _STRONG.sub(r"\2", text)
+    text = _EMPHASIS.sub(r"\1", text)
+    lines = [line.strip() for line in text.splitlines()]
+    # A line break ends a phrase (a heading, a list item): keep that pause for the synthesiser.
+    return " ".join(line if line[-1] in ".!?,;:" else line + "." for line in lines if line) if len(lines) > 1 \
+        else (lines[0] if lines else "")
+
+
+def _expand_abbreviation(match: re.Match[str]) -> str:
+    """``Dr.`` -> ``Doctor``; only a few abbreviations also end sentences (``... etc.``)."""
+    key = match[0].lower()
+    return _ABBREVIATIONS[key] + (_kept_period(match) if key in _SENTENCE_FINAL else "")
+
+
+def _spell_address(address: str) -> str:
+    return " dot ".join(part for part in re.split(r"\.", address) if part).replace("_", " ")
+
+
+def _url_host(url: str) -> str:
+    host = re.sub(r"^(?:https?://)?(?:www\.)?", "", url, flags=re.I)
+    return re.split(r"[/?#:]", host, maxsplit=1)[0]
+
+
+def _kept_period(match: re.Match[str]) -> str:
+    """Keep a sentence-final period that ``p.m.`` swallowed, so the intonation still falls."""
+    rest = match.string[match.end():]
+    return "." if match[0].endswith(".") and (not rest.strip() or re.match(r"\s+[A-Z]", rest)) else ""
+
+
+def _speak_time(match: re.Match[str]) -> str:
+    hour, minute, half = int(match[1]), int(match[2]), match[3]
+    if hour > 24 or minute > 59:
+        return match[0]
+    spoken = number_to_words(hour)
+    if minute == 0:
+        spoken += "" if half else " o'clock"
+    elif minute < 10:
+        spoken += f" oh {number_to_words(minute)}"
+    else:
+        spoken += f" {number_to_words(minute)}"
+    return spoken + (f" {half.lower()} m{_kept_period(match)}" if half else "")
+
+
+def _speak_money(symbol: str, amount: str, scale: str | None) -> str:
+    unit, units, subunit, subunits = _CURRENCIES[symbol]
+    if scale:
+        return f"{decimal_to_words(amount)} {_SCALE_WORDS[scale.lower()]} {units}"
+    whole_text, _, fraction = amount.replace(",", "").partition(".")
+    whole = int(whole_text or 0)
+    cents = int((fraction + "00")[:2]) if fraction else 0
+    parts = []
+    if whole or not cents:
+        parts.append(f"{number_to_words(whole)} {unit if whole == 1 else units}")
+    if cents:
+        parts.append(f"{number_to_words(cents)} {subunit if cents == 1 else subunits}")
+    return " and ".join(parts)
+
+
+def _speak_integer(digits: str) -> str:
+    return digits_to_words(digits) if len(digits) > 1 and digits.startswith("0") else number_to_words(int(digits))
+
+
+def _speak_number(numeral: str) -> str:
+    if "." not in numeral and "," not in numeral:
+        if len(numeral) == 4 and 1100 <= int(numeral) <= 1999:
+            return year_to_words(int(numeral))
+        return _speak_integer(numeral)
+    return decimal_to_words(numeral)
+
+
+def _tidy(text: str) -> str:
+    text = _SPACES.sub(" ", text.replace("\n", " "))
+    text = _SPACE_BEFORE_PUNCT.sub(r"\1", text)
+    text = _REPEATED_COMMAS.sub(", ", text)
+    text = text.strip(" ,;:")
+    return "" if not re.search(r"\w", text) else text

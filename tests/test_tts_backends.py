@@ -1,0 +1,154 @@
+"""Each synthesiser speaks at its declared rate; piper's speech is understood by Whisper."""
+
+from __future__ import annotations
+
+import json
+import logging
+import re
+from pathlib import Path
+
+import jiwer
+import numpy as np
+import pytest
+
+from app.audio import resample
+from app.config import Settings
+from app.tts import SynthesisError, create_synthesizer
+from app.tts.espeak_backend import EspeakSynthesizer
+from app.tts.piper_backend import PiperSynthesizer
+
+SENTENCE = "The quick brown fox jumps over the lazy dog."
+
+
+def rms(audio: np.ndarray) -> float:
+    return float(np.sqrt(np.mean(np.square(audio, dtype=np.float64))))
+
+
+def assert_speech_like(pieces: list[np.ndarray], rate: int, min_s: float, max_s: float) -> np.ndarray:
+    """Float32 mono pieces whose joined length fits ``text`` spoken at ``rate``, and which are not silence."""
+    assert pieces and all(p.dtype == np.float32 and p.ndim == 1 for p in pieces)
+    audio = np.concatenate(pieces)
+    assert min_s <= len(audio) / rate <= max_s
+    assert np.abs(audio).max() <= 1.0
+    assert rms(audio) > 0.01
+    return audio
+
+
+@pytest.fixture(scope="module")
+def piper(prepared) -> PiperSynthesizer:
+    return PiperSynthesizer(prepared.piper_model, prepared.piper_config)
+
+
+def test_piper_speaks_at_the_voice_rate(piper: PiperSynthesizer, prepared) -> None:
+    assert piper.sample_rate == json.loads(Path(prepared.piper_config).read_text())["audio"]["sample_rate"] == 22050
+    assert_speech_like(list(piper.synthesize(SENTENCE)), piper.sample_rate, 1.0, 5.0)
+    assert list(piper.synthesize("  ")) == []
+
+
+def test_piper_streams_one_piece_per_sentence(piper: PiperSynthesizer) -> None:
+    assert len(list(piper.synthesize("Hello there. How are you today? I am fine."))) == 3
+
+
+def test_espeak_streams_speech_at_its_rate() -> None:
+    espeak = EspeakSynthesizer()
+    assert espeak.sample_rate == 22050
+    pieces = list(espeak.synthesize(SENTENCE))
+    assert len(pieces) > 1  # passed on while espeak-ng is still writing
+    assert_speech_like(pieces, espeak.sample_rate, 1.0, 5.0)
+
+
+def test_espeak_rejects_an_unknown_voice() -> None:
+    with pytest.raises(SynthesisError, match="qqzz"):
+        EspeakSynthesizer("qqzz")
+
+
+def test_settings_choose_the_backend_and_fall_back_to_espeak(prepared, tmp_path: Path, caplog) -> None:
+    assert create_synthesizer(Settings(tts_backend="piper"), prepared).name == "piper"
+    assert create_synthesizer(Settings(tts_backend="espeak")).name == "espeak"
+    empty_model = tmp_path / "empty-coqui-model"
+    empty_model.mkdir()
+    with caplog.at_level(logging.WARNING, logger="app.tts.synthesizer"):
+        fallback = create_synthesizer(Settings(tts_backend="coqui", tts_voice=str(empty_model)), prepared)
+    assert fallback.name == "espeak"
+    assert "coqui backend unavailable" in caplog.text
+
+
+def words(text: str) -> str:
+    return " ".join(re.sub(r"[^a-z0-9' ]", " ", text.lower()).split())
+
+
+def test_whisper_transcribes_piper_speech_back_to_the_input_words(piper: PiperSynthesizer, prepared) -> None:
+    import whisper
+
+    text = "Hello, my name is Joe. I can tell you about the weather in Paris tomorrow."
+    audio = resample(np.concatenate(list(piper.synthesize(text))), piper.sample_rate, 16000)
+    model = whisper.load_model(str(prepared.whisper_pt), device="cpu")
+    heard = model.transcribe(audio, language="en", fp16=False, temperature=0.0)["text"]
+    assert jiwer.wer(words(text), words(heard)) <= 0.1, heard
+
+
+# --- Coqui: a tiny VITS with random weights, built here, loaded through Coqui's own model-path API ---
+
+
+def build_tiny_vits(folder: Path) -> Path:
+    """A ~250k-parameter VITS (model.pth + config.json) so Coqui's real loading path runs offline."""
+    import torch
+    from TTS.tts.configs.shared_configs import CharactersConfig
+    from TTS.tts.configs.vits_config import VitsArgs, VitsConfig
+    from TTS.tts.models.vits import Vits
+
+    args = VitsArgs(
+        hidden_channels=16, hidden_channels_ffn_text_encoder=32, num_layers_text_encoder=1, num_layers_flow=1,
+        num_layers_posterior_encoder=1, use_sdp=False, init_discriminator=False,
+        upsample_rates_decoder=[8, 8, 4], upsample_initial_channel_decoder=32,
+        upsample_kernel_sizes_decoder=[16, 16, 8], resblock_type_decoder="2",
+        resblock_kernel_sizes_decoder=[3], resblock_dilation_sizes_decoder=[[1, 3, 5]],
+    )  # fmt: skip
+    characters = CharactersConfig(
+        characters_class="TTS.tts.utils.text.characters.Graphemes", pad="_", eos="&", bos="*", blank=None,
+        characters="abcdefghijklmnopqrstuvwxyz", punctuations=" !,.?-'",
+    )  # fmt: skip
+    config = VitsConfig(model_args=args, use_phonemes=False, text_cleaner="basic_cleaners",
+                        characters=characters, add_blank=False)  # fmt: skip
+    torch.manual_seed(0)
+    model = Vits(config)
+    folder.mkdir(parents=True, exist_ok=True)
+    torch.save({"model": model.state_dict()}, folder / "model.pth")
+    config.save_json(str(folder / "config.json"))
+    return folder
+
+
+@pytest.fixture(scope="module")
+def tiny_vits(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    pytest.importorskip("TTS", reason="Coqui TTS is the optional 'coqui' extra")
+    return build_tiny_vits(tmp_path_factory.mktemp("coqui") / "tiny-vits")
+
+
+def test_coqui_loads_a_local_model_folder_and_streams_per_sentence(tiny_vits: Path) -> None:
+    from app.tts.coqui_backend import CoquiSynthesizer
+
+    coqui = CoquiSynthesizer(tiny_vits)
+    assert coqui.sample_rate == json.loads((tiny_vits / "config.json").read_text())["audio"]["sample_rate"] == 22050
+    pieces = list(coqui.synthesize("Hello there. How are you?"))
+    assert len(pieces) == 2
+    audio = np.concatenate(pieces)
+    assert audio.dtype == np.float32 and len(audio) > 0.1 * coqui.sample_rate
+    assert rms(audio) > 1e-4  # random weights: noise, but not silence
+    assert list(coqui.synthesize(" ... ")) == []
+
+
+def test_coqui_accepts_a_checkpoint_path_and_is_chosen_by_the_settings(tiny_vits: Path) -> None:
+    from app.tts.coqui_backend import CoquiSynthesizer
+
+    assert CoquiSynthesizer(tiny_vits / "model.pth").sample_rate == 22050
+    chosen = create_synthesizer(Settings(tts_backend="coqui", tts_voice=str(tiny_vits)))
+    assert chosen.name == "coqui"
+    assert list(chosen.synthesize("Hi."))
+
+
+def test_coqui_folder_without_a_checkpoint_is_a_clear_error(tmp_path: Path) -> None:
+    pytest.importorskip("TTS", reason="Coqui TTS is the optional 'coqui' extra")
+    from app.tts.coqui_backend import CoquiSynthesizer
+
+    with pytest.raises(SynthesisError, match="no .pth checkpoint"):
+        CoquiSynthesizer(tmp_path)

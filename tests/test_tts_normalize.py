@@ -1,0 +1,88 @@
+"""normalize_for_speech: what the synthesiser is given to read."""
+
+from __future__ import annotations
+
+import pytest
+
+from app.tts import normalize_for_speech
+from app.tts.numbers import number_to_words, ordinal_to_words
+
+
+@pytest.mark.parametrize(
+    ("number", "words"),
+    [
+        (0, "zero"), (7, "seven"), (13, "thirteen"), (40, "forty"), (21, "twenty-one"), (100, "one hundred"),
+        (115, "one hundred fifteen"), (1001, "one thousand one"),
+        (12345, "twelve thousand three hundred forty-five"), (2_000_000, "two million"),
+        (3_000_000_017, "three billion seventeen"), (-8, "minus eight"),
+    ],
+)  # fmt: skip
+def test_number_to_words(number: int, words: str) -> None:
+    assert number_to_words(number) == words
+
+
+@pytest.mark.parametrize(
+    ("number", "words"),
+    [(1, "first"), (2, "second"), (3, "third"), (5, "fifth"), (12, "twelfth"), (20, "twentieth"),
+     (21, "twenty-first"), (103, "one hundred third")],
+)  # fmt: skip
+def test_ordinal_to_words(number: int, words: str) -> None:
+    assert ordinal_to_words(number) == words
+
+
+@pytest.mark.parametrize(
+    ("text", "spoken"),
+    [
+        ("It costs $3.50 today.", "It costs three dollars and fifty cents today."),
+        ("Only €20, or £1.", "Only twenty euros, or one pound."),
+        ("$1,000 and $0.05", "one thousand dollars and five cents"),
+        ("a $1.5 million deal", "a one point five million dollars deal"),
+        ("Growth was 3.5% and 50 %.", "Growth was three point five percent and fifty percent."),
+        ("Meet at 3:30 pm.", "Meet at three thirty p m."),
+        ("Meet at 3:05 PM tomorrow", "Meet at three oh five p m tomorrow"),
+        ("Wake up at 7am and again at 10:00", "Wake up at seven a m and again at ten o'clock"),
+        ("the 1st, 2nd, 3rd and 21st", "the first, second, third and twenty-first"),
+        ("In 1999 and 2024 we had 1,000,000 users", "In nineteen ninety-nine and two thousand twenty-four we had one million users"),
+        ("Pi is 3.14", "Pi is three point one four"),
+        ("It was -5 degrees, or 23°C", "It was minus five degrees, or twenty-three degrees Celsius"),
+        ("pages 5-10", "pages five to ten"),
+        ("Agent 007", "Agent zero zero seven"),
+        ("Tom & Jerry: 2 + 2 = 4", "Tom and Jerry: two plus two equals four"),
+        ("Call #5 @ home", "Call number five at home"),
+        ("It is 1/2 done", "It is one half done"),
+    ],
+)
+def test_numbers_currency_times_and_symbols_are_spoken(text: str, spoken: str) -> None:
+    assert normalize_for_speech(text) == spoken
+
+
+@pytest.mark.parametrize(
+    ("text", "spoken"),
+    [
+        ("**Bold** and *italic* and ~~gone~~ text", "Bold and italic and gone text"),
+        ("# Title\n- item one\n- item two", "Title. item one. item two."),
+        ("1. Apples\n2. Pears", "Apples. Pears."),
+        ("> a quote", "a quote"),
+        ("See [the docs](http://example.com/x).", "See the docs."),
+        ("Use `ls` here:\n```python\nprint(1)\n```\nDone.", "Use ls here: Done."),
+        ("Call `compute(x, y); return z` now", "Call now"),
+        ("| a | b |\n|---|---|\n| 1 | 2 |", "a, b. one, two."),
+        ("Hello 😀 world 🎉! 👍🏽", "Hello world!"),
+        ("Email john.doe@example.com or see https://www.example.com/path?x=1.",
+         "Email john dot doe at example dot com or see example dot com."),
+        ("Dr. Smith met Mr. Jones, e.g. in the U.S. etc.", "Doctor Smith met Mister Jones, for example in the U S et cetera."),
+        ("<b>bold</b> text", "bold text"),
+    ],
+)
+def test_markdown_code_emoji_and_links_are_stripped(text: str, spoken: str) -> None:
+    assert normalize_for_speech(text) == spoken
+
+
+@pytest.mark.parametrize("text", ["", "   ", "😀🎉", "```\ncode only\n```", "**", "---"])
+def test_nothing_speakable_gives_empty_text(text: str) -> None:
+    assert normalize_for_speech(text) == ""
+
+
+def test_plain_text_passes_unchanged() -> None:
+    text = "The quick brown fox jumps over the lazy dog, doesn't it? Yes!"
+    assert normalize_for_speech(text) == text

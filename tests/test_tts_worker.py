@@ -1,0 +1,128 @@
+"""The shared TTS worker with the real piper voice: streaming, priority of first chunks, cancellation."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import AsyncIterator
+
+import numpy as np
+import pytest
+
+from app.audio import pcm16_to_float32
+from app.config import Settings
+from app.tts import TTSWorker, create_worker
+from app.tts.piper_backend import PiperSynthesizer
+
+pytestmark = pytest.mark.asyncio(loop_scope="session")
+
+THREE_SENTENCES = "The first sentence keeps the worker busy. Here is a second one. And a third one ends it."
+
+
+@pytest.fixture(scope="module")
+def piper(prepared) -> PiperSynthesizer:
+    return PiperSynthesizer(prepared.piper_model, prepared.piper_config)
+
+
+@pytest.fixture
+async def worker(piper: PiperSynthesizer) -> AsyncIterator[TTSWorker]:
+    worker = TTSWorker(piper)
+    await worker.start()
+    yield worker
+    await worker.stop()
+
+
+async def collect(stream: AsyncIterator[bytes]) -> bytes:
+    return b"".join([pcm async for pcm in stream])
+
+
+async def test_streams_pcm16_at_the_requested_rate(worker: TTSWorker, piper: PiperSynthesizer) -> None:
+    text = "Hello there. It costs $3.50 today."
+    direct = sum(len(p) for p in piper.synthesize("Hello there. It costs three dollars and fifty cents today."))
+    pieces = [pcm async for pcm in worker.synthesize(text, reply_id="r1", first=True, out_rate=16000)]
+    assert len(pieces) >= 2  # one per sentence, handed over as soon as each exists
+    audio = pcm16_to_float32(b"".join(pieces))
+    expected = direct * 16000 / piper.sample_rate
+    assert abs(len(audio) - expected) < 0.15 * expected  # piper's noise makes each run's length differ a little
+    assert float(np.sqrt(np.mean(audio**2))) > 0.01
+
+
+async def test_unspeakable_text_gives_no_audio(worker: TTSWorker) -> None:
+    assert await collect(worker.synthesize("😀 ```code```", reply_id="r", first=True, out_rate=24000)) == b""
+
+
+async def test_first_chunks_of_all_replies_go_before_later_chunks(worker: TTSWorker) -> None:
+    heard: list[str] = []
+
+    async def speak(reply_id: str, text: str, first: bool) -> None:
+        async for _ in worker.synthesize(text, reply_id=reply_id, first=first, out_rate=24000):
+            if reply_id not in heard:
+                heard.append(reply_id)
+
+    busy = worker.synthesize(THREE_SENTENCES, reply_id="busy", first=True, out_rate=24000)
+    await anext(busy)  # the worker is now inside a job with two sentences to go
+    tasks = [
+        asyncio.create_task(speak("a-later", "Later words of reply a.", first=False)),
+        asyncio.create_task(speak("b-later", "Later words of reply b.", first=False)),
+        asyncio.create_task(speak("c-first", "Hi from c.", first=True)),
+        asyncio.create_task(speak("d-first", "Hi from d.", first=True)),
+    ]
+    await asyncio.sleep(0)  # every request is queued while the busy job runs
+    assert worker.stats()["tts_queued"] == 4
+    await collect(busy)
+    await asyncio.gather(*tasks)
+    assert heard == ["c-first", "d-first", "a-later", "b-later"]
+
+
+async def test_cancel_drops_queued_chunks_at_once_and_ignores_later_ones(worker: TTSWorker) -> None:
+    busy = worker.synthesize(THREE_SENTENCES, reply_id="busy", first=True, out_rate=24000)
+    await anext(busy)
+    streams = [worker.synthesize(f"Chunk {i} of the reply.", reply_id="gone", first=i == 0, out_rate=24000)
+               for i in range(3)]  # fmt: skip
+    tasks = [asyncio.create_task(collect(s)) for s in streams]
+    await asyncio.sleep(0)
+    assert worker.stats()["tts_queued"] == 3
+    started = time.perf_counter()
+    worker.cancel("gone")
+    assert worker.stats()["tts_queued"] == 0
+    assert await asyncio.gather(*tasks) == [b"", b"", b""]
+    assert time.perf_counter() - started < 0.1  # ended without waiting for the busy job
+    assert await collect(worker.synthesize("Too late.", reply_id="gone", first=False, out_rate=24000)) == b""
+    await collect(busy)
+
+
+async def test_cancel_stops_the_running_chunk_and_the_worker_moves_on(worker: TTSWorker) -> None:
+    long_text = " ".join(f"This is sentence number {i} of a long answer." for i in range(1, 9))
+    running = worker.synthesize(long_text, reply_id="long", first=True, out_rate=24000)
+    await anext(running)
+    worker.cancel("long")
+    assert [pcm async for pcm in running] == []  # no audio after the cancel
+    started = time.perf_counter()
+    assert await collect(worker.synthesize("Next reply.", reply_id="next", first=True, out_rate=24000))
+    # The cancelled job stopped after its piece in progress (~1 sentence), not after seven more sentences.
+    assert time.perf_counter() - started < 3.0
+
+
+async def test_a_listener_that_stops_early_removes_its_queued_work(worker: TTSWorker) -> None:
+    busy = worker.synthesize(THREE_SENTENCES, reply_id="busy", first=True, out_rate=24000)
+    await anext(busy)
+    abandoned = worker.synthesize("Nobody listens to this.", reply_id="x", first=False, out_rate=24000)
+    task = asyncio.create_task(collect(abandoned))
+    await asyncio.sleep(0)
+    assert worker.stats()["tts_queued"] == 1
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    assert worker.stats()["tts_queued"] == 0
+    await collect(busy)
+
+
+async def test_create_worker_builds_the_configured_backend(prepared) -> None:
+    worker = create_worker(Settings(tts_backend="espeak"), prepared)
+    await worker.start()
+    try:
+        pcm = await collect(worker.synthesize("Testing one two three.", reply_id="e", first=True, out_rate=24000))
+    finally:
+        await worker.stop()
+    assert worker.stats()["tts_backend"] == "espeak"
+    assert len(pcm) // 2 > 0.5 * 24000
