@@ -1,0 +1,1 @@
+"""Model preparation: turn the installed model packages into files the stages load."""

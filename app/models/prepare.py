@@ -1,0 +1,132 @@
+"""Prepare every model the settings select, from the installed packages, once.
+
+``voicechat prepare`` and ``voicechat serve`` call :func:`prepare_models`. Packaged defaults are
+converted into ``settings.model_dir`` (checksummed, built under a temporary name, cached); any other
+value of a model setting is an ordinary model name or path and is passed through untouched.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from app.config import Settings
+from app.models import sources
+from app.models.cache import Artifact, ensure
+from app.models.errors import ModelPreparationError
+from app.models.sources import ModelSource
+
+log = logging.getLogger(__name__)
+
+__all__ = ["ModelPreparationError", "PreparedModels", "prepare_models"]
+
+
+@dataclass(frozen=True)
+class PreparedModels:
+    """Paths (or, for non-packaged choices, model names) that each stage loads."""
+
+    whisper_pt: Path | str  # openai-whisper checkpoint; a name such as "small" when one was configured
+    llm_dir: Path | str  # transformers folder; a hub name when one was configured
+    piper_model: Path
+    piper_config: Path
+
+    def describe(self) -> str:
+        return "\n".join(
+            [
+                f"whisper checkpoint : {self.whisper_pt}",
+                f"LLM folder         : {self.llm_dir}",
+                f"piper voice        : {self.piper_model}",
+                f"piper voice config : {self.piper_config}",
+            ]
+        )
+
+
+@dataclass(frozen=True)
+class PackagedSources:
+    """The packaged files a preparation reads; tests point these at damaged copies."""
+
+    llm_gguf: ModelSource | None = None
+    whisper_ct2: ModelSource | None = None
+
+
+def prepare_models(
+    settings: Settings,
+    progress: bool = False,
+    *,
+    verify: bool = False,
+    packaged: PackagedSources | None = None,
+) -> PreparedModels:
+    """Return loadable model locations, building the packaged ones into ``settings.model_dir`` if needed.
+
+    ``verify`` re-hashes already prepared files (otherwise their size and mtime are trusted);
+    ``packaged`` overrides where the packaged source files are read from.
+    """
+    started = time.perf_counter()
+    packaged = packaged or PackagedSources()
+    model_dir = Path(settings.model_dir).expanduser()
+    if model_dir.exists() and not model_dir.is_dir():
+        raise ModelPreparationError(f"model dir {model_dir} is not a folder: set VOICECHAT_MODEL_DIR to a folder")
+
+    whisper_pt = _whisper(settings.asr_model, model_dir, packaged.whisper_ct2, verify, progress)
+    llm_dir = _llm(settings.llm_model, model_dir, packaged.llm_gguf, verify, progress)
+    piper_model, piper_config = _piper(settings.tts_voice, settings.tts_backend)
+    prepared = PreparedModels(whisper_pt, llm_dir, piper_model, piper_config)
+    log.info("models ready in %.2f s", time.perf_counter() - started)
+    return prepared
+
+
+def _whisper(choice: str, model_dir: Path, source: ModelSource | None, verify: bool, progress: bool) -> Path | str:
+    if choice not in sources.PACKAGED_WHISPER:
+        path = Path(choice).expanduser()
+        if choice.endswith(".pt"):
+            if not path.is_file():
+                raise ModelPreparationError(f"Whisper checkpoint {path} not found: set VOICECHAT_ASR_MODEL to an existing .pt")
+            return path
+        return choice  # an openai-whisper model name, loaded (and downloaded) by openai-whisper itself
+    from app.models.whisper_ct2 import convert_ct2_to_whisper
+
+    ct2 = source or sources.whisper_ct2(choice)
+    output = model_dir / f"whisper-{choice}.pt"
+
+    def build(temporary: Path) -> None:
+        ct2.verify()
+        convert_ct2_to_whisper(ct2, temporary)
+
+    ensure(Artifact(f"whisper {choice}", output, ct2.parts, build, expected_bytes=ct2.size + 4_000_000),
+           verify=verify, progress=progress)
+    return output
+
+
+def _llm(choice: str, model_dir: Path, source: ModelSource | None, verify: bool, progress: bool) -> Path | str:
+    if choice != sources.PACKAGED_LLM:
+        path = Path(choice).expanduser()
+        return path if path.exists() else choice  # a local folder, or a model name for transformers
+    from app.models.llm_gguf import convert_gguf_to_transformers
+
+    gguf = source or sources.smollm2_gguf()
+    output = model_dir / "smollm2-135m-instruct"
+
+    def build(temporary: Path) -> None:
+        gguf.verify()
+        convert_gguf_to_transformers(gguf, temporary)
+
+    ensure(Artifact("LLM SmolLM2-135M-Instruct", output, gguf.parts, build, expected_bytes=300_000_000),
+           verify=verify, progress=progress)
+    return output
+
+
+def _piper(voice: str, backend: str) -> tuple[Path, Path]:
+    if voice == sources.PACKAGED_VOICE:
+        return sources.piper_voice()
+    model = Path(voice).expanduser()
+    if backend != "piper":
+        # The voice setting names a model of another backend; piper (the fallback) keeps the packaged voice.
+        return sources.piper_voice()
+    config = model.with_name(model.name + ".json")
+    if model.suffix != ".onnx" or not model.is_file() or not config.is_file():
+        raise ModelPreparationError(
+            f"piper voice {voice} not found: set VOICECHAT_TTS_VOICE to 'joe-medium' or an .onnx file with its .onnx.json beside it"
+        )
+    return model, config
