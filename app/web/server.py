@@ -10,6 +10,7 @@ import contextlib
 import logging
 import mimetypes
 import re
+import threading
 import time
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -79,7 +80,7 @@ def _maybe_start_parts(settings: Settings, prepared: Any, engine: Any, recognize
     if engine is None:
         from app.engine import create_backend
 
-        engine = create_backend(settings, prepared) if _takes_prepared(create_backend) else create_backend(settings)
+        engine = create_backend(settings, model_path=str(prepared.llm_dir)) if prepared else create_backend(settings)
         owned.append(engine)
     if recognizer is None:
         from app.asr import create_recognizer
@@ -92,12 +93,6 @@ def _maybe_start_parts(settings: Settings, prepared: Any, engine: Any, recognize
         tts = create_worker(settings, prepared)
         owned.append(tts)
     return engine, recognizer, tts, owned
-
-
-def _takes_prepared(factory: Any) -> bool:
-    import inspect
-
-    return len(inspect.signature(factory).parameters) > 1
 
 
 async def _call(part: Any, method: str) -> None:
@@ -197,7 +192,12 @@ def create_app(
     async def metrics() -> Response:
         telemetry.export_engine(engine_view()["raw"])
         telemetry.sessions_gauge.set(len(registry.sessions))
-        return Response(generate_latest(telemetry.registry), media_type=CONTENT_TYPE_LATEST)
+        body = generate_latest(telemetry.registry)
+        parts: SharedParts | None = state.get("parts")
+        engine_metrics = getattr(parts.engine, "metrics_text", None) if parts else None
+        if engine_metrics is not None:  # the engine's own series (step times, batch sizes)
+            body += engine_metrics()
+        return Response(body, media_type=CONTENT_TYPE_LATEST)
 
     @app.get("/api/dashboard")
     async def dashboard_data() -> JSONResponse:
@@ -293,6 +293,39 @@ def create_app(
         await realtime(websocket, default_binary=False)
 
     return app
+
+
+class ServerThread:
+    """An app served by uvicorn in a background thread on a free port (benchmarks and tests).
+
+    ``with ServerThread(app) as base_url:`` yields ``http://127.0.0.1:PORT``.
+    """
+
+    def __init__(self, app: Any, *, host: str = "127.0.0.1", port: int = 0, start_timeout_s: float = 600.0):
+        import uvicorn
+
+        self.server = uvicorn.Server(
+            uvicorn.Config(app, host=host, port=port, log_level="warning", ws_max_size=MAX_FRAME_BYTES)
+        )
+        self.host = host
+        self.start_timeout_s = start_timeout_s
+        self.thread = threading.Thread(target=self.server.run, name="uvicorn", daemon=True)
+
+    def __enter__(self) -> str:
+        self.thread.start()
+        deadline = time.monotonic() + self.start_timeout_s
+        while not self.server.started:
+            if not self.thread.is_alive():
+                raise RuntimeError("the server stopped while starting (see its log)")
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"the server did not start within {self.start_timeout_s} s")
+            time.sleep(0.05)
+        port = self.server.servers[0].sockets[0].getsockname()[1]
+        return f"http://{self.host}:{port}"
+
+    def __exit__(self, *exc: object) -> None:
+        self.server.should_exit = True
+        self.thread.join(timeout=60)
 
 
 def serve(settings: Settings) -> None:

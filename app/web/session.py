@@ -238,7 +238,7 @@ class Session:
         elif isinstance(event, p.AudioAppend):
             if self._append_resampler is None:
                 self._append_resampler = StreamResampler(self.config.input_rate, INPUT_RATE)
-            self._queue_audio(self._append_resampler.process(pcm16_to_float32(event.pcm16)))
+            self._queue_audio(self._append_resampler.feed(pcm16_to_float32(event.pcm16)))
         elif isinstance(event, p.AudioCommit):
             await self._commit_input()
         elif isinstance(event, p.AudioClear):

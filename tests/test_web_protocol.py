@@ -1,0 +1,369 @@
+"""The WebSocket protocol against the real server (real models, real SQLite) on 127.0.0.1.
+
+Clients are real WebSocket clients (the project's simulated client and the official ``openai``
+SDK); speech is espeak-ng audio streamed in real time.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sqlite3
+import urllib.request
+from collections.abc import Iterator
+from email.message import Message
+from pathlib import Path
+
+import numpy as np
+import pytest
+import websockets
+
+from app.bench.client import RealtimeClient
+from app.bench.speech_samples import espeak_speech
+from app.config import Settings
+from app.web.server import MAX_FRAME_BYTES, ServerThread, create_app
+
+MAX_SESSIONS = 4
+LONG_REPLY = "You are a storyteller. Always answer with a long story of at least ten sentences."
+
+
+@pytest.fixture(scope="module")
+def server_settings(settings: Settings, tmp_path_factory: pytest.TempPathFactory) -> Settings:
+    return settings.model_copy(update={"max_sessions": MAX_SESSIONS, "data_dir": tmp_path_factory.mktemp("web")})
+
+
+@pytest.fixture(scope="module")
+def base_url(server_settings: Settings, prepared) -> Iterator[str]:
+    with ServerThread(create_app(server_settings, prepared=prepared)) as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def ws_url(base_url: str) -> str:
+    return base_url.replace("http://", "ws://") + "/ws"
+
+
+@pytest.fixture(scope="module")
+def question() -> np.ndarray:
+    return espeak_speech("What is the capital of France?")
+
+
+def history_rows(settings: Settings, session_id: str) -> list[tuple[str, str, str]]:
+    db = sqlite3.connect(str(Path(settings.data_dir) / "history.sqlite3"))
+    try:
+        return db.execute(
+            "SELECT item_id, role, text FROM messages WHERE session_id = ? ORDER BY seq", (session_id,)
+        ).fetchall()
+    finally:
+        db.close()
+
+
+def rms(audio: np.ndarray) -> float:
+    return float(np.sqrt(np.mean(np.square(audio)))) if len(audio) else 0.0
+
+
+def get(url: str) -> tuple[int, Message, bytes]:
+    """Status, headers (case-insensitive) and body of a GET."""
+    with urllib.request.urlopen(url, timeout=30) as response:
+        return response.status, response.headers, response.read()
+
+
+async def wait_until_no_sessions(base_url: str, timeout: float = 10.0) -> None:
+    """Sessions of earlier tests end when the server sees their close; wait for that."""
+    for _ in range(int(timeout / 0.05)):
+        if json.loads(get(base_url + "/healthz")[2])["sessions"] == 0:
+            return
+        await asyncio.sleep(0.05)
+    raise TimeoutError("sessions of earlier tests are still open")
+
+
+# ---------------------------------------------------------------------- HTTP routes
+
+
+def test_pages_static_files_health_metrics_and_dashboard_data(base_url: str):
+    status, headers, body = get(base_url + "/")
+    assert status == 200 and b"<html" in body.lower() and "voicechat_session=" in headers.get("Set-Cookie", "")
+    assert get(base_url + "/dashboard")[0] == 200
+    for path in ("/static/js/capture-worklet.js", "/static/js/chat.js"):
+        status, headers, _ = get(base_url + path)
+        assert status == 200 and headers["content-type"].startswith("text/javascript")
+    assert get(base_url + "/static/css/style.css")[1]["content-type"].startswith("text/css")
+    assert get(base_url + "/favicon.ico")[1]["content-type"].startswith("image/svg+xml")
+    health = json.loads(get(base_url + "/healthz")[2])
+    assert health["status"] == "ok" and health["max_sessions"] == MAX_SESSIONS
+    metrics = get(base_url + "/metrics")[2].decode()
+    assert "voicechat_sessions" in metrics and "voicechat_stage_latency_seconds" in metrics
+    data = json.loads(get(base_url + "/api/dashboard")[2])
+    assert set(data) >= {"time", "uptime_s", "sessions", "engine", "latency", "series"}
+    assert data["sessions"]["max"] == MAX_SESSIONS
+    assert set(data["engine"]["queue"]) == {"voice", "text", "background"}
+    assert data["engine"]["kv_total_blocks"] > 0
+    assert "total_ms" in data["latency"]["stages"]
+
+
+# ---------------------------------------------------------------------- errors
+
+
+async def test_every_bad_message_gets_an_error_code_and_the_session_goes_on(ws_url: str):
+    async with RealtimeClient(ws_url) as client:
+        cases = [
+            ("{not json", "invalid_json"),
+            ('"a string"', "invalid_json"),
+            ('{"type": "warp.speed"}', "unknown_event"),
+            ('{"event_id": "e7", "type": "conversation.item.truncate", "item_id": 5, "audio_end_ms": 1}', "invalid_event"),
+            ('{"type": "conversation.item.create"}', "invalid_event"),
+            ('{"type": "input_audio_buffer.append", "audio": "%%%"}', "invalid_audio"),
+            ('{"type": "session.update", "session": {"audio": {"output": {"format": {"type": "audio/pcmu"}}}}}',
+             "unsupported_audio_format"),
+            ('{"type": "conversation.item.truncate", "item_id": "item_nope", "content_index": 0, "audio_end_ms": 10}',
+             "item_not_found"),
+            ('{"type": "response.cancel"}', "response_not_found"),
+            ('{"type": "input_audio_buffer.commit"}', "empty_input"),
+        ]
+        for frame, code in cases:
+            seen = len(client.events)
+            await client.send_raw(frame)
+            error = await client.wait_for("error", after=seen, timeout=10)
+            assert error["error"]["code"] == code, frame
+            assert error["error"]["message"]
+        assert client.events[-1]["error"]["event_id"] is None
+        assert any(e.get("error", {}).get("event_id") == "e7" for e in client.events)
+        seen = len(client.events)
+        await client.send_raw(b"\x00\x01\x02")  # odd-length PCM16
+        assert (await client.wait_for("error", after=seen, timeout=10))["error"]["code"] == "invalid_audio"
+        seen = len(client.events)
+        await client.send_raw("x" * 10 + '{"type": "conversation.item.create", "item": {"content": '
+                              '[{"type": "input_text", "text": "' + "y" * 5000 + '"}]}}')
+        assert (await client.wait_for("error", after=seen, timeout=10))["error"]["code"] == "invalid_json"
+        seen = len(client.events)
+        await client.send({"type": "conversation.item.create",
+                           "item": {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "y" * 5000}]}})
+        assert (await client.wait_for("error", after=seen, timeout=10))["error"]["code"] == "text_too_long"
+        seen = len(client.events)
+        await client.send({"type": "session.update", "session": {"instructions": "still here"}})
+        updated = await client.wait_for("session.updated", after=seen, timeout=10)
+        assert updated["session"]["instructions"] == "still here"
+
+
+async def test_a_frame_over_the_size_limit_closes_with_1009(ws_url: str):
+    async with RealtimeClient(ws_url) as client:
+        await client.send_raw(b"\x00" * (MAX_FRAME_BYTES + 2))
+        assert await client.closed() == 1009
+
+
+async def test_a_full_server_says_so_and_closes_with_1013(ws_url: str, base_url: str):
+    await wait_until_no_sessions(base_url)
+    clients = [RealtimeClient(ws_url) for _ in range(MAX_SESSIONS)]
+    for client in clients:
+        await client.connect()
+    try:
+        async with websockets.connect(ws_url) as extra:
+            event = json.loads(await extra.recv())
+            assert event["type"] == "error" and event["error"]["code"] == "server_full"
+            assert "full" in event["error"]["message"]
+            with pytest.raises(websockets.ConnectionClosed):
+                await extra.recv()
+            assert extra.close_code == 1013
+    finally:
+        for client in clients:
+            await client.close()
+
+
+# ---------------------------------------------------------------------- typed conversation
+
+
+async def test_typed_turn_streams_text_and_is_stored_before_response_done(ws_url: str, server_settings: Settings):
+    async with RealtimeClient(ws_url) as client:
+        session_id = client.session["id"]
+        assert client.session["audio"]["output"]["format"] == {"type": "audio/pcm", "rate": 24000}
+        await client.send({"type": "session.update", "session": {"output_modalities": ["text"]}})
+        await client.wait_for("session.updated")
+        await client.say_text("What is the capital of France?")
+        user_item = await client.wait_for("conversation.item.done", lambda e: e["item"]["role"] == "user")
+        assert user_item["item"]["content"] == [{"type": "input_text", "text": "What is the capital of France?"}]
+        reply = await client.next_reply()
+        rows = history_rows(server_settings, session_id)  # read right at response.done
+        assert reply.status in ("completed", "incomplete") and reply.text.strip() and not reply.audio
+        deltas = [e for e in client.events if e["type"] == "response.output_text.delta"]
+        assert len(deltas) > 1 and all(e["response_id"] == reply.response_id for e in deltas)
+        assert {"item_id", "output_index", "content_index"} <= set(deltas[0])
+        done = next(e for e in client.events if e["type"] == "response.output_text.done")
+        assert done["text"] == reply.text.strip()
+        latency = reply.done["latency"]
+        assert latency["endpoint_ms"] is None and latency["llm_first_token_ms"] > 0 and latency["total_ms"] > 0
+        assert [(role, text) for _, role, text in rows] == [
+            ("user", "What is the capital of France?"),
+            ("assistant", reply.text.strip()),
+        ]
+        # a second response.create while one runs is refused; response.cancel stops it
+        await client.send({"type": "session.update", "session": {"instructions": LONG_REPLY}})
+        seen = len(client.events)
+        await client.say_text("Tell me about the sea.")
+        await client.wait_for("response.output_text.delta", after=seen)
+        await client.send({"type": "response.create"})
+        busy = await client.wait_for("error", after=seen)
+        assert busy["error"]["code"] == "conversation_already_has_active_response"
+        await client.send({"type": "response.cancel"})
+        cancelled = await client.next_reply(after=seen)
+        assert cancelled.status == "cancelled"
+        assert cancelled.done["status_details"]["reason"] == "client_cancelled"
+
+
+async def test_openai_sdk_realtime_client_holds_a_typed_conversation(base_url: str):
+    from openai import AsyncOpenAI
+
+    client = AsyncOpenAI(api_key="not-needed", base_url=base_url + "/v1",
+                         websocket_base_url=base_url.replace("http://", "ws://") + "/v1")
+    async with client.realtime.connect(model="smollm2-135m") as connection:
+        await connection.session.update(session={"type": "realtime", "output_modalities": ["text"],
+                                                 "instructions": "Answer in one short sentence."})
+        texts: list[str] = []
+        for question in ("What is the capital of France?", "And of Italy?"):
+            await connection.conversation.item.create(
+                item={"type": "message", "role": "user", "content": [{"type": "input_text", "text": question}]}
+            )
+            await connection.response.create()
+            text, kinds = "", []
+            async for event in connection:
+                kinds.append(event.type)
+                if event.type == "error":
+                    pytest.fail(f"error event: {event.error}")
+                if event.type == "response.output_text.delta":
+                    text += event.delta
+                if event.type == "response.done":
+                    assert event.response.status in ("completed", "incomplete")
+                    assert event.response.id and event.response.output[0].role == "assistant"
+                    break
+            assert "session.updated" in kinds or texts
+            assert "response.created" in kinds and "response.output_text.done" in kinds
+            assert text.strip()
+            texts.append(text)
+    assert len(texts) == 2
+
+
+# ---------------------------------------------------------------------- spoken conversation
+
+
+async def test_spoken_question_gets_transcript_reply_text_and_audio(ws_url: str, question: np.ndarray):
+    async with RealtimeClient(ws_url) as client:
+        speech_end = await client.stream_audio(question, trailing_silence_s=1.5)
+        started = await client.wait_for("input_audio_buffer.speech_started")
+        stopped = await client.wait_for("input_audio_buffer.speech_stopped")
+        assert stopped["item_id"] == started["item_id"] and stopped["audio_end_ms"] > started["audio_start_ms"]
+        await client.wait_for("input_audio_buffer.committed", lambda e: e["item_id"] == started["item_id"])
+        transcript = await client.wait_for("conversation.item.input_audio_transcription.completed")
+        assert "capital" in transcript["transcript"].lower()
+        reply = await client.next_reply()
+        assert reply.status in ("completed", "incomplete") and reply.text.strip()
+        audio = reply.audio_float()
+        assert len(audio) / 24000 > 0.5 and rms(audio) > 0.01  # 24 kHz by default, and not silence
+        assert reply.first_audio_at is not None and reply.first_audio_at > speech_end
+        latency = reply.done["latency"]
+        for stage in ("endpoint_ms", "asr_ms", "llm_first_token_ms", "first_clause_ms", "tts_first_chunk_ms",
+                      "send_ms", "total_ms"):
+            assert latency[stage] is not None and latency[stage] >= 0, stage
+        assert latency["endpoint_ms"] > 100  # the VAD hangover is part of it
+        transcript_done = next(e for e in client.events if e["type"] == "response.output_audio_transcript.done")
+        assert transcript_done["transcript"] == reply.text.strip()
+
+
+async def test_openai_style_client_sends_base64_24khz_audio_and_gets_base64_audio(base_url: str, question: np.ndarray):
+    url = base_url.replace("http://", "ws://") + "/v1/realtime?model=any"
+    async with RealtimeClient(url) as client:
+        assert client.session["audio"]["input"]["format"]["rate"] == 24000
+        await client.send({"type": "session.update", "session": {
+            "type": "realtime", "audio": {"output": {"format": {"type": "audio/pcm", "rate": 16000}}}}})
+        await client.wait_for("session.updated")
+        await client.stream_audio(question, base64_rate=24000, trailing_silence_s=1.5)
+        transcript = await client.wait_for("conversation.item.input_audio_transcription.completed")
+        assert "capital" in transcript["transcript"].lower()
+        reply = await client.next_reply()
+        assert any(e["type"] == "response.output_audio.delta" for e in client.events)
+        assert rms(reply.audio_float()) > 0.01
+
+
+async def test_manual_turns_commit_then_respond(ws_url: str, question: np.ndarray):
+    async with RealtimeClient(ws_url) as client:
+        await client.send({"type": "session.update", "session": {
+            "turn_detection": None, "output_modalities": ["text"],
+            "audio": {"input": {"format": {"type": "audio/pcm", "rate": 16000}}}}})
+        updated = await client.wait_for("session.updated")
+        assert updated["session"]["audio"]["input"]["turn_detection"] is None
+        await client.stream_audio(question, realtime=False, base64_rate=16000, trailing_silence_s=0.2)
+        await client.send({"type": "input_audio_buffer.commit"})
+        committed = await client.wait_for("input_audio_buffer.committed")
+        transcript = await client.wait_for("conversation.item.input_audio_transcription.completed")
+        assert transcript["item_id"] == committed["item_id"] and "capital" in transcript["transcript"].lower()
+        assert not any(e["type"] == "response.created" for e in client.events)  # no reply until asked
+        await client.send({"type": "response.create"})
+        reply = await client.next_reply()
+        assert reply.status in ("completed", "incomplete") and reply.text.strip()
+
+
+async def test_barge_in_cancels_the_reply_and_truncates_history_to_what_was_heard(
+    ws_url: str, question: np.ndarray, server_settings: Settings
+):
+    interruption = espeak_speech("Stop. Tell me something else instead.")
+    async with RealtimeClient(ws_url) as client:
+        session_id = client.session["id"]
+        await client.send({"type": "session.update", "session": {"instructions": LONG_REPLY}})
+        await client.wait_for("session.updated")
+        await client.stream_audio(question, trailing_silence_s=0.5)
+        first = await client.wait_for("response.created", timeout=120)
+        reply = client.replies[first["response"]["id"]]
+        while reply.first_audio_at is None:  # the reply is audible
+            await asyncio.sleep(0.02)
+        await asyncio.sleep(0.3)
+        seen = len(client.events)
+        await client.stream_audio(interruption, trailing_silence_s=0.3)
+        barge = await client.wait_for("input_audio_buffer.speech_started", after=seen)
+        played_ms = int((barge["_t"] - reply.first_audio_at) * 1000)  # what a real-time player played
+        done = await client.wait_for("response.done", lambda e: e["response"]["id"] == reply.response_id)
+        assert done["response"]["status"] == "cancelled"
+        assert done["response"]["status_details"]["reason"] == "turn_detected"
+        # nothing of the cancelled reply arrives after its response.done
+        index = client.events.index(done)
+        assert not any(e.get("response_id") == reply.response_id for e in client.events[index + 1 :])
+        item_id = done["response"]["output"][0]["id"]
+        await client.send({"type": "conversation.item.truncate", "item_id": item_id, "content_index": 0,
+                           "audio_end_ms": played_ms})
+        truncated = await client.wait_for("conversation.item.truncated")
+        heard = truncated["transcript"]
+        assert truncated["item_id"] == item_id and truncated["audio_end_ms"] == played_ms
+        assert len(heard) < len(reply.text.strip())
+        assert reply.text.strip().startswith(heard.rstrip(".,;:!? ").split(" ")[0])
+        stored = dict((item, text) for item, _, text in history_rows(server_settings, session_id))
+        assert stored[item_id] == heard
+        # the interruption is a turn of its own and gets its own answer
+        second = await client.next_reply(after=index + 1)
+        assert second.response_id != reply.response_id and second.text.strip()
+
+
+# ---------------------------------------------------------------------- resuming
+
+
+async def test_reconnecting_with_the_session_id_resumes_the_history(ws_url: str, base_url: str):
+    session_id = "resume-test-0001"
+    async with RealtimeClient(f"{ws_url}?session={session_id}") as client:
+        assert client.session["id"] == session_id
+        await client.send({"type": "session.update", "session": {"output_modalities": ["text"]}})
+        await client.say_text("My name is Ada.")
+        reply = await client.next_reply()
+    async with RealtimeClient(f"{ws_url}?session={session_id}") as again:
+        assert again.session["id"] == session_id
+        replayed = [e for e in again.events if e["type"] == "conversation.item.done"]
+        while len(replayed) < 2:
+            await asyncio.sleep(0.05)
+            replayed = [e for e in again.events if e["type"] == "conversation.item.done"]
+        assert replayed[0]["item"]["role"] == "user"
+        assert replayed[0]["item"]["content"][0]["text"] == "My name is Ada."
+        assert replayed[1]["item"]["role"] == "assistant"
+        assert replayed[1]["item"]["content"][0]["text"] == reply.text.strip()
+        # a second tab asking for the same live conversation gets its own
+        async with RealtimeClient(f"{ws_url}?session={session_id}") as twin:
+            assert twin.session["id"] != session_id
+    # the cookie set by the page works the same way
+    cookie = "voicechat_session=cookie-session-01"
+    async with websockets.connect(ws_url, additional_headers={"Cookie": cookie}) as raw:
+        created = json.loads(await raw.recv())
+        assert created["session"]["id"] == "cookie-session-01"

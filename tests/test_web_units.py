@@ -1,0 +1,241 @@
+"""The web layer's plain logic, without a server: event parsing, session updates, what was heard,
+latency breakdowns, the SQLite history and the dashboard's statistics."""
+
+from __future__ import annotations
+
+import base64
+import json
+import sqlite3
+
+import pytest
+
+from app.web import protocol as p
+from app.web.history import HistoryStore, StoredMessage
+from app.web.reply import SpokenClause, Timing
+from app.web.telemetry import LatencyWindow, normalize_engine_stats
+
+DEFAULT_VAD = p.TurnDetection(silence_duration_ms=400, threshold=0.5, prefix_padding_ms=300)
+CONFIG = p.SessionConfig(
+    instructions="be brief", output_audio=True, input_rate=24000, output_rate=24000,
+    turn_detection=DEFAULT_VAD, max_output_tokens=96, model="m",
+)
+
+
+def parse(event: dict) -> p.ClientEvent:
+    return p.parse_client_event(event, max_text_chars=100)
+
+
+def error_of(event: dict) -> p.ProtocolError:
+    with pytest.raises(p.ProtocolError) as caught:
+        parse(event)
+    return caught.value
+
+
+# ---------------------------------------------------------------------- parsing
+
+
+def test_text_frames_that_are_not_json_objects_are_rejected_with_codes():
+    for frame, code in (("{", "invalid_json"), ("[1, 2]", "invalid_json"), (b"\xff\xfe", "invalid_utf8")):
+        with pytest.raises(p.ProtocolError) as caught:
+            p.decode_text_frame(frame)
+        assert caught.value.code == code
+    assert p.decode_text_frame('{"type": "x"}') == {"type": "x"}
+
+
+def test_typed_message_accepts_ga_and_beta_content_types():
+    for kind in ("input_text", "text"):
+        event = parse({"type": "conversation.item.create", "event_id": "e1",
+                       "item": {"type": "message", "role": "user", "content": [{"type": kind, "text": " hi "}]}})
+        assert isinstance(event, p.ItemCreate)
+        assert (event.text, event.role, event.event_id) == ("hi", "user", "e1")
+        assert event.item_id.startswith("item_")
+
+
+@pytest.mark.parametrize(
+    ("event", "code", "param"),
+    [
+        ({"type": 5}, "unknown_event", "type"),
+        ({}, "unknown_event", "type"),
+        ({"type": "response.explode"}, "unknown_event", "type"),
+        ({"type": "session.update"}, "invalid_event", "session"),
+        ({"type": "session.update", "session": "audio"}, "invalid_event", "session"),
+        ({"type": "input_audio_buffer.append", "audio": 12}, "invalid_event", "audio"),
+        ({"type": "input_audio_buffer.append", "audio": "not base64!"}, "invalid_audio", "audio"),
+        ({"type": "input_audio_buffer.append", "audio": base64.b64encode(b"abc").decode()}, "invalid_audio", "audio"),
+        ({"type": "conversation.item.create"}, "invalid_event", "item"),
+        ({"type": "conversation.item.create", "item": {"content": [{"type": "input_text", "text": 3}]}},
+         "invalid_event", "item.content.0.text"),
+        ({"type": "conversation.item.create", "item": {"role": "assistant", "content": [{"type": "input_text", "text": "x"}]}},
+         "invalid_event", "item.role"),
+        ({"type": "conversation.item.create", "item": {"content": [{"type": "input_image", "text": "x"}]}},
+         "invalid_event", "item.content.0.type"),
+        ({"type": "conversation.item.create", "item": {"content": [{"type": "input_text", "text": "x" * 101}]}},
+         "text_too_long", "item.content"),
+        ({"type": "conversation.item.create", "item": {"content": [{"type": "input_text", "text": "  "}]}},
+         "empty_input", "item.content"),
+        ({"type": "conversation.item.truncate", "item_id": "i", "content_index": 0}, "invalid_event", "audio_end_ms"),
+        ({"type": "conversation.item.truncate", "item_id": "i", "audio_end_ms": "10"}, "invalid_event", "audio_end_ms"),
+        ({"type": "response.create", "response": {"output_modalities": ["video"]}}, "invalid_event", "response.output_modalities"),
+        ({"type": "response.create", "response": {"max_output_tokens": 0}}, "invalid_event", "response.max_output_tokens"),
+        ({"type": "response.cancel", "response_id": 7}, "invalid_event", "response_id"),
+    ],
+)
+def test_bad_events_get_a_code_and_the_offending_param(event, code, param):
+    event = {**event, "event_id": "client-1"}
+    error = error_of(event)
+    assert (error.code, error.param, error.event_id) == (code, param, "client-1")
+
+
+def test_audio_append_decodes_pcm16():
+    pcm = b"\x01\x00\xff\x7f"
+    event = parse({"type": "input_audio_buffer.append", "audio": base64.b64encode(pcm).decode()})
+    assert event == p.AudioAppend(pcm)
+
+
+def test_response_create_reads_beta_modalities_and_limits():
+    event = parse({"type": "response.create", "response": {"modalities": ["text", "audio"], "max_response_output_tokens": 20}})
+    assert (event.output_audio, event.max_output_tokens) == (True, 20)
+    assert parse({"type": "response.create"}) == p.ResponseCreate()
+
+
+# ---------------------------------------------------------------------- session.update
+
+
+def update(patch: dict) -> p.SessionConfig:
+    return p.apply_session_update(CONFIG, patch, defaults=DEFAULT_VAD, max_tokens_limit=96)
+
+
+def test_ga_session_update_sets_formats_turn_detection_and_modalities():
+    config = update({
+        "type": "realtime",
+        "instructions": "speak like a pirate",
+        "output_modalities": ["text"],
+        "audio": {
+            "input": {"format": {"type": "audio/pcm", "rate": 16000},
+                      "turn_detection": {"type": "server_vad", "silence_duration_ms": 250, "threshold": 0.6}},
+            "output": {"format": {"type": "audio/pcm", "rate": 16000}, "voice": "marin"},
+        },
+        "max_output_tokens": 500,
+        "tools": [],
+    })
+    assert config.instructions == "speak like a pirate" and not config.output_audio
+    assert (config.input_rate, config.output_rate, config.voice, config.max_output_tokens) == (16000, 16000, "marin", 96)
+    assert config.turn_detection == p.TurnDetection(250, 0.6, 300)
+    wire = config.to_wire("sess_1", 96)
+    assert wire["output_modalities"] == ["text"] and wire["max_output_tokens"] == "inf"
+    assert wire["audio"]["input"]["turn_detection"]["silence_duration_ms"] == 250
+    json.dumps(wire)
+
+
+def test_beta_session_update_and_turn_detection_off():
+    config = update({"modalities": ["text", "audio"], "input_audio_format": "pcm16", "output_audio_format": "pcm16",
+                     "turn_detection": None, "voice": "alloy"})
+    assert config.output_audio and config.turn_detection is None
+    assert (config.input_rate, config.output_rate, config.voice) == (24000, 24000, "alloy")
+    assert update({"audio": {"input": {"turn_detection": {"type": "server_vad"}}}}).turn_detection == DEFAULT_VAD
+
+
+@pytest.mark.parametrize(
+    ("patch", "code"),
+    [
+        ({"instructions": 3}, "invalid_event"),
+        ({"output_modalities": "audio"}, "invalid_event"),
+        ({"output_modalities": []}, "invalid_event"),
+        ({"audio": {"output": {"format": {"type": "audio/pcmu"}}}}, "unsupported_audio_format"),
+        ({"audio": {"input": {"format": {"type": "audio/pcm", "rate": 44100}}}}, "unsupported_audio_format"),
+        ({"audio": {"output": {"format": {"type": "audio/pcm", "rate": "24000"}}}}, "invalid_event"),
+        ({"input_audio_format": "g711_ulaw"}, "unsupported_audio_format"),
+        ({"turn_detection": {"type": "server_vad", "threshold": 2}}, "invalid_event"),
+        ({"turn_detection": {"type": "server_vad", "silence_duration_ms": True}}, "invalid_event"),
+        ({"max_output_tokens": 0}, "invalid_event"),
+        ({"audio": []}, "invalid_event"),
+    ],
+)
+def test_bad_session_updates_are_rejected(patch, code):
+    with pytest.raises(p.ProtocolError) as caught:
+        update(patch)
+    assert caught.value.code == code
+
+
+# ---------------------------------------------------------------------- what was heard, latency
+
+
+def test_heard_text_keeps_played_clauses_and_the_played_share_of_the_next():
+    from app.web.reply import Reply
+
+    reply = Reply.__new__(Reply)  # only the audio accounting is under test
+    reply.output_rate = 1000
+    reply.clauses = [SpokenClause("One two three four.", 1000), SpokenClause("Five six seven eight.", 2000),
+                     SpokenClause("Never synthesised.", 0)]
+    assert reply.audio_ms() == 3000
+    assert reply.heard_text(0) == ""
+    assert reply.heard_text(999) == "One two three"
+    assert reply.heard_text(1000) == "One two three four."
+    assert reply.heard_text(2000) == "One two three four. Five six"
+    assert reply.heard_text(3000) == "One two three four. Five six seven eight."
+    assert reply.spoken_text() == "One two three four. Five six seven eight."
+
+
+def test_latency_breakdown_sums_to_total_and_clamps_speculative_stages():
+    timing = Timing(speech_end=10.0, turn_end=10.4, transcript=10.1, first_token=10.5, first_clause=10.6,
+                    first_chunk=10.7, first_sent=10.701, speculative=True)
+    latency = timing.breakdown()
+    assert latency["endpoint_ms"] == pytest.approx(400)
+    assert latency["asr_ms"] == 0  # finished during the pause
+    assert latency["llm_first_token_ms"] == pytest.approx(100)
+    stages = [v for k, v in latency.items() if k.endswith("_ms") and k != "total_ms"]
+    assert sum(stages) == pytest.approx(latency["total_ms"], abs=0.5)
+    typed = Timing(speech_end=1.0, first_token=1.05, first_sent=1.06).breakdown()
+    assert typed["endpoint_ms"] is None and typed["asr_ms"] is None and typed["total_ms"] == pytest.approx(60)
+
+
+# ---------------------------------------------------------------------- history
+
+
+def test_history_is_wal_durable_and_resumes_by_session(tmp_path):
+    path = tmp_path / "h.sqlite3"
+    store = HistoryStore(path)
+    store.add_sync("s1", StoredMessage("item_1", "user", "hello", spoken=True))
+    store.add_sync("s1", StoredMessage("item_2", "assistant", "hi there, how can I help", spoken=True))
+    store.add_sync("s2", StoredMessage("item_3", "user", "other", spoken=False))
+    assert store.set_text_sync("item_2", "hi there")
+    assert not store.set_text_sync("item_404", "x")
+    # another connection (another process after a crash) sees every committed write
+    other = sqlite3.connect(str(path))
+    assert other.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert other.execute("SELECT text FROM messages WHERE item_id = 'item_2'").fetchone()[0] == "hi there"
+    other.close()
+    store.close()
+    reopened = HistoryStore(path)
+    assert reopened.load_sync("s1") == [
+        StoredMessage("item_1", "user", "hello", True),
+        StoredMessage("item_2", "assistant", "hi there", True),
+    ]
+    assert [m.item_id for m in reopened.load_sync("s1", limit=1)] == ["item_2"]
+    assert reopened.load_sync("nobody") == []
+    reopened.close()
+
+
+# ---------------------------------------------------------------------- dashboard statistics
+
+
+def test_latency_window_percentiles_and_expiry():
+    now = [1000.0]
+    window = LatencyWindow(window_s=60, clock=lambda: now[0])
+    for total in (100, 200, 300, 400):
+        window.record({"total_ms": total, "asr_ms": None}, text_only=False)
+    window.record({"total_ms": 50}, text_only=True)
+    summary = window.summary()
+    assert summary["total_ms"]["n"] == 5 and summary["total_ms"]["p50"] == 200
+    assert summary["asr_ms"] == {"p50": None, "p95": None, "n": 0}
+    assert summary["text_ttft_ms"]["p50"] == 50
+    now[0] += 61
+    assert window.summary()["total_ms"]["n"] == 0
+
+
+def test_engine_stats_are_normalised_for_the_dashboard():
+    view = normalize_engine_stats({"batch_size": 3, "waiting_voice": 1, "waiting_text": 2, "waiting_background": 0,
+                                   "kv_blocks_used": 10, "kv_blocks_total": 40, "tokens_per_s": 55.0, "running": 3})
+    assert view["queue"] == {"voice": 1, "text": 2, "background": 0}
+    assert (view["batch_size"], view["kv_use"], view["tokens_per_s"]) == (3, 0.25, 55.0)
+    assert normalize_engine_stats({})["kv_use"] is None
