@@ -10,10 +10,16 @@ from pathlib import Path
 from app.models.sources import ModelSource
 
 
-def convert_gguf_to_transformers(source: ModelSource, destination: Path) -> None:
+def convert_gguf_to_transformers(source: ModelSource, destination: Path, progress: bool = False) -> None:
     """Write a transformers model folder for the single-file GGUF ``source`` at ``destination``."""
     import torch
     from transformers import AutoModelForCausalLM, AutoTokenizer
+    from transformers.utils import logging as hf_logging
+
+    if progress:
+        hf_logging.enable_progress_bar()
+    else:
+        hf_logging.disable_progress_bar()
 
     (gguf_path,) = source.parts
     tokenizer = AutoTokenizer.from_pretrained(gguf_path.parent, gguf_file=gguf_path.name)

@@ -7,15 +7,18 @@ value of a model setting is an ordinary model name or path and is passed through
 
 from __future__ import annotations
 
+import fcntl
 import logging
 import time
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Iterator
 
 from app.config import Settings
 from app.models import sources
 from app.models.cache import Artifact, ensure
-from app.models.errors import ModelPreparationError
+from app.models.errors import ModelPreparationError, disk_errors
 from app.models.sources import ModelSource
 
 log = logging.getLogger(__name__)
@@ -69,12 +72,27 @@ def prepare_models(
     if model_dir.exists() and not model_dir.is_dir():
         raise ModelPreparationError(f"model dir {model_dir} is not a folder: set VOICECHAT_MODEL_DIR to a folder")
 
-    whisper_pt = _whisper(settings.asr_model, model_dir, packaged.whisper_ct2, verify, progress)
-    llm_dir = _llm(settings.llm_model, model_dir, packaged.llm_gguf, verify, progress)
+    with _exclusive(model_dir):
+        whisper_pt = _whisper(settings.asr_model, model_dir, packaged.whisper_ct2, verify, progress)
+        llm_dir = _llm(settings.llm_model, model_dir, packaged.llm_gguf, verify, progress)
     piper_model, piper_config = _piper(settings.tts_voice, settings.tts_backend)
     prepared = PreparedModels(whisper_pt, llm_dir, piper_model, piper_config)
     log.info("models ready in %.2f s", time.perf_counter() - started)
     return prepared
+
+
+@contextmanager
+def _exclusive(model_dir: Path) -> Iterator[None]:
+    """One preparing process per model dir at a time (servers and test runs may start together)."""
+    with disk_errors(model_dir):
+        model_dir.mkdir(parents=True, exist_ok=True)
+        lock = (model_dir / ".prepare.lock").open("a")
+    with lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
 
 
 def _whisper(choice: str, model_dir: Path, source: ModelSource | None, verify: bool, progress: bool) -> Path | str:
@@ -85,12 +103,12 @@ def _whisper(choice: str, model_dir: Path, source: ModelSource | None, verify: b
                 raise ModelPreparationError(f"Whisper checkpoint {path} not found: set VOICECHAT_ASR_MODEL to an existing .pt")
             return path
         return choice  # an openai-whisper model name, loaded (and downloaded) by openai-whisper itself
-    from app.models.whisper_ct2 import convert_ct2_to_whisper
-
     ct2 = source or sources.whisper_ct2(choice)
     output = model_dir / f"whisper-{choice}.pt"
 
     def build(temporary: Path) -> None:
+        from app.models.whisper_ct2 import convert_ct2_to_whisper  # imports torch: only when building
+
         ct2.verify()
         convert_ct2_to_whisper(ct2, temporary)
 
@@ -103,14 +121,14 @@ def _llm(choice: str, model_dir: Path, source: ModelSource | None, verify: bool,
     if choice != sources.PACKAGED_LLM:
         path = Path(choice).expanduser()
         return path if path.exists() else choice  # a local folder, or a model name for transformers
-    from app.models.llm_gguf import convert_gguf_to_transformers
-
     gguf = source or sources.smollm2_gguf()
     output = model_dir / "smollm2-135m-instruct"
 
     def build(temporary: Path) -> None:
+        from app.models.llm_gguf import convert_gguf_to_transformers  # imports transformers: only when building
+
         gguf.verify()
-        convert_gguf_to_transformers(gguf, temporary)
+        convert_gguf_to_transformers(gguf, temporary, progress)
 
     ensure(Artifact("LLM SmolLM2-135M-Instruct", output, gguf.parts, build, expected_bytes=300_000_000),
            verify=verify, progress=progress)
