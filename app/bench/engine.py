@@ -1,0 +1,407 @@
+"""``voicechat bench engine``: the engine against plain transformers, side by side in one run.
+
+Sections (flat JSON keys in brackets):
+- seed workload: N concurrent requests x exactly 20 new tokens, EOS ignored, greedy. Serial HF
+  ``generate`` [qps_serial], padded HF batches of 4 and 8 [qps_fixed_4, qps_fixed_8], transformers'
+  continuous batching [qps_hf_cb], the engine at max batch 8 [qps_engine_8] and adaptive [qps_engine].
+- priority: VOICE time to first token alone and under a TEXT flood [voice_ttft_p95_idle_s, _flood_s].
+- prefix reuse: first-token time of a new turn after a ~1000-token history, same session vs a cold one.
+- decode efficiency: tokens/s at batch 8 against the roofline limit from measured bandwidth and peak.
+- memory: KV bytes per token, peak RSS, and RSS at batch 1/8 and short/long contexts.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import gc
+import logging
+import statistics
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import torch
+
+from app.bench import hf_baselines, roofline
+from app.bench.report import report
+from app.config import Settings
+from app.engine import Priority, SamplingParams, create_backend
+
+log = logging.getLogger(__name__)
+
+NEW_TOKENS = 20  # the seed article's workload
+TOPICS = [
+    "the moon", "volcanoes", "honey bees", "the Roman empire", "jazz music", "glaciers", "octopuses",
+    "the printing press", "coffee", "rainbows", "chess", "the Sahara desert", "penguins", "electric cars",
+    "the human heart", "tea ceremonies", "black holes", "bicycles", "the Amazon river", "origami",
+    "thunderstorms", "the piano", "coral reefs", "the internet", "sourdough bread", "wolves",
+    "the Eiffel Tower", "solar panels", "dinosaurs", "the violin", "hot air balloons", "lighthouses",
+]
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--quick", action="store_true",
+                        help="fewer requests and repeats (all keys still reported); finishes in a few minutes on a CPU")
+    parser.add_argument("--requests", type=int, default=32, help="concurrent requests of the seed workload [32]")
+
+
+@dataclass(frozen=True)
+class Plan:
+    """How much of each section to run; --quick trims repeats, never whole sections."""
+
+    requests: int
+    serial_requests: int
+    fixed_requests: int
+    voice_requests: int
+    voice_interval_s: float
+    flood_concurrency: int
+    prefix_repeats: int
+    decode_tokens: int
+    long_context: int
+
+    @classmethod
+    def of(cls, quick: bool, requests: int) -> Plan:
+        if quick:
+            return cls(requests, serial_requests=4, fixed_requests=min(requests, 16), voice_requests=6,
+                       voice_interval_s=0.4, flood_concurrency=16, prefix_repeats=2, decode_tokens=48,
+                       long_context=384)
+        return cls(requests, serial_requests=requests, fixed_requests=requests, voice_requests=16,
+                   voice_interval_s=0.5, flood_concurrency=32, prefix_repeats=5, decode_tokens=128,
+                   long_context=768)
+
+
+# --- helpers -------------------------------------------------------------------------------------
+
+
+def _rss_bytes() -> int:
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) * 1024
+    return 0
+
+
+class PeakMemory:
+    """Peak resident memory (and CUDA allocation) while a block runs, sampled every 20 ms."""
+
+    def __init__(self, device: torch.device) -> None:
+        self.device = device
+        self.peak_rss = 0
+        self.peak_cuda = 0
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._sample, daemon=True)
+
+    def _sample(self) -> None:
+        while not self._stop.wait(0.02):
+            self.peak_rss = max(self.peak_rss, _rss_bytes())
+
+    def __enter__(self) -> PeakMemory:
+        self.peak_rss = _rss_bytes()
+        if self.device.type == "cuda":
+            torch.cuda.reset_peak_memory_stats(self.device)
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        self._thread.join()
+        self.peak_rss = max(self.peak_rss, _rss_bytes())
+        if self.device.type == "cuda":
+            self.peak_cuda = torch.cuda.max_memory_allocated(self.device)
+
+
+def _p95(values: list[float]) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
+
+
+def _chat_ids(tokenizer, messages: list[dict]) -> list[int]:
+    return list(tokenizer.apply_chat_template(messages, add_generation_prompt=True, return_dict=True)["input_ids"])
+
+
+def seed_prompts(tokenizer, settings: Settings, count: int) -> list[list[int]]:
+    """Short voice-style questions (about 40 tokens with the system prompt), all different."""
+    return [
+        _chat_ids(tokenizer, [{"role": "system", "content": settings.system_prompt},
+                              {"role": "user", "content": f"Tell me something interesting about {TOPICS[i % len(TOPICS)]}."
+                               + (f" (question {i})" if i >= len(TOPICS) else "")}])
+        for i in range(count)
+    ]
+
+
+def long_history(settings: Settings, tag: str, turns: int) -> list[dict]:
+    """A conversation of ``turns`` exchanges (~95 tokens each); ``tag`` makes its token prefix unique."""
+    messages = [{"role": "system", "content": f"Conversation {tag}. {settings.system_prompt}"}]
+    for turn in range(turns):
+        topic = TOPICS[turn % len(TOPICS)]
+        messages.append({"role": "user", "content": f"What should I know about {topic}? Keep it short."})
+        messages.append({"role": "assistant", "content": (
+            f"Here is a short summary about {topic}. People have studied {topic} for a long time, and there "
+            f"are many surprising facts about it. The most important idea is that {topic} connects to many other "
+            f"subjects, from science to history and art. If you want to learn more about {topic}, a good library "
+            f"book or a museum visit is a fine place to start, and asking questions helps a lot.")})
+    messages.append({"role": "user", "content": "Thanks. Which of these topics was the first one?"})
+    return messages
+
+
+# --- the engine side ------------------------------------------------------------------------------
+
+
+async def _stream(engine, *, params, priority, prompt_token_ids=None, messages=None, session_id=None,
+                  request_id=None) -> tuple[float, list[float], str]:
+    """Run one request; returns (start time, arrival time of every token, reply text)."""
+    start = time.perf_counter()
+    stamps: list[float] = []
+    text = []
+    async for delta in engine.generate(prompt_token_ids=prompt_token_ids, messages=messages, params=params,
+                                       priority=priority, session_id=session_id, request_id=request_id):
+        if delta.error:
+            raise RuntimeError(f"engine request failed: {delta.error}")
+        now = time.perf_counter()
+        stamps.extend([now] * len(delta.token_ids))
+        text.append(delta.text)
+    return start, stamps, "".join(text)
+
+
+async def engine_qps(engine, prompts: list[list[int]], new_tokens: int) -> float:
+    """All requests submitted at once; requests per second until the last one finishes."""
+    params = SamplingParams(max_tokens=new_tokens, ignore_eos=True)
+    start = time.perf_counter()
+    runs = await asyncio.gather(*[_stream(engine, params=params, priority=Priority.TEXT, prompt_token_ids=p)
+                                  for p in prompts])
+    elapsed = time.perf_counter() - start
+    counts = {len(stamps) for _, stamps, _ in runs}
+    if counts != {new_tokens}:
+        raise RuntimeError(f"engine produced {counts} tokens per request, expected exactly {new_tokens}")
+    return len(prompts) / elapsed
+
+
+async def decode_rate(engine, prompts: list[list[int]], new_tokens: int) -> tuple[float, float]:
+    """Tokens/s while every request decodes at once (after the last first token, before the first finish).
+
+    Returns (tokens per second, mean context length in that window).
+    """
+    params = SamplingParams(max_tokens=new_tokens, ignore_eos=True)
+    runs = await asyncio.gather(*[_stream(engine, params=params, priority=Priority.TEXT, prompt_token_ids=p)
+                                  for p in prompts])
+    window_start = max(stamps[0] for _, stamps, _ in runs)
+    window_end = min(stamps[-1] for _, stamps, _ in runs)
+    tokens = sum(1 for _, stamps, _ in runs for t in stamps if window_start < t <= window_end)
+    if window_end <= window_start or tokens == 0:
+        raise RuntimeError("decode window is empty: requests did not decode together")
+    generated_mid = statistics.mean(
+        (sum(1 for t in stamps if t <= window_start) + sum(1 for t in stamps if t <= window_end)) / 2
+        for _, stamps, _ in runs)
+    context = statistics.mean(len(p) for p in prompts) + generated_mid
+    return tokens / (window_end - window_start), context
+
+
+async def voice_ttfts(engine, prompts: list[list[int]], interval_s: float) -> list[float]:
+    """VOICE requests one at a time, ``interval_s`` apart: time to their first token."""
+    params = SamplingParams(max_tokens=4, ignore_eos=True)
+    ttfts = []
+    for prompt in prompts:
+        start, stamps, _ = await _stream(engine, params=params, priority=Priority.VOICE, prompt_token_ids=prompt)
+        ttfts.append(stamps[0] - start)
+        await asyncio.sleep(interval_s)
+    return ttfts
+
+
+async def voice_ttfts_under_flood(engine, voice: list[list[int]], text: list[list[int]], concurrency: int,
+                                  interval_s: float) -> tuple[list[float], float]:
+    """The same VOICE requests while ``concurrency`` TEXT requests keep the engine full.
+
+    Returns the VOICE first-token times and the TEXT tokens/s the flood got meanwhile.
+    """
+    flood_params = SamplingParams(max_tokens=64, ignore_eos=True)
+    stop = asyncio.Event()
+    flood_tokens = 0
+    live: set[str] = set()
+
+    async def text_user(user: int) -> None:
+        nonlocal flood_tokens
+        turn = 0
+        while not stop.is_set():
+            request_id = f"flood-{user}-{turn}"
+            live.add(request_id)
+            try:
+                async for delta in engine.generate(prompt_token_ids=text[(user + turn) % len(text)], params=flood_params,
+                                                   priority=Priority.TEXT, request_id=request_id):
+                    flood_tokens += len(delta.token_ids)
+            finally:
+                live.discard(request_id)
+            turn += 1
+
+    users = [asyncio.create_task(text_user(u)) for u in range(concurrency)]
+    await asyncio.sleep(1.0)  # let the flood fill the batch and the queue
+    started = time.perf_counter()
+    tokens_before = flood_tokens
+    ttfts = await voice_ttfts(engine, voice, interval_s)
+    flood_rate = (flood_tokens - tokens_before) / (time.perf_counter() - started)
+    stop.set()
+    for request_id in list(live):
+        engine.cancel(request_id)
+    await asyncio.gather(*users)
+    return ttfts, flood_rate
+
+
+async def prefix_ttfts(engine, settings: Settings, repeats: int, history_turns: int) -> tuple[list[float], list[float]]:
+    """First-token time of turn 2 after a long turn 1: in the same session (reuse) and in a fresh one (cold)."""
+    params = SamplingParams(max_tokens=4, ignore_eos=True)
+    reuse, cold = [], []
+    for repeat in range(repeats):
+        history = long_history(settings, f"reuse-{repeat}", history_turns)
+        session = f"bench-reuse-{repeat}"
+        _, _, reply = await _stream(engine, params=params, priority=Priority.VOICE, messages=history, session_id=session)
+        follow_up = [{"role": "assistant", "content": reply}, {"role": "user", "content": "Tell me more about it."}]
+        start, stamps, _ = await _stream(engine, params=params, priority=Priority.VOICE, messages=history + follow_up,
+                                         session_id=session)
+        reuse.append(stamps[0] - start)
+        fresh = long_history(settings, f"cold-{repeat}", history_turns)
+        start, stamps, _ = await _stream(engine, params=params, priority=Priority.VOICE, messages=fresh + follow_up,
+                                         session_id=f"bench-cold-{repeat}")
+        cold.append(stamps[0] - start)
+    return reuse, cold
+
+
+async def _warm(engine, prompts: list[list[int]]) -> None:
+    """Untimed pass over the same shapes so that one-off costs (compilation, allocation) are not counted."""
+    await engine_qps(engine, prompts, 2)
+
+
+# --- the command ----------------------------------------------------------------------------------
+
+
+def _hf_section(llm_dir, prompts, plan: Plan, device, dtype, tokenizer, results: dict[str, Any]):
+    """Load the model once with plain transformers and run every baseline on it; returns the model shape."""
+    from transformers import AutoModelForCausalLM
+
+    model = AutoModelForCausalLM.from_pretrained(llm_dir, dtype=dtype).to(device).eval()
+    shape = roofline.ModelShape.of(model)
+    pad = tokenizer.pad_token_id if tokenizer.pad_token_id is not None else tokenizer.eos_token_id
+    log.info("HF serial generate on %d requests", plan.serial_requests)
+    results["qps_serial"] = hf_baselines.qps_serial(model, prompts[:plan.serial_requests], NEW_TOKENS, pad)
+    for batch in (4, 8):
+        log.info("HF padded batches of %d on %d requests", batch, plan.fixed_requests)
+        results[f"qps_fixed_{batch}"] = hf_baselines.qps_fixed(model, prompts[:plan.fixed_requests], NEW_TOKENS, pad, batch)
+    log.info("HF generate_batch on %d requests", plan.fixed_requests)
+    results["qps_hf_cb"] = hf_baselines.qps_hf_continuous(model, prompts[:plan.fixed_requests], NEW_TOKENS, pad, 8)
+    del model
+    gc.collect()
+    return shape
+
+
+async def _engine_section(settings: Settings, llm_dir: str, tokenizer, prompts, plan: Plan, device,
+                          results: dict[str, Any], memory: dict[str, Any]) -> None:
+    log.info("engine at max batch 8")
+    engine = create_backend(settings.model_copy(update={"max_batch": 8}), model_path=llm_dir)
+    await engine.start()
+    try:
+        await _warm(engine, prompts)
+        results["qps_engine_8"] = await engine_qps(engine, prompts, NEW_TOKENS)
+        with PeakMemory(device) as single:
+            await decode_rate(engine, prompts[:1], plan.decode_tokens)
+        with PeakMemory(device) as eight:
+            results["decode_tps_8"], results["decode_context_8"] = await decode_rate(engine, prompts[:8], plan.decode_tokens)
+        long_prompts = [_long_prompt(tokenizer, settings, i, plan.long_context) for i in range(8)]
+        await decode_rate(engine, long_prompts[:1], 2)  # warm the long prefill shape
+        with PeakMemory(device) as eight_long:
+            results["decode_tps_8_long"], _ = await decode_rate(engine, long_prompts, plan.decode_tokens // 2)
+        short = len(prompts[0]) + plan.decode_tokens
+        memory.update({
+            f"rss_mb_b1_l{short}": single.peak_rss / 2**20,
+            f"rss_mb_b8_l{short}": eight.peak_rss / 2**20,
+            f"rss_mb_b8_l{plan.long_context}": eight_long.peak_rss / 2**20,
+        })
+        if device.type == "cuda":
+            memory.update({
+                f"cuda_mb_b1_l{short}": single.peak_cuda / 2**20,
+                f"cuda_mb_b8_l{short}": eight.peak_cuda / 2**20,
+                f"cuda_mb_b8_l{plan.long_context}": eight_long.peak_cuda / 2**20,
+            })
+    finally:
+        await engine.stop()
+    del engine
+    gc.collect()
+
+    log.info("engine with its adaptive batch limit (max %d)", settings.max_batch)
+    engine = create_backend(settings, model_path=llm_dir)
+    await engine.start()
+    try:
+        await _warm(engine, prompts)
+        results["qps_engine"] = await engine_qps(engine, prompts, NEW_TOKENS)
+        voice = prompts[:plan.voice_requests]
+        await voice_ttfts(engine, voice[:1], 0)
+        idle = await voice_ttfts(engine, voice, plan.voice_interval_s)
+        flood, flood_rate = await voice_ttfts_under_flood(engine, voice, prompts, plan.flood_concurrency,
+                                                          plan.voice_interval_s)
+        results["voice_ttft_p95_idle_s"] = _p95(idle)
+        results["voice_ttft_p95_flood_s"] = _p95(flood)
+        results["voice_ttft_p50_idle_s"] = statistics.median(idle)
+        results["voice_ttft_p50_flood_s"] = statistics.median(flood)
+        results["flood_text_tokens_per_s"] = flood_rate
+        turns = 10
+        results["prefix_history_tokens"] = len(_chat_ids(tokenizer, long_history(settings, "cold-0", turns)))
+        reuse, cold = await prefix_ttfts(engine, settings, plan.prefix_repeats, turns)
+        results["ttft_prefix_reuse_s"] = statistics.median(reuse)
+        results["ttft_prefix_cold_s"] = statistics.median(cold)
+        stats = engine.stats()
+        results.update({f"engine_{k}": v for k, v in stats.items() if isinstance(v, (int, float, str))})
+    finally:
+        await engine.stop()
+
+
+def _long_prompt(tokenizer, settings: Settings, index: int, tokens: int) -> list[int]:
+    """A prompt of about ``tokens`` tokens: a history cut to length, different for each ``index``."""
+    ids = _chat_ids(tokenizer, long_history(settings, f"long-{index}", 1 + tokens // 90))
+    return ids[:tokens]
+
+
+def run(args: argparse.Namespace, settings: Settings) -> dict[str, Any]:
+    from transformers import AutoTokenizer
+
+    from app.engine.metrics import peak_rss_bytes
+    from app.engine.model_runner import resolve_device, resolve_dtype
+    from app.models.prepare import prepare_models
+
+    started = time.perf_counter()
+    plan = Plan.of(args.quick, args.requests)
+    device = resolve_device(settings.device)
+    dtype = resolve_dtype(settings.llm_dtype, device)
+    llm_dir = prepare_models(settings).llm_dir
+    tokenizer = AutoTokenizer.from_pretrained(llm_dir)
+    prompts = seed_prompts(tokenizer, settings, plan.requests)
+    results: dict[str, Any] = {"model": Path(str(llm_dir)).name, "device": str(device),
+                               "dtype": str(dtype).removeprefix("torch."), "quick": bool(args.quick),
+                               "requests": plan.requests, "new_tokens": NEW_TOKENS,
+                               "prompt_tokens_mean": statistics.mean(len(p) for p in prompts)}
+
+    log.info("measuring memory bandwidth and matmul peak")
+    limits = roofline.measure_machine(device, sorted({dtype, torch.float32}, key=str), args.quick)
+    results["machine_mem_read_gb_s"] = limits.read_bytes_per_s / 1e9
+    results["machine_mem_copy_gb_s"] = limits.copy_bytes_per_s / 1e9
+    for name, flops in limits.matmul_flops_per_s.items():
+        results[f"machine_matmul_{name}_gflop_s"] = flops / 1e9
+
+    shape = _hf_section(llm_dir, prompts, plan, device, dtype, tokenizer, results)
+    memory: dict[str, Any] = {"kv_bytes_per_token": shape.kv_bytes_per_token}
+    asyncio.run(_engine_section(settings, str(llm_dir), tokenizer, prompts, plan, device, results, memory))
+
+    results["decode_tps_limit_8"] = roofline.decode_tokens_per_s_limit(
+        shape, 8, results["decode_context_8"], limits, dtype)
+    results["decode_efficiency_8"] = results["decode_tps_8"] / results["decode_tps_limit_8"]
+    results["engine_8_vs_serial"] = results["qps_engine_8"] / results["qps_serial"]
+    results["engine_8_vs_fixed_8"] = results["qps_engine_8"] / results["qps_fixed_8"]
+    results["engine_8_vs_hf_cb"] = results["qps_engine_8"] / results["qps_hf_cb"]
+    results["engine_vs_serial"] = results["qps_engine"] / results["qps_serial"]
+    results["voice_flood_vs_idle"] = results["voice_ttft_p95_flood_s"] / results["voice_ttft_p95_idle_s"]
+    results["prefix_reuse_speedup"] = results["ttft_prefix_cold_s"] / results["ttft_prefix_reuse_s"]
+    results.update(memory)
+    results[f"kv_mb_b8_l{plan.long_context}"] = 8 * plan.long_context * shape.kv_bytes_per_token / 2**20
+    results["peak_rss_mb"] = peak_rss_bytes() / 2**20
+    if device.type == "cuda":
+        results["cuda_max_memory_allocated_mb"] = torch.cuda.max_memory_allocated(device) / 2**20
+    results["bench_seconds"] = time.perf_counter() - started
+    return report("LLM engine benchmark", results, args.json_path)
