@@ -54,7 +54,8 @@ class Settings(BaseSettings):
     tts_backend: Literal["piper", "coqui", "espeak"] = Field("piper", description="Speech synthesiser.")
     tts_voice: str = Field(
         "joe-medium",
-        description="Piper voice: packaged 'joe-medium' or a .onnx path; Coqui: a model folder or name.",
+        description="Piper voice: packaged 'joe-medium' or a .onnx path; Coqui: a model folder or name; "
+        "espeak: an espeak-ng voice (en-us when left at joe-medium).",
     )
 
     # --- LLM engine ---
@@ -96,6 +97,9 @@ class Settings(BaseSettings):
 
     # --- speech out ---
     output_sample_rate: int = Field(24000, description="Default sample rate of audio sent to clients.")
+    tts_threads: int = Field(
+        1, description="CPU threads of the piper voice; one leaves the other cores to the LLM engine it runs beside."
+    )
 
     # --- sessions ---
     max_sessions: int = Field(32, description="Concurrent sessions; one more gets a clear 'server full' message.")

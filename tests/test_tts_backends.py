@@ -45,6 +45,13 @@ def test_piper_speaks_at_the_voice_rate(piper: PiperSynthesizer, prepared) -> No
     assert list(piper.synthesize("  ")) == []
 
 
+def test_piper_voice_that_cannot_load_is_a_clear_error(tmp_path: Path, prepared) -> None:
+    broken = tmp_path / "broken.onnx"
+    broken.write_bytes(b"not a model")
+    with pytest.raises(SynthesisError, match="cannot load piper voice"):
+        PiperSynthesizer(broken, prepared.piper_config)
+
+
 def test_piper_streams_one_piece_per_sentence(piper: PiperSynthesizer) -> None:
     assert len(list(piper.synthesize("Hello there. How are you today? I am fine."))) == 3
 

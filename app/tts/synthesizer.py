@@ -40,7 +40,7 @@ def create_synthesizer(settings: Settings, prepared: PreparedModels | None = Non
 
             if prepared is None:
                 raise SynthesisError("the piper voice has not been prepared (run `voicechat prepare`)")
-            return PiperSynthesizer(prepared.piper_model, prepared.piper_config)
+            return PiperSynthesizer(prepared.piper_model, prepared.piper_config, threads=settings.tts_threads)
         if settings.tts_backend == "coqui":
             from app.tts.coqui_backend import CoquiSynthesizer
 
