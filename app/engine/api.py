@@ -1,0 +1,73 @@
+"""The backend-neutral request API: what the rest of the server codes against.
+
+A local engine and a remote OpenAI-compatible server both implement :class:`LLMBackend`,
+so the web layer never knows which one it talks to.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from enum import IntEnum
+from typing import Protocol, runtime_checkable
+
+
+class Priority(IntEnum):
+    """Scheduling class; a lower value is served first (with aging, so none starves)."""
+
+    VOICE = 0
+    TEXT = 1
+    BACKGROUND = 2
+
+
+@dataclass
+class SamplingParams:
+    """How one reply is sampled; temperature 0 means greedy."""
+
+    temperature: float = 0.0
+    top_k: int = 0
+    top_p: float = 1.0
+    repetition_penalty: float = 1.0
+    max_tokens: int = 128
+    stop: tuple[str, ...] = ()
+    seed: int | None = None
+    ignore_eos: bool = False
+
+
+@dataclass
+class Delta:
+    """One streamed piece of a reply: new token ids and the text that is safe to show."""
+
+    request_id: str
+    token_ids: list[int]
+    text: str
+    finished: bool
+    finish_reason: str | None = None
+    dropped_turns: int = 0
+    error: str | None = None
+
+
+@runtime_checkable
+class LLMBackend(Protocol):
+    """What every LLM backend offers: start/stop, streamed generation, cancel, stats."""
+
+    async def start(self) -> None: ...
+
+    async def stop(self) -> None: ...
+
+    def generate(
+        self,
+        *,
+        messages: list[dict] | None = None,
+        prompt_token_ids: list[int] | None = None,
+        params: SamplingParams,
+        priority: Priority,
+        session_id: str | None = None,
+        request_id: str | None = None,
+    ) -> AsyncIterator[Delta]: ...
+
+    def cancel(self, request_id: str) -> None:
+        """Stop a request; its KV cache is freed at once."""
+
+    def stats(self) -> dict:
+        """A flat JSON-able dict for the dashboard."""

@@ -1,0 +1,212 @@
+"""One batched forward per step over the paged KV cache.
+
+Two paths share the packed step layout and :func:`paged_attention`:
+- a lean forward for the Llama family (Llama, SmolLM, Qwen2, Mistral without sliding window):
+  fused q/k/v and gate/up weights taken from the loaded HF model, precomputed rotary tables,
+  no per-layer Python objects beyond what the maths needs. Per-step dispatch, not arithmetic,
+  dominates small models on CPU, so this is several times faster than the HF module tree.
+- a generic path for every other architecture: the HF model itself, with our attention function
+  registered in transformers' attention interface so it reads and writes the same cache.
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+import torch
+import torch.nn.functional as F
+from transformers import AttentionInterface, AutoModelForCausalLM
+
+from app.engine.attention import StepInputs, StepMetadata, paged_attention
+from app.engine.kv_cache import KVCache, KVLayout
+
+log = logging.getLogger(__name__)
+
+LEAN_MODEL_TYPES = {"llama", "qwen2", "mistral"}
+ATTENTION_NAME = "voicechat_paged"
+
+
+def resolve_device(name: str) -> torch.device:
+    if name == "auto":
+        return torch.device("cuda" if torch.cuda.is_available() else "cpu")
+    return torch.device(name)
+
+
+def cpu_has_fast_bf16() -> bool:
+    """AVX-512 bf16 or AMX: bf16 matmuls are then ~2.5x faster than fp32 (MODELS.md)."""
+    try:
+        flags = Path("/proc/cpuinfo").read_text()
+    except OSError:
+        return False
+    return "avx512_bf16" in flags or "amx_bf16" in flags
+
+
+def resolve_dtype(name: str, device: torch.device) -> torch.dtype:
+    if name != "auto":
+        return getattr(torch, name)
+    if device.type == "cuda":
+        return torch.bfloat16 if torch.cuda.is_bf16_supported() else torch.float16
+    return torch.bfloat16 if cpu_has_fast_bf16() else torch.float32
+
+
+def _hf_paged_attention(module, query, key, value, attention_mask, scaling=None, dropout=0.0, **kwargs):
+    """transformers attention-interface adapter: [1, H, T, D] in, [1, T, H, D] out."""
+    out = paged_attention(
+        query[0].transpose(0, 1),
+        key[0].transpose(0, 1),
+        value[0].transpose(0, 1),
+        module.layer_idx,
+        kwargs["voicechat_cache"],
+        kwargs["voicechat_meta"],
+        scaling if scaling is not None else module.head_dim**-0.5,
+    )
+    return out.unsqueeze(0), None
+
+
+AttentionInterface.register(ATTENTION_NAME, _hf_paged_attention)
+
+
+class LeanLlama:
+    """Llama-family decoder over fused copies of the HF weights."""
+
+    def __init__(self, model: torch.nn.Module, max_positions: int) -> None:
+        cfg = model.config
+        inner = model.model
+        self.num_heads = cfg.num_attention_heads
+        self.num_kv = cfg.num_key_value_heads
+        self.head_dim = getattr(cfg, "head_dim", None) or cfg.hidden_size // cfg.num_attention_heads
+        self.eps = cfg.rms_norm_eps
+        self.scale = self.head_dim**-0.5
+        self.embed = inner.embed_tokens.weight
+        self.final_norm = inner.norm.weight
+        self.lm_head = model.lm_head.weight
+        self.layers = []
+        for layer in inner.layers:
+            att, mlp = layer.self_attn, layer.mlp
+            qkv_w = torch.cat([att.q_proj.weight, att.k_proj.weight, att.v_proj.weight]).contiguous()
+            biases = [att.q_proj.bias, att.k_proj.bias, att.v_proj.bias]
+            qkv_b = torch.cat(biases).contiguous() if all(b is not None for b in biases) else None
+            self.layers.append(
+                (
+                    layer.input_layernorm.weight,
+                    qkv_w,
+                    qkv_b,
+                    att.o_proj.weight,
+                    att.o_proj.bias,
+                    layer.post_attention_layernorm.weight,
+                    torch.cat([mlp.gate_proj.weight, mlp.up_proj.weight]).contiguous(),
+                    mlp.down_proj.weight,
+                )
+            )
+        # rotary tables from the model's own rotary module, so every rope variant is honoured
+        positions = torch.arange(max_positions, device=self.embed.device)[None]
+        probe = torch.zeros(1, dtype=self.embed.dtype, device=self.embed.device)
+        cos, sin = inner.rotary_emb(probe, positions)
+        self.cos, self.sin = cos[0], sin[0]
+
+    @staticmethod
+    def supports(config) -> bool:
+        return (
+            config.model_type in LEAN_MODEL_TYPES
+            and getattr(config, "hidden_act", "silu") == "silu"
+            and not getattr(config, "mlp_bias", False)
+            and getattr(config, "sliding_window", None) is None
+        )
+
+    def _rope(self, x: torch.Tensor, cos: torch.Tensor, sin: torch.Tensor) -> torch.Tensor:
+        half = x.shape[-1] // 2
+        rotated = torch.cat((-x[..., half:], x[..., :half]), dim=-1)
+        return x * cos + rotated * sin
+
+    def forward(self, inputs: StepInputs, cache: KVCache) -> torch.Tensor:
+        t = inputs.input_ids.shape[0]
+        h = F.embedding(inputs.input_ids, self.embed)
+        cos = self.cos[inputs.positions].unsqueeze(1)
+        sin = self.sin[inputs.positions].unsqueeze(1)
+        nq, nkv, d = self.num_heads * self.head_dim, self.num_kv * self.head_dim, self.head_dim
+        hidden = h.shape[-1]
+        for i, (ln1, qkv_w, qkv_b, o_w, o_b, ln2, gu_w, down_w) in enumerate(self.layers):
+            x = F.rms_norm(h, (hidden,), ln1, self.eps)
+            qkv = F.linear(x, qkv_w, qkv_b)
+            q = self._rope(qkv[:, :nq].view(t, self.num_heads, d), cos, sin)
+            k = self._rope(qkv[:, nq : nq + nkv].view(t, self.num_kv, d), cos, sin)
+            v = qkv[:, nq + nkv :].view(t, self.num_kv, d)
+            a = paged_attention(q, k, v, i, cache, inputs.meta, self.scale)
+            h = h + F.linear(a.view(t, nq), o_w, o_b)
+            x = F.rms_norm(h, (hidden,), ln2, self.eps)
+            gate, up = F.linear(x, gu_w).chunk(2, dim=-1)
+            h = h + F.linear(F.silu(gate) * up, down_w)
+        h = F.rms_norm(h[inputs.logits_indices], (hidden,), self.final_norm, self.eps)
+        return F.linear(h, self.lm_head)
+
+
+class ModelRunner:
+    """Loads the model, owns the KV cache tensors, runs one packed step."""
+
+    def __init__(
+        self,
+        model_path: str | Path,
+        *,
+        device: torch.device,
+        dtype: torch.dtype,
+        kv_cache_bytes: int,
+        block_size: int,
+        max_seq_len: int,
+        lean: bool = True,
+    ) -> None:
+        self.device = device
+        self.dtype = dtype
+        self.model = AutoModelForCausalLM.from_pretrained(str(model_path), dtype=dtype).to(device).eval()
+        cfg = self.model.config
+        self.config = cfg
+        head_dim = getattr(cfg, "head_dim", None) or cfg.hidden_size // cfg.num_attention_heads
+        self.layout = KVLayout(cfg.num_hidden_layers, cfg.num_key_value_heads, head_dim, dtype)
+        self.cache = KVCache(self.layout, kv_cache_bytes, block_size, device)
+        self.lean: LeanLlama | None = None
+        if lean and LeanLlama.supports(cfg):
+            with torch.inference_mode():
+                self.lean = LeanLlama(self.model, max_seq_len + 1)
+            # the HF modules are no longer used; keep only what the lean forward holds
+            for layer in self.model.model.layers:
+                layer.self_attn.q_proj = layer.self_attn.k_proj = layer.self_attn.v_proj = None
+                layer.mlp.gate_proj = layer.mlp.up_proj = None
+        else:
+            self.model.set_attn_implementation(ATTENTION_NAME)
+        log.info(
+            "LLM %s on %s (%s), %s forward, KV cache %d blocks x %d tokens (%.0f MiB)",
+            cfg.model_type,
+            device,
+            str(dtype).removeprefix("torch."),
+            "lean" if self.lean else "generic",
+            self.cache.num_blocks,
+            block_size,
+            self.cache.nbytes / 2**20,
+        )
+
+    @property
+    def vocab_size(self) -> int:
+        return self.config.vocab_size
+
+    @torch.inference_mode()
+    def run(self, inputs: StepInputs) -> torch.Tensor:
+        """Logits (fp32) of the rows in ``inputs.logits_indices``."""
+        if self.lean is not None:
+            logits = self.lean.forward(inputs, self.cache)
+        else:
+            logits = self._generic_forward(inputs)
+        return logits.float()
+
+    def _generic_forward(self, inputs: StepInputs) -> torch.Tensor:
+        out = self.model(
+            input_ids=inputs.input_ids[None],
+            position_ids=inputs.positions[None],
+            use_cache=False,
+            logits_to_keep=inputs.logits_indices,
+            voicechat_cache=self.cache,
+            voicechat_meta=inputs.meta,
+        )
+        return out.logits[0]
+
+
+__all__ = ["ModelRunner", "StepMetadata", "resolve_device", "resolve_dtype"]

@@ -1,0 +1,69 @@
+"""Next-token choice for a batch of rows, each with its own sampling parameters.
+
+Logits arrive in fp32 (the half-precision pitfall: softmax over bf16/fp16 logits loses the
+tail). A row with NaN/inf logits fails only its own request; the rest of the batch goes on.
+Order follows transformers: repetition penalty, then temperature, top-k, top-p.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import torch
+
+from app.engine.sequence import Sequence
+
+
+@dataclass
+class SampleResult:
+    token_ids: list[int | None]  # None where the row failed
+    errors: list[str | None]
+
+
+def _apply_repetition_penalty(logits: torch.Tensor, seqs: list[Sequence]) -> None:
+    for row, seq in enumerate(seqs):
+        penalty = seq.params.repetition_penalty
+        if penalty == 1.0:
+            continue
+        seen = torch.tensor(sorted(set(seq.token_ids)), device=logits.device)
+        scores = logits[row, seen]
+        logits[row, seen] = torch.where(scores < 0, scores * penalty, scores / penalty)
+
+
+def _filter_top_k_top_p(logits: torch.Tensor, top_k: int, top_p: float) -> torch.Tensor:
+    if top_k > 0 and top_k < logits.shape[-1]:
+        kth = torch.topk(logits, top_k).values[..., -1, None]
+        logits = logits.masked_fill(logits < kth, float("-inf"))
+    if top_p < 1.0:
+        sorted_logits, order = torch.sort(logits, descending=True)
+        cumulative = sorted_logits.softmax(-1).cumsum(-1)
+        drop = cumulative - sorted_logits.softmax(-1) >= top_p  # keep the token that crosses top_p
+        sorted_logits = sorted_logits.masked_fill(drop, float("-inf"))
+        logits = torch.empty_like(logits).scatter_(-1, order, sorted_logits)
+    return logits
+
+
+def sample(logits: torch.Tensor, seqs: list[Sequence]) -> SampleResult:
+    """One token per row of ``logits`` [N, V] (fp32) for ``seqs`` (same order)."""
+    bad = (~torch.isfinite(logits)).any(dim=-1).tolist()
+    tokens: list[int | None] = [None] * len(seqs)
+    errors: list[str | None] = [
+        "the model produced NaN/inf logits for this request" if b else None for b in bad
+    ]
+    logits = logits.clone() if any(s.params.repetition_penalty != 1.0 for s in seqs) else logits
+    _apply_repetition_penalty(logits, seqs)
+
+    greedy_rows = [i for i, s in enumerate(seqs) if not bad[i] and s.params.temperature <= 0.0]
+    if greedy_rows:
+        picks = logits[greedy_rows].argmax(dim=-1).tolist()
+        for row, tok in zip(greedy_rows, picks):
+            tokens[row] = tok
+
+    for row, seq in enumerate(seqs):
+        if bad[row] or seq.params.temperature <= 0.0:
+            continue
+        p = seq.params
+        row_logits = _filter_top_k_top_p(logits[row] / p.temperature, p.top_k, p.top_p)
+        probs = row_logits.softmax(-1)
+        tokens[row] = int(torch.multinomial(probs, 1, generator=seq.generator).item())
+    return SampleResult(tokens, errors)

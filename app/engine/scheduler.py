@@ -1,0 +1,232 @@
+"""Who runs in the next step: priority with aging, admission control, preemption, batch limit.
+
+Every step the scheduler ranks all requests (a lower class value first; waiting time lowers
+the rank so no class starves), keeps the best-ranked running requests in the batch, admits
+waiting ones while KV blocks and the step's token budget allow (long prompts are prefilled in
+chunks, so decodes keep flowing), and preempts the worst-ranked request (recompute: its blocks
+are freed and its tokens prefilled again later, mostly from the prefix cache) when memory is
+short. Prefill and decode tokens share one step.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+from app.engine.api import Priority
+from app.engine.kv_cache import BlockManager
+from app.engine.sequence import Sequence, Status
+
+
+@dataclass(frozen=True)
+class SchedulerConfig:
+    max_batch: int
+    max_step_tokens: int
+    aging_s: float
+    itl_target_ms: float
+    max_seq_len: int
+
+
+@dataclass
+class ScheduledBatch:
+    """One step's work: decode rows (one token each) and prefill chunks."""
+
+    decode: list[Sequence] = field(default_factory=list)
+    prefill: list[tuple[Sequence, int]] = field(default_factory=list)
+    preempted: list[Sequence] = field(default_factory=list)
+    batch_limit: int = 0
+
+    @property
+    def num_seqs(self) -> int:
+        return len(self.decode) + len(self.prefill)
+
+    @property
+    def num_tokens(self) -> int:
+        return len(self.decode) + sum(n for _, n in self.prefill)
+
+    def __bool__(self) -> bool:
+        return self.num_seqs > 0
+
+
+class BatchSizer:
+    """The batch limit, answered by measurement: while a voice request is active the batch
+    grows only as far as the measured decode step time stays under the inter-token target;
+    otherwise throughput wins and the limit is ``max_batch``."""
+
+    EMA = 0.2
+
+    def __init__(self, max_batch: int, itl_target_ms: float) -> None:
+        self.max_batch = max_batch
+        self.itl_target_ms = itl_target_ms
+        self.step_ms: dict[int, float] = {}
+
+    @staticmethod
+    def bucket(batch_size: int) -> int:
+        return 1 << max(0, math.ceil(math.log2(max(batch_size, 1))))
+
+    def observe(self, batch_size: int, step_ms: float) -> None:
+        """Record a decode-only step."""
+        b = self.bucket(batch_size)
+        old = self.step_ms.get(b)
+        self.step_ms[b] = step_ms if old is None else (1 - self.EMA) * old + self.EMA * step_ms
+
+    def latency_cap(self) -> int:
+        """Largest batch whose measured step time meets the target. A size not measured yet is
+        allowed when a larger measured size meets the target, and otherwise tried once (then measured)."""
+        cap = 1
+        b = 1
+        while True:
+            size = min(b, self.max_batch)
+            ms = self.step_ms.get(self.bucket(size))
+            if ms is not None and ms > self.itl_target_ms:
+                break
+            cap = size
+            if ms is None and not any(k > size and v <= self.itl_target_ms for k, v in self.step_ms.items()):
+                break
+            if size == self.max_batch:
+                break
+            b *= 2
+        return cap
+
+    def limit(self, latency_sensitive: bool) -> int:
+        if latency_sensitive and self.itl_target_ms > 0:
+            return self.latency_cap()
+        return self.max_batch
+
+
+class Scheduler:
+    def __init__(self, config: SchedulerConfig, blocks: BlockManager) -> None:
+        self.config = config
+        self.blocks = blocks
+        self.sizer = BatchSizer(config.max_batch, config.itl_target_ms)
+        self.waiting: list[Sequence] = []
+        self.running: list[Sequence] = []
+        self.num_preemptions = 0
+        self.last_limit = config.max_batch
+        self.watermark = max(1, math.ceil(0.01 * blocks.num_blocks))
+
+    # --- queue management ---
+    def add(self, seq: Sequence) -> None:
+        seq.status = Status.WAITING
+        self.waiting.append(seq)
+
+    def remove(self, seq: Sequence) -> None:
+        """Drop a finished or cancelled request and free its KV at once."""
+        if seq in self.running:
+            self.running.remove(seq)
+        elif seq in self.waiting:
+            self.waiting.remove(seq)
+        self.blocks.release(seq)
+        seq.status = Status.FINISHED
+
+    def has_work(self) -> bool:
+        return bool(self.waiting or self.running)
+
+    def rank(self, seq: Sequence, now: float) -> tuple[float, float]:
+        """Lower ranks run first: the class, minus one class per ``aging_s`` seconds waited."""
+        aged = (now - seq.arrival) / self.config.aging_s if self.config.aging_s > 0 else 0.0
+        return (int(seq.priority) - aged, seq.arrival)
+
+    def _reserve(self) -> int:
+        """Blocks kept free for running requests to grow into before a new one is admitted."""
+        return self.watermark if self.running else 0
+
+    def _preempt_worst(self, seq: Sequence, chosen: dict[Sequence, int], now: float, batch: ScheduledBatch) -> bool:
+        """Free memory for ``seq`` by preempting the worst-ranked running request ranked below it."""
+        rank = self.rank(seq, now)
+        victims = [s for s in self.running if s is not seq and s not in chosen and self.rank(s, now) > rank]
+        if not victims:
+            return False
+        victim = max(victims, key=lambda s: self.rank(s, now))
+        self._preempt(victim)
+        batch.preempted.append(victim)
+        return True
+
+    def _preempt(self, seq: Sequence) -> None:
+        self.running.remove(seq)
+        self.blocks.release(seq)
+        seq.status = Status.WAITING
+        seq.preemptions += 1
+        self.num_preemptions += 1
+        self.waiting.append(seq)
+
+    def _projected_blocks(self, seq: Sequence) -> int:
+        """Blocks a request holds when it ends (prompt plus its whole reply, up to max_seq_len)."""
+        final = min(seq.prompt_len + seq.params.max_tokens, self.config.max_seq_len)
+        return self.blocks.blocks_for(max(final, len(seq)))
+
+    def _kv_limit(self, ranked_waiting: list[Sequence]) -> int:
+        """How many requests the free KV can carry to completion: the running ones plus the
+        waiting ones (in rank order) whose projected size still fits, at least one. Admission
+        itself only needs the next chunk to fit; this limit keeps the batch from growing into
+        certain preemptions. No limit while everything fits."""
+        spare = self.blocks.num_free - sum(
+            max(0, self._projected_blocks(s) - len(s.block_table)) for s in self.running
+        )
+        for fits, seq in enumerate(ranked_waiting):
+            need = self._projected_blocks(seq)
+            if need > spare:
+                return len(self.running) + max(fits, 1)
+            spare -= need
+        return self.config.max_batch
+
+    # --- the step ---
+    def schedule(self, now: float) -> ScheduledBatch:
+        ranked_running = sorted(self.running, key=lambda s: self.rank(s, now))
+        ranked_waiting = sorted(self.waiting, key=lambda s: self.rank(s, now))
+        latency_sensitive = any(s.priority == Priority.VOICE for s in ranked_running + ranked_waiting)
+        limit = min(self.sizer.limit(latency_sensitive), self._kv_limit(ranked_waiting))
+        self.last_limit = limit
+        batch = ScheduledBatch(batch_limit=limit)
+        chosen: dict[Sequence, int] = {}
+        budget = self.config.max_step_tokens
+        admitting = True  # a waiting request that does not fit blocks the waiting ones behind it
+
+        # running and waiting requests compete in one rank order for the batch's places
+        for seq in sorted(ranked_running + ranked_waiting, key=lambda s: self.rank(s, now)):
+            if len(chosen) >= limit:
+                break
+            if seq in batch.preempted:
+                continue
+            if seq.status is Status.RUNNING:
+                n = 1 if seq.is_decoding else min(seq.num_pending, budget)
+                if n <= 0:
+                    continue
+                need = self.blocks.blocks_needed(seq, n)
+                while need > self.blocks.num_free and self._preempt_worst(seq, chosen, now, batch):
+                    pass
+                if need > self.blocks.num_free:
+                    self._preempt(seq)
+                    batch.preempted.append(seq)
+                    continue
+                self.blocks.grow(seq, n)
+            else:
+                if not admitting or budget <= 0:
+                    continue
+                n = min(len(seq) - self.blocks.cached_prefix_len(seq), budget)
+                need = self.blocks.blocks_needed(seq, n)
+                while need + self._reserve() > self.blocks.num_free and self._preempt_worst(seq, chosen, now, batch):
+                    pass
+                if need + self._reserve() > self.blocks.num_free:
+                    admitting = False
+                    continue
+                self.waiting.remove(seq)
+                self.blocks.admit(seq)
+                n = min(seq.num_pending, budget)
+                self.blocks.grow(seq, n)
+                seq.status = Status.RUNNING
+                self.running.append(seq)
+            chosen[seq] = n
+            budget -= n
+
+        for seq, n in chosen.items():
+            if seq.is_decoding:
+                batch.decode.append(seq)
+            else:
+                batch.prefill.append((seq, n))
+        return batch
+
+    def after_step(self, batch: ScheduledBatch, step_ms: float) -> None:
+        """Feed the batch sizer with decode-only step times."""
+        if batch.decode and not batch.prefill:
+            self.sizer.observe(len(batch.decode), step_ms)

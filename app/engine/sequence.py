@@ -1,0 +1,69 @@
+"""One request's state as it moves through the scheduler, the KV cache and the runner."""
+
+from __future__ import annotations
+
+import enum
+import time
+from dataclasses import dataclass, field
+
+import torch
+
+from app.engine.api import Priority, SamplingParams
+
+
+class Status(enum.Enum):
+    WAITING = "waiting"
+    RUNNING = "running"
+    FINISHED = "finished"
+
+
+@dataclass(eq=False)
+class Sequence:
+    """Prompt plus generated tokens, the KV blocks that hold them, and timing for metrics.
+
+    ``num_computed`` counts tokens whose keys/values are in the cache; the runner feeds
+    ``token_ids[num_computed:]`` (or a chunk of it) in the next forward.
+    """
+
+    request_id: str
+    token_ids: list[int]
+    params: SamplingParams
+    priority: Priority
+    session_id: str | None = None
+    dropped_turns: int = 0
+    arrival: float = field(default_factory=time.monotonic)
+    status: Status = Status.WAITING
+    num_computed: int = 0
+    num_prefix_hit: int = 0
+    block_table: list[int] = field(default_factory=list)
+    prompt_len: int = 0
+    first_token_at: float | None = None
+    last_token_at: float | None = None
+    preemptions: int = 0
+    generator: torch.Generator | None = None
+
+    def __post_init__(self) -> None:
+        self.prompt_len = len(self.token_ids)
+        if self.params.seed is not None:
+            self.generator = torch.Generator().manual_seed(self.params.seed)
+
+    def __len__(self) -> int:
+        return len(self.token_ids)
+
+    @property
+    def num_generated(self) -> int:
+        return len(self.token_ids) - self.prompt_len
+
+    @property
+    def output_ids(self) -> list[int]:
+        return self.token_ids[self.prompt_len :]
+
+    @property
+    def num_pending(self) -> int:
+        """Tokens still to run through the model before the next token can be sampled."""
+        return len(self.token_ids) - self.num_computed
+
+    @property
+    def is_decoding(self) -> bool:
+        """One token to feed: it joins the batched single-query attention group."""
+        return self.num_pending == 1

@@ -1,0 +1,177 @@
+"""The engine with the real packaged model (fp32) against transformers' own greedy generate."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+import pytest_asyncio
+import torch
+from transformers import AutoModelForCausalLM
+
+from app.engine import Priority, SamplingParams, create_backend
+from app.engine.prompt import render
+
+pytestmark = pytest.mark.asyncio(loop_scope="session")
+
+PROMPTS = [
+    "What is the capital of France?",
+    "Name three colours of the rainbow.",
+    "Write a haiku about the sea.",
+    "How many legs does a spider have?",
+]
+SYSTEM = "You are a helpful assistant."
+
+
+@pytest.fixture(scope="module")
+def hf_model(prepared):
+    return AutoModelForCausalLM.from_pretrained(str(prepared.llm_dir), dtype=torch.float32).eval()
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="session")
+async def engine(settings, prepared):
+    eng = create_backend(
+        settings.model_copy(update={"llm_dtype": "float32", "device": "cpu", "system_prompt": SYSTEM}),
+        model_path=str(prepared.llm_dir),
+    )
+    await eng.start()
+    yield eng
+    await eng.stop()
+
+
+def chat(text: str) -> list[dict]:
+    return [{"role": "system", "content": SYSTEM}, {"role": "user", "content": text}]
+
+
+def prompt_ids(engine, text: str) -> list[int]:
+    return render(engine.tokenizer, chat(text))
+
+
+def hf_greedy(hf_model, ids: list[int], max_tokens: int, ignore_eos: bool = False) -> list[int]:
+    no_stop = {"eos_token_id": []} if ignore_eos else {}
+    with torch.inference_mode():
+        out = hf_model.generate(torch.tensor([ids]), max_new_tokens=max_tokens, do_sample=False, pad_token_id=2, **no_stop)
+    return out[0, len(ids) :].tolist()
+
+
+async def collect(engine, *, progress: list | None = None, **kwargs):
+    """Run one request; returns (token ids, text, last delta)."""
+    kwargs.setdefault("priority", Priority.TEXT)
+    tokens: list[int] = []
+    text = ""
+    async for delta in engine.generate(**kwargs):
+        tokens += delta.token_ids
+        text += delta.text
+        if progress is not None:
+            progress.append(len(tokens))
+        if delta.finished:
+            return tokens, text, delta
+    raise AssertionError("stream ended without a finished delta")
+
+
+async def wait_until(predicate, timeout: float = 120.0) -> None:
+    deadline = asyncio.get_running_loop().time() + timeout
+    while not predicate():
+        assert asyncio.get_running_loop().time() < deadline, "timed out"
+        await asyncio.sleep(0.005)
+
+
+async def test_greedy_output_equals_hf_generate_for_each_prompt_alone(engine, hf_model):
+    for text in PROMPTS[:3]:
+        ids = prompt_ids(engine, text)
+        tokens, out_text, last = await collect(engine, prompt_token_ids=ids, params=SamplingParams(max_tokens=12))
+        assert tokens == hf_greedy(hf_model, ids, 12)
+        assert out_text == engine.tokenizer.decode(tokens, skip_special_tokens=True)
+        assert last.finish_reason in ("stop", "length") and last.error is None
+
+
+async def test_greedy_output_is_unchanged_while_requests_join_and_leave(engine, hf_model):
+    long_ids = prompt_ids(engine, PROMPTS[0])
+    short_ids = prompt_ids(engine, PROMPTS[1])
+    late_ids = prompt_ids(engine, PROMPTS[3])
+    progress: list[int] = []
+
+    async def long_request():
+        return await collect(engine, prompt_token_ids=long_ids, params=SamplingParams(max_tokens=20, ignore_eos=True), progress=progress)
+
+    async def joiners():
+        await wait_until(lambda: len(progress) >= 3)
+        short = asyncio.create_task(collect(engine, prompt_token_ids=short_ids, params=SamplingParams(max_tokens=4)))
+        await wait_until(lambda: len(progress) >= 6)
+        late = asyncio.create_task(collect(engine, prompt_token_ids=late_ids, params=SamplingParams(max_tokens=8)))
+        return await short, await late
+
+    (long_tokens, _, _), ((short_tokens, _, _), (late_tokens, _, _)) = await asyncio.gather(long_request(), joiners())
+    assert long_tokens == hf_greedy(hf_model, long_ids, 20, ignore_eos=True)
+    assert engine.tokenizer.eos_token_id in long_tokens[:-1]  # it went on past EOS, as asked
+    assert short_tokens == hf_greedy(hf_model, short_ids, 4)
+    assert late_tokens == hf_greedy(hf_model, late_ids, 8)
+
+
+async def test_cancel_frees_the_kv_cache_at_once(engine):
+    baseline = engine.stats()["kv_blocks_used"]
+    progress: list[int] = []
+    task = asyncio.create_task(
+        collect(engine, request_id="to-cancel", prompt_token_ids=prompt_ids(engine, PROMPTS[2]),
+                params=SamplingParams(max_tokens=200, ignore_eos=True), progress=progress)
+    )
+    await wait_until(lambda: len(progress) >= 2)
+    assert engine.stats()["kv_blocks_used"] > baseline
+    engine.cancel("to-cancel")
+    assert engine.stats()["kv_blocks_used"] == baseline
+    tokens, _, last = await task
+    assert last.finish_reason == "cancelled" and 2 <= len(tokens) < 200
+
+
+async def test_leaving_the_stream_cancels_the_request(engine):
+    baseline = engine.stats()["kv_blocks_used"]
+    stream = engine.generate(prompt_token_ids=prompt_ids(engine, PROMPTS[0]), params=SamplingParams(max_tokens=200, ignore_eos=True),
+                             priority=Priority.TEXT)
+    async for delta in stream:
+        if delta.token_ids:
+            break
+    await stream.aclose()
+    assert engine.stats()["kv_blocks_used"] == baseline and engine.stats()["running"] == 0
+
+
+async def test_prefix_reuse_gives_the_same_tokens_as_a_cold_prefill(engine, hf_model):
+    first_turn = chat("Tell me something about the moon.")
+    _, reply, _ = await collect(engine, messages=first_turn, session_id="s1", params=SamplingParams(max_tokens=24))
+    second_turn = first_turn + [{"role": "assistant", "content": reply}, {"role": "user", "content": "And the sun?"}]
+    hits_before = engine.stats()["prefix_hit_tokens"]
+    tokens, _, _ = await collect(engine, messages=second_turn, session_id="s1", params=SamplingParams(max_tokens=10))
+    reused = engine.stats()["prefix_hit_tokens"] - hits_before
+    assert reused >= 32  # the system prompt and the first turn were not computed again
+    assert tokens == hf_greedy(hf_model, render(engine.tokenizer, second_turn), 10)
+
+
+async def test_nan_logits_fail_only_that_request(engine, hf_model, monkeypatch):
+    """A fault injected into one row of a batch's logits: that request gets an error, the other goes on."""
+    poison = 31337  # the faulty request's prompt ends with this token
+    real_run = engine.runner.run
+
+    def faulty_run(inputs):
+        logits = real_run(inputs)
+        rows = inputs.input_ids[inputs.logits_indices] == poison
+        return torch.where(rows[:, None], float("nan"), logits)
+
+    monkeypatch.setattr(engine.runner, "run", faulty_run)
+    good_ids = prompt_ids(engine, PROMPTS[0])
+    bad_ids = prompt_ids(engine, PROMPTS[1])[:-1] + [poison]
+    good, bad = await asyncio.gather(
+        collect(engine, prompt_token_ids=good_ids, params=SamplingParams(max_tokens=8)),
+        collect(engine, prompt_token_ids=bad_ids, params=SamplingParams(max_tokens=8)),
+    )
+    assert bad[2].finish_reason == "error" and "NaN" in bad[2].error and bad[0] == []
+    assert good[0] == hf_greedy(hf_model, good_ids, 8) and good[2].error is None
+
+
+async def test_stats_are_flat_and_json_able(engine):
+    import json
+
+    stats = engine.stats()
+    json.dumps(stats)
+    assert all(not isinstance(v, (dict, list)) for v in stats.values())
+    for key in ("running_voice", "waiting_text", "kv_blocks_free", "tokens_per_s", "peak_memory_bytes", "batch_limit"):
+        assert key in stats
+    assert b"llm_ttft_seconds" in engine.metrics_text()

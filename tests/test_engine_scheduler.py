@@ -1,0 +1,160 @@
+"""Scheduler and KV block manager logic, deterministic and without a model."""
+
+from __future__ import annotations
+
+from app.engine.api import Priority, SamplingParams
+from app.engine.kv_cache import BlockManager
+from app.engine.scheduler import BatchSizer, Scheduler, SchedulerConfig
+from app.engine.sequence import Sequence, Status
+
+BS = 4
+
+
+def make_scheduler(num_blocks: int = 64, max_batch: int = 8, step_tokens: int = 64, aging_s: float = 10.0, itl_ms: float = 0.0):
+    cfg = SchedulerConfig(max_batch=max_batch, max_step_tokens=step_tokens, aging_s=aging_s, itl_target_ms=itl_ms, max_seq_len=256)
+    return Scheduler(cfg, BlockManager(num_blocks, BS))
+
+
+def seq(name: str, priority: Priority, n_prompt: int = 6, arrival: float = 0.0, max_tokens: int = 8, start: int = 100) -> Sequence:
+    return Sequence(name, list(range(start, start + n_prompt)), SamplingParams(max_tokens=max_tokens), priority, arrival=arrival)
+
+
+def run_step(sched: Scheduler, now: float, token: int = 7) -> list[str]:
+    """Schedule one step and apply it as the engine would (every finished prefill samples a token)."""
+    batch = sched.schedule(now)
+    for s in batch.decode:
+        s.num_computed += 1
+        s.token_ids.append(token)
+    for s, n in batch.prefill:
+        s.num_computed += n
+        if s.num_computed == len(s):
+            s.token_ids.append(token)
+    for s in batch.decode + [p for p, _ in batch.prefill]:
+        sched.blocks.commit(s)
+    return [s.request_id for s in batch.decode] + [s.request_id for s, _ in batch.prefill]
+
+
+def test_admission_follows_priority_classes_then_arrival():
+    sched = make_scheduler(max_batch=2)
+    for s in [
+        seq("bg", Priority.BACKGROUND, arrival=0.0),
+        seq("text1", Priority.TEXT, arrival=0.1),
+        seq("voice", Priority.VOICE, arrival=0.2),
+        seq("text2", Priority.TEXT, arrival=0.3),
+    ]:
+        sched.add(s)
+    assert run_step(sched, now=0.5) == ["voice", "text1"]
+
+
+def test_full_batch_decodes_the_best_ranked_and_a_new_voice_request_cuts_in():
+    sched = make_scheduler(max_batch=2)
+    sched.add(seq("text1", Priority.TEXT, arrival=0.0))
+    sched.add(seq("text2", Priority.TEXT, arrival=0.1))
+    assert sorted(run_step(sched, now=0.2)) == ["text1", "text2"]
+    sched.add(seq("voice", Priority.VOICE, arrival=0.3))
+    # the voice prefill takes the later text request's place; text2 keeps its KV and waits a step
+    assert run_step(sched, now=0.4) == ["text1", "voice"]
+    assert len(sched.running) == 3
+    assert sorted(run_step(sched, now=0.5)) == ["text1", "voice"]
+
+
+def test_aging_lets_a_long_waiting_background_request_overtake_new_text():
+    sched = make_scheduler(max_batch=1, aging_s=1.0)
+    sched.add(seq("bg", Priority.BACKGROUND, arrival=0.0))
+    sched.add(seq("text", Priority.TEXT, arrival=2.5))
+    # at t=3: bg rank 2 - 3 = -1, text rank 1 - 0.5 = 0.5
+    assert run_step(sched, now=3.0) == ["bg"]
+
+
+def test_requests_that_do_not_fit_wait_and_run_when_memory_frees():
+    # 6 blocks of 4 tokens: each request needs 2 blocks for its prompt (6 tokens), 4 to finish
+    sched = make_scheduler(num_blocks=6)
+    a, b, c = (seq(n, Priority.TEXT, arrival=i, max_tokens=2) for i, n in enumerate("abc"))
+    for s in (a, b, c):
+        sched.add(s)
+    first = run_step(sched, now=5.0)
+    assert "c" not in first and c.status is Status.WAITING
+    sched.remove(a)
+    assert sched.blocks.num_used == len(b.block_table)
+    assert "c" in run_step(sched, now=6.0)
+
+
+def test_memory_shortage_preempts_the_lowest_class_for_a_voice_request():
+    sched = make_scheduler(num_blocks=5)
+    bg = seq("bg", Priority.BACKGROUND, n_prompt=10, arrival=0.0, start=500)
+    sched.add(bg)
+    run_step(sched, now=0.1)
+    assert bg.status is Status.RUNNING and len(bg.block_table) == 3
+    voice = seq("voice", Priority.VOICE, n_prompt=10, arrival=0.2)
+    sched.add(voice)
+    assert run_step(sched, now=0.3) == ["voice"]
+    assert bg.status is Status.WAITING and bg.block_table == [] and bg.preemptions == 1
+    # recompute keeps the generated token: the preempted request prefills prompt + output later
+    assert len(bg) == 11
+
+
+def test_cancel_releases_blocks_at_once():
+    sched = make_scheduler()
+    s = seq("a", Priority.TEXT, n_prompt=9)
+    sched.add(s)
+    run_step(sched, now=0.0)
+    assert sched.blocks.num_used == 3
+    sched.remove(s)
+    assert sched.blocks.num_used == 0 and not sched.has_work()
+
+
+def test_long_prompts_are_prefilled_in_chunks_while_decodes_continue():
+    sched = make_scheduler(step_tokens=8)
+    short = seq("short", Priority.VOICE, n_prompt=4)
+    sched.add(short)
+    run_step(sched, now=0.0)
+    long = seq("long", Priority.TEXT, n_prompt=20, start=300)
+    sched.add(long)
+    batch = sched.schedule(0.1)
+    assert [s.request_id for s in batch.decode] == ["short"]
+    assert [(s.request_id, n) for s, n in batch.prefill] == [("long", 7)]
+
+
+def test_prefix_cache_reuses_exact_prefixes_only():
+    blocks = BlockManager(16, BS)
+    first = Sequence("t1", list(range(1, 12)), SamplingParams(), Priority.TEXT)
+    blocks.admit(first)
+    blocks.grow(first, len(first))
+    first.num_computed = len(first)
+    blocks.commit(first)
+    blocks.release(first)
+    assert blocks.num_used == 0 and blocks.num_cached_free == 2
+
+    same_start = Sequence("t2", list(range(1, 12)) + [50, 51], SamplingParams(), Priority.TEXT)
+    blocks.admit(same_start)
+    assert same_start.num_computed == 8  # two full blocks reused
+    other = Sequence("t3", [1, 2, 3, 4, 99] + list(range(6, 12)), SamplingParams(), Priority.TEXT)
+    blocks.admit(other)
+    assert other.num_computed == 4  # only the first block is identical
+
+
+def test_prefix_cache_evicts_least_recently_freed_blocks_first():
+    blocks = BlockManager(4, BS)
+    old = Sequence("old", list(range(0, 9)), SamplingParams(), Priority.TEXT)
+    new = Sequence("new", list(range(100, 109)), SamplingParams(), Priority.TEXT)
+    for s in (old, new):
+        blocks.admit(s)
+        blocks.grow(s, 8)
+        s.num_computed = 8
+        blocks.commit(s)
+    blocks.release(old)
+    blocks.release(new)
+    taker = Sequence("taker", list(range(200, 208)), SamplingParams(), Priority.TEXT)
+    blocks.admit(taker)
+    blocks.grow(taker, 8)  # needs two blocks: the old conversation's go
+    assert blocks.cached_prefix_len(Sequence("x", list(range(100, 109)), SamplingParams(), Priority.TEXT)) == 8
+    assert blocks.cached_prefix_len(Sequence("y", list(range(0, 9)), SamplingParams(), Priority.TEXT)) == 0
+
+
+def test_batch_sizer_caps_voice_batches_by_measured_step_time():
+    sizer = BatchSizer(max_batch=32, itl_target_ms=100)
+    assert sizer.limit(latency_sensitive=True) == 1  # nothing measured: start small
+    for b, ms in [(1, 30), (2, 35), (4, 50), (8, 80), (16, 140)]:
+        sizer.observe(b, ms)
+    assert sizer.limit(latency_sensitive=True) == 8
+    assert sizer.limit(latency_sensitive=False) == 32
