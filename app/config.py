@@ -69,6 +69,18 @@ class Settings(BaseSettings):
     max_batch: int = Field(32, description="Upper bound on requests decoded in one step (the adaptive limit stays below it).")
     batch_window_ms: float = Field(2.0, description="How long a step waits for more requests to join a batch.")
     max_seq_len: int = Field(2048, description="Longest context; older turns are dropped beyond it (system prompt kept).")
+    llm_max_step_tokens: int = Field(
+        512, description="Tokens one engine step may process; longer prompts are prefilled in chunks so decodes keep flowing."
+    )
+    llm_priority_aging_s: float = Field(
+        5.0, description="Waiting this long raises a request by one priority class, so no class starves."
+    )
+    llm_itl_target_ms: float = Field(
+        120.0, description="While voice requests are active the batch grows only while a decode step stays under this (0 = off)."
+    )
+    llm_lean_forward: bool = Field(
+        True, description="Use the engine's lean forward for Llama-family models (else the generic transformers path)."
+    )
     max_new_tokens: int = Field(96, description="Longest reply in tokens.")
     temperature: float = Field(0.7, description="Sampling temperature (0 = greedy).")
     top_p: float = Field(0.9, description="Nucleus sampling mass.")
