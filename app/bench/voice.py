@@ -1,0 +1,173 @@
+"""``voicechat bench voice``: simulated voice users over WebSocket, measured where the user hears it.
+
+Each user streams real speech in real time (20 ms frames), waits for the reply, listens to it, and
+asks again. End of speech -> first reply audio byte is measured on the client (``v2v``), next to the
+server's own per-stage breakdown from ``response.done``. A text phase then measures typed time to
+first token. Without ``--url`` the command starts its own server (the real models) on a free port.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import random
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from app.bench.client import RealtimeClient
+from app.bench.report import report
+from app.config import Settings
+
+QUESTIONS = (
+    "What is the capital of France?",
+    "How many legs does a spider have?",
+    "What color is the sky on a clear day?",
+    "Can you name a famous painter?",
+    "What is the tallest mountain in the world?",
+    "Why do leaves fall in autumn?",
+)
+TYPED = ("What is the capital of Italy?", "Name a large animal.", "What is two plus two?", "Say hello.")
+STAGES = ("endpoint_ms", "asr_ms", "llm_first_token_ms", "first_clause_ms", "tts_first_chunk_ms", "send_ms", "total_ms")
+MAX_LISTEN_S = 8.0  # a user listens to at most this much of a reply before speaking again
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--url", help="WebSocket URL of a running server (ws://HOST:PORT/ws); default: start one")
+    parser.add_argument("--users", type=int, default=1, help="simulated users talking at once")
+    parser.add_argument("--turns", type=int, default=3, help="spoken questions per user")
+    parser.add_argument("--text-turns", type=int, default=3, help="typed questions per user (text-only replies)")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the users' start offsets and question order")
+
+
+@dataclass
+class UserResult:
+    v2v_s: list[float] = field(default_factory=list)
+    server_latency: list[dict[str, Any]] = field(default_factory=list)
+    text_ttft_s: list[float] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+
+
+def _speech() -> list[np.ndarray]:
+    from app.bench.speech_samples import espeak_speech
+
+    return [espeak_speech(text) for text in QUESTIONS]
+
+
+async def _voice_user(url: str, clips: list[np.ndarray], turns: int, offset_s: float, result: UserResult) -> None:
+    await asyncio.sleep(offset_s)
+    async with RealtimeClient(url) as client:
+        for turn in range(turns):
+            seen = len(client.events)
+            speech_end = await client.stream_audio(clips[turn % len(clips)], trailing_silence_s=0.8)
+            try:
+                reply = await client.next_reply(after=seen, timeout=120)
+            except (TimeoutError, ConnectionError) as error:
+                result.errors.append(f"voice turn {turn}: {error}")
+                continue
+            errors = [e["error"]["code"] for e in client.events[seen:] if e["type"] == "error"]
+            result.errors += [f"voice turn {turn}: {code}" for code in errors]
+            if reply.first_audio_at is None:
+                result.errors.append(f"voice turn {turn}: reply {reply.status} without audio")
+                continue
+            result.v2v_s.append(reply.first_audio_at - speech_end)
+            result.server_latency.append(reply.done["latency"])
+            heard_s = len(reply.audio) / 2 / client.session["audio"]["output"]["format"]["rate"]
+            listen_until = reply.first_audio_at + min(heard_s, MAX_LISTEN_S)
+            await asyncio.sleep(max(0.0, listen_until - time.perf_counter()) + 0.3)
+
+
+async def _text_user(url: str, turns: int, offset_s: float, result: UserResult) -> None:
+    await asyncio.sleep(offset_s)
+    async with RealtimeClient(url) as client:
+        await client.send({"type": "session.update", "session": {"output_modalities": ["text"]}})
+        await client.wait_for("session.updated")
+        for turn in range(turns):
+            seen = len(client.events)
+            sent = time.perf_counter()
+            await client.say_text(TYPED[turn % len(TYPED)])
+            try:
+                reply = await client.next_reply(after=seen, timeout=120)
+            except (TimeoutError, ConnectionError) as error:
+                result.errors.append(f"text turn {turn}: {error}")
+                continue
+            if reply.first_text_at is None:
+                result.errors.append(f"text turn {turn}: reply {reply.status} without text")
+                continue
+            result.text_ttft_s.append(reply.first_text_at - sent)
+
+
+async def _run_users(url: str, args: argparse.Namespace) -> list[UserResult]:
+    clips = _speech()
+    rng = random.Random(args.seed)
+    results = [UserResult() for _ in range(args.users)]
+    voice = []
+    for result in results:
+        order = clips[:]
+        rng.shuffle(order)
+        voice.append(_voice_user(url, order, args.turns, rng.uniform(0.0, 1.0), result))
+    await asyncio.gather(*voice)
+    await asyncio.gather(*(_text_user(url, args.text_turns, rng.uniform(0.0, 0.5), r) for r in results))
+    return results
+
+
+def _p(values: list[float], q: float) -> float | None:
+    return round(float(np.percentile(values, q)), 3) if values else None
+
+
+def summarize(results: list[UserResult], args: argparse.Namespace) -> dict[str, Any]:
+    v2v = [v for r in results for v in r.v2v_s]
+    ttft = [v for r in results for v in r.text_ttft_s]
+    latencies = [lat for r in results for lat in r.server_latency]
+    out: dict[str, Any] = {
+        "users": args.users,
+        "voice_turns": len(v2v),
+        "text_turns": len(ttft),
+        "errors": sum(len(r.errors) for r in results),
+        "v2v_p50_s": _p(v2v, 50),
+        "v2v_p95_s": _p(v2v, 95),
+        "v2v_max_s": _p(v2v, 100),
+        "text_ttft_p50_s": _p(ttft, 50),
+        "text_ttft_p95_s": _p(ttft, 95),
+    }
+    speculative = [lat for lat in latencies if lat.get("speculative")]
+    out["speculative_share"] = round(len(speculative) / len(latencies), 3) if latencies else None
+    for stage in STAGES:
+        values = [lat[stage] for lat in latencies if isinstance(lat.get(stage), (int, float))]
+        out[f"server_{stage.removesuffix('_ms')}_p50_ms"] = round(float(np.median(values)), 1) if values else None
+    return out
+
+
+def run(args: argparse.Namespace, settings: Settings) -> dict[str, Any]:
+    started = time.perf_counter()
+    if args.url:
+        results = asyncio.run(_run_users(args.url, args))
+        server = args.url
+    else:
+        from app.models.prepare import prepare_models
+        from app.web.server import ServerThread, create_app
+
+        prepared = prepare_models(settings, progress=True)
+        bench_settings = settings.model_copy(update={"max_sessions": max(settings.max_sessions, args.users * 2)})
+        with ServerThread(create_app(bench_settings, prepared=prepared)) as base_url:
+            url = base_url.replace("http://", "ws://") + "/ws"
+            results = asyncio.run(_run_users(url, args))
+        server = "own (127.0.0.1, free port)"
+    summary = summarize(results, args)
+    for index, result in enumerate(results):
+        for error in result.errors[:5]:
+            print(f"user {index}: {error}")
+    summary.update(
+        {
+            "server": server,
+            "asr_model": settings.asr_model,
+            "llm_model": settings.llm_model,
+            "tts_backend": settings.tts_backend,
+            "vad_silence_ms": settings.vad_silence_ms,
+            "speculative_asr": settings.speculative_asr,
+            "wall_s": round(time.perf_counter() - started, 1),
+        }
+    )
+    return report(f"voice: {args.users} simulated user(s), end of speech -> first reply audio", summary, args.json_path)
