@@ -74,12 +74,16 @@ def prepare_models(
     if model_dir.exists() and not model_dir.is_dir():
         raise ModelPreparationError(f"model dir {model_dir} is not a folder: set VOICECHAT_MODEL_DIR to a folder")
 
-    with _exclusive(model_dir):
-        whisper_pt = _whisper(settings.asr_model, model_dir, packaged.whisper_ct2, verify, progress)
-        llm_dir = _llm(settings.llm_model, model_dir, packaged.llm_gguf, verify, progress)
-        piper_model, piper_config = _piper(
-            settings.tts_voice, settings.tts_backend, model_dir, packaged.piper_voice, verify, progress
-        )
+    # Locate every source first, so a missing package is reported before minutes of converting.
+    whisper_pt, whisper_build = _whisper(settings.asr_model, model_dir, packaged.whisper_ct2)
+    llm_dir, llm_build = _llm(settings.llm_model, model_dir, packaged.llm_gguf, progress)
+    (piper_model, piper_config), piper_build = _piper(settings.tts_voice, settings.tts_backend, model_dir,
+                                                      packaged.piper_voice)
+    builds = [artifact for artifact in (whisper_build, llm_build, piper_build) if artifact is not None]
+    if builds:
+        with _exclusive(model_dir):
+            for artifact in builds:
+                ensure(artifact, verify=verify, progress=progress)
     prepared = PreparedModels(whisper_pt, llm_dir, piper_model, piper_config)
     log.info("models ready in %.2f s", time.perf_counter() - started)
     return prepared
@@ -99,14 +103,16 @@ def _exclusive(model_dir: Path) -> Iterator[None]:
             fcntl.flock(lock, fcntl.LOCK_UN)
 
 
-def _whisper(choice: str, model_dir: Path, source: ModelSource | None, verify: bool, progress: bool) -> Path | str:
+def _whisper(choice: str, model_dir: Path, source: ModelSource | None) -> tuple[Path | str, Artifact | None]:
     if choice not in sources.PACKAGED_WHISPER:
         path = Path(choice).expanduser()
         if choice.endswith(".pt"):
             if not path.is_file():
-                raise ModelPreparationError(f"Whisper checkpoint {path} not found: set VOICECHAT_ASR_MODEL to an existing .pt")
-            return path
-        return choice  # an openai-whisper model name, loaded (and downloaded) by openai-whisper itself
+                raise ModelPreparationError(
+                    f"Whisper checkpoint {path} not found: set VOICECHAT_ASR_MODEL to an existing .pt"
+                )
+            return path, None
+        return choice, None  # an openai-whisper model name, loaded (and downloaded) by openai-whisper itself
     ct2 = source or sources.whisper_ct2(choice)
     output = model_dir / f"whisper-{choice}.pt"
 
@@ -116,15 +122,13 @@ def _whisper(choice: str, model_dir: Path, source: ModelSource | None, verify: b
         ct2.verify()
         convert_ct2_to_whisper(ct2, temporary)
 
-    ensure(Artifact(f"whisper {choice}", output, ct2.parts, build, expected_bytes=ct2.size + 4_000_000),
-           verify=verify, progress=progress)
-    return output
+    return output, Artifact(f"whisper {choice}", output, ct2.parts, build, expected_bytes=ct2.size + 4_000_000)
 
 
-def _llm(choice: str, model_dir: Path, source: ModelSource | None, verify: bool, progress: bool) -> Path | str:
+def _llm(choice: str, model_dir: Path, source: ModelSource | None, progress: bool) -> tuple[Path | str, Artifact | None]:
     if choice != sources.PACKAGED_LLM:
         path = Path(choice).expanduser()
-        return path if path.exists() else choice  # a local folder, or a model name for transformers
+        return (path if path.exists() else choice), None  # a local folder, or a model name for transformers
     gguf = source or sources.smollm2_gguf()
     output = model_dir / "smollm2-135m-instruct"
 
@@ -134,13 +138,11 @@ def _llm(choice: str, model_dir: Path, source: ModelSource | None, verify: bool,
         gguf.verify()
         convert_gguf_to_transformers(gguf, temporary, progress)
 
-    ensure(Artifact("LLM SmolLM2-135M-Instruct", output, gguf.parts, build, expected_bytes=300_000_000),
-           verify=verify, progress=progress)
-    return output
+    return output, Artifact("LLM SmolLM2-135M-Instruct", output, gguf.parts, build, expected_bytes=300_000_000)
 
 
-def _piper(voice: str, backend: str, model_dir: Path, packaged: tuple[ModelSource, ModelSource] | None,
-           verify: bool, progress: bool) -> tuple[Path, Path]:
+def _piper(voice: str, backend: str, model_dir: Path, packaged: tuple[ModelSource, ModelSource] | None
+           ) -> tuple[tuple[Path, Path], Artifact | None]:
     if voice != sources.PACKAGED_VOICE and backend == "piper":
         model = Path(voice).expanduser()
         config = model.with_name(model.name + ".json")
@@ -149,7 +151,7 @@ def _piper(voice: str, backend: str, model_dir: Path, packaged: tuple[ModelSourc
                 f"piper voice {voice} not found: set VOICECHAT_TTS_VOICE to 'joe-medium' "
                 "or an .onnx file with its .onnx.json beside it"
             )
-        return model, config
+        return (model, config), None
     # The packaged voice; also when the voice setting names another backend's model, as piper is its fallback.
     model_source, config_source = packaged or sources.piper_voice()
     output = model_dir / "piper-en_US-joe-medium"
@@ -161,6 +163,6 @@ def _piper(voice: str, backend: str, model_dir: Path, packaged: tuple[ModelSourc
             source.verify()
             shutil.copyfile(source.parts[0], temporary / name)
 
-    ensure(Artifact("piper voice joe-medium", output, model_source.parts + config_source.parts, build,
-                    expected_bytes=model_source.size + config_source.size), verify=verify, progress=progress)
-    return output / model_name, output / config_name
+    artifact = Artifact("piper voice joe-medium", output, model_source.parts + config_source.parts, build,
+                        expected_bytes=model_source.size + config_source.size)
+    return (output / model_name, output / config_name), artifact
