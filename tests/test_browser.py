@@ -192,6 +192,7 @@ def test_spoken_question_shows_transcript_streams_reply_and_plays_audio(launch, 
     tab.wait("window.voicechat.messages.some((m) => m.role === 'user' && m.text.trim())", REPLY_MS)
     transcript = tab.messages("user")[0]["text"].lower()
     assert "capital" in transcript and "france" in transcript, transcript
+    print("transcript:", transcript, "partials:", tab.hook("window.voicechat.stats.partials"))
 
     tab.wait_replies(1)
     reply = tab.messages("assistant")[0]["text"]

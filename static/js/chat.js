@@ -61,6 +61,7 @@ const stats = {
   errors: [],
   eventCounts: {},
   statesSeen: new Set(),
+  partials: [],
 };
 
 const microphone = new Microphone(context, (pcm, level) => {
@@ -179,6 +180,7 @@ const handlers = {
   },
   "conversation.item.input_audio_transcription.delta"(event) {
     ui.partial.textContent = event.transcript ?? `${ui.partial.textContent}${event.delta}`;
+    stats.partials.push(ui.partial.textContent);
   },
   "conversation.item.input_audio_transcription.completed"(event) {
     ui.partial.textContent = "";
