@@ -194,7 +194,7 @@ class RemoteEngine:
                         await self._read_events(request_id, response, started, queue)
                         return
                     detail = (await response.aread()).decode(errors="replace")[:300]
-                rejected = [f for f in self._extensions if f in body and f in detail] if response.status_code == 400 else []
+                rejected = [f for f in self._extensions if f in body and f in detail.lower()] if response.status_code == 400 else []
                 if not rejected:
                     raise RemoteError(f"the LLM server answered {response.status_code}: {detail}")
                 for field in rejected:
