@@ -46,8 +46,7 @@ const session = {
   outputRate: 24000,
   userSpeaking: false,
   response: null, // {id, itemId, interrupted, firstAudioReceivedAt, firstAudioHeardAt, typedAt}
-  lastSpeechStoppedAt: null,
-  lastTypedAt: null,
+  resumeRetried: false,
 };
 
 const stats = {
@@ -160,6 +159,13 @@ function showLatency(response, latency) {
 
 const handlers = {
   "session.created"(event) {
+    if (session.id && event.session.id !== session.id && !session.resumeRetried) {
+      // After a reload the server may not have closed this tab's previous socket yet, and it
+      // never gives one conversation to two sockets: ask once more before taking a fresh one.
+      session.resumeRetried = true;
+      connection.reconnect();
+      return;
+    }
     session.id = event.session.id;
     sessionStorage.setItem(SESSION_KEY, session.id);
     localStorage.setItem(SESSION_KEY, session.id);
@@ -176,7 +182,6 @@ const handlers = {
   },
   "input_audio_buffer.speech_stopped"() {
     session.userSpeaking = false;
-    session.lastSpeechStoppedAt = performance.now();
   },
   "conversation.item.input_audio_transcription.delta"(event) {
     ui.partial.textContent = event.transcript ?? `${ui.partial.textContent}${event.delta}`;
@@ -356,5 +361,6 @@ window.voicechat = {
   stats,
 };
 
+window.addEventListener("pagehide", () => connection.close());
 connection.connect();
 setConnection("connecting", "Connecting…");

@@ -80,6 +80,11 @@ export class RealtimeConnection extends EventTarget {
     return true;
   }
 
+  /** Drops the current socket; the usual retry dials again shortly. */
+  reconnect() {
+    this.socket?.close();
+  }
+
   close() {
     this.closedOnPurpose = true;
     this.socket?.close();
