@@ -29,9 +29,10 @@ def _words(text: str) -> set[str]:
     return {word.strip(".,!?").lower() for word in text.split()}
 
 
-def _tree_state(folder: Path) -> dict[str, tuple[int, int]]:
-    """(inode, mtime) of every file: a rewrite, even to equal content, changes one of them."""
-    return {str(p): (p.stat().st_ino, p.stat().st_mtime_ns) for p in sorted(folder.rglob("*")) if p.is_file()}
+def _tree_state(*paths: Path) -> dict[str, tuple[int, int]]:
+    """(inode, mtime) of every file in ``paths``: a rewrite, even to equal content, changes one of them."""
+    files = [f for path in paths for f in (sorted(path.rglob("*")) if path.is_dir() else [path]) if f.is_file()]
+    return {str(f): (f.stat().st_ino, f.stat().st_mtime_ns) for f in files}
 
 
 def _assert_one_line_with_fix(error: pytest.ExceptionInfo[ModelPreparationError], *expected: str) -> None:
@@ -98,10 +99,10 @@ def test_piper_voice_synthesises_audible_speech(prepared: PreparedModels) -> Non
 
 
 def test_preparing_again_rewrites_nothing(settings: Settings, prepared: PreparedModels) -> None:
-    before = _tree_state(Path(settings.model_dir))
-    again = prepare_models(settings)
-    assert again == prepared
-    assert _tree_state(Path(settings.model_dir)) == before
+    prepared_paths = (Path(prepared.whisper_pt), Path(prepared.llm_dir), prepared.piper_model, prepared.piper_config)
+    before = _tree_state(*prepared_paths)
+    assert prepare_models(settings) == prepared
+    assert _tree_state(*prepared_paths) == before
 
 
 def test_silently_corrupted_prepared_file_is_found_by_verify_and_rebuilt(

@@ -49,7 +49,7 @@ class PreparedModels:
 
 @dataclass(frozen=True)
 class PackagedSources:
-    """The packaged files a preparation reads; tests point these at damaged copies."""
+    """Where packaged files are read from; None means the installed package (a copy can be checked instead)."""
 
     llm_gguf: ModelSource | None = None
     whisper_ct2: ModelSource | None = None
