@@ -15,7 +15,6 @@ BENCHMARKS = {
     "asr": "speech recognition: real-time factor, batched decoding speed-up, word error rate, endpoint delay",
     "tts": "speech synthesis: time to first audio chunk and real-time factor per backend",
     "voice": "simulated voice users over WebSocket: end of speech -> first reply audio",
-    "load": "mixed voice/text sessions for minutes: errors, latency, memory growth, leaks",
 }
 
 
@@ -86,7 +85,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "prepare":
             from app.models.prepare import prepare_models
 
-            prepared = prepare_models(settings, progress=True)
+            prepared = prepare_models(settings, progress=True, verify=True)
             print(prepared.describe())
         elif args.command == "serve":
             from app.web.server import serve
