@@ -367,3 +367,25 @@ async def test_reconnecting_with_the_session_id_resumes_the_history(ws_url: str,
     async with websockets.connect(ws_url, additional_headers={"Cookie": cookie}) as raw:
         created = json.loads(await raw.recv())
         assert created["session"]["id"] == "cookie-session-01"
+
+
+async def test_a_client_leaving_mid_reply_frees_its_engine_request(ws_url: str, base_url: str):
+    await wait_until_no_sessions(base_url)
+    client = RealtimeClient(ws_url)
+    await client.connect()
+    await client.send({"type": "session.update", "session": {"instructions": LONG_REPLY}})
+    await client.say_text("Tell me a story about the sea.")
+    await client.wait_for("response.output_audio_transcript.delta")
+    during = json.loads(get(base_url + "/api/dashboard")[2])
+    assert during["sessions"]["active"] == 1
+    assert during["sessions"]["list"][0]["id"] == client.session["id"][:8]
+    assert during["engine"]["running"] + during["engine"]["queue"]["text"] >= 1
+    await client.close()
+    await wait_until_no_sessions(base_url)
+    for _ in range(100):
+        engine = json.loads(get(base_url + "/api/dashboard")[2])["engine"]
+        if engine["running"] == 0 and engine["kv_used_blocks"] == 0:
+            break
+        await asyncio.sleep(0.1)
+    assert engine["running"] == 0 and sum(engine["queue"].values()) == 0
+    assert engine["kv_used_blocks"] == 0  # blocks kept for prefix reuse count as free
