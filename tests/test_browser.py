@@ -3,7 +3,7 @@
 Chromium's fake microphone plays a wav synthesised here with espeak-ng. The page keeps a test
 hook (``window.voicechat``: frames sent, samples scheduled and played, messages, events) up to
 date, so every wait below is on real progress, never a sleep. Screenshots go to
-``artifacts/browser/``; the one of a spoken turn is also copied to ``docs/screenshot.png``.
+``artifacts/browser/``.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 import uvicorn
-from playwright.sync_api import Browser, BrowserContext, Page, Playwright, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, Page, Playwright, Route, sync_playwright
 
 from app.audio import resample, write_wav
 from app.bench.speech_samples import espeak_speech
@@ -41,7 +41,12 @@ CHROMIUM_ARGS = [
     "--use-fake-ui-for-media-stream",
     "--use-fake-device-for-media-stream",
     "--autoplay-policy=no-user-gesture-required",
+    # a document fulfilled by the test (to add STRICT_CSP) loses its local address, and Chromium
+    # would then refuse its WebSocket to 127.0.0.1 as a public page reaching into the local network
+    "--disable-features=LocalNetworkAccessChecks",
 ]
+# The pages must work under a strict policy: no inline script or style, nothing from elsewhere.
+STRICT_CSP = "default-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'"
 SERVER_START_S = 600  # first start may prepare and load every model on a busy 2-core machine
 REPLY_MS = 120_000  # one spoken turn end to end on a loaded CPU, with generous headroom
 
@@ -160,11 +165,22 @@ class ChatTab:
         assert not self.errors, f"the page logged errors: {self.errors}"
 
 
+def with_strict_csp(page: Page, url: str) -> None:
+    """Serves the document at ``url`` with STRICT_CSP, so a policy violation shows up as a page error."""
+
+    def add_policy(route: Route) -> None:
+        response = route.fetch()
+        route.fulfill(response=response, headers={**response.headers, "content-security-policy": STRICT_CSP})
+
+    page.route(url, add_policy)
+
+
 def open_chat(target: Browser | BrowserContext, base_url: str) -> ChatTab:
     page = target.new_page()
     tab = ChatTab(page)
     page.on("pageerror", lambda error: tab.errors.append(f"pageerror: {error}"))
     page.on("console", lambda message: message.type == "error" and tab.errors.append(message.text))
+    with_strict_csp(page, f"{base_url}/")
     page.goto(f"{base_url}/")
     tab.wait("window.voicechat && window.voicechat.connected && window.voicechat.sessionId !== null")
     return tab
@@ -192,7 +208,6 @@ def test_spoken_question_shows_transcript_streams_reply_and_plays_audio(launch, 
     tab.wait("window.voicechat.messages.some((m) => m.role === 'user' && m.text.trim())", REPLY_MS)
     transcript = tab.messages("user")[0]["text"].lower()
     assert "capital" in transcript and "france" in transcript, transcript
-    print("transcript:", transcript, "partials:", tab.hook("window.voicechat.stats.partials"))
 
     tab.wait_replies(1)
     reply = tab.messages("assistant")[0]["text"]
@@ -210,8 +225,7 @@ def test_spoken_question_shows_transcript_streams_reply_and_plays_audio(launch, 
     assert re.fullmatch(r"Last turn: \d+\.\d\d s", tab.page.locator("#latency").inner_text())
     tab.assert_clean()
 
-    shot = tab.screenshot("chat-spoken-turn")
-    shutil.copyfile(shot, ROOT / "docs" / "screenshot.png")
+    tab.screenshot("chat-spoken-turn")
     tab.page.set_viewport_size({"width": 390, "height": 800})
     tab.screenshot("chat-phone")
 
@@ -308,6 +322,8 @@ def test_dashboard_shows_live_sessions_engine_and_latency(launch, base_url):
     page = browser.new_page(viewport={"width": 1280, "height": 1100})
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
+    page.on("console", lambda message: message.type == "error" and errors.append(message.text))
+    with_strict_csp(page, f"{base_url}/dashboard")
     page.goto(f"{base_url}/dashboard")
     page.wait_for_function("() => window.voicechatDashboard && window.voicechatDashboard.polls >= 3", timeout=30_000)
     data = page.evaluate("() => window.voicechatDashboard.last")

@@ -18,7 +18,7 @@ export function niceMax(value) {
 
 function formatTick(value) {
   if (value >= 1000) return `${(value / 1000).toFixed(value % 1000 ? 1 : 0)}k`;
-  if (value >= 10 || value === 0) return String(Math.round(value));
+  if (value >= 10 || Number.isInteger(value)) return String(Math.round(value));
   return value.toFixed(1);
 }
 

@@ -16,8 +16,8 @@ const STAGES = [
   ["total_ms", "Total (speech → audio)", "#4f46e5"],
   ["text_ttft_ms", "Text first token", "#ec4899"],
 ];
-/** `series` fields that seed the stage history before this page saw any poll. */
-const SERIES_STAGE_FIELDS = { total_p50_ms: ["total_ms", "p50"], total_p95_ms: ["total_ms", "p95"], llm_first_token_p50_ms: ["llm_first_token_ms", "p50"] };
+/** A `series` point names a stage's percentiles `<stage>_p50_ms` (e.g. `total_p50_ms` for `total_ms`). */
+const seriesField = (stage, pct) => `${stage.replace(/_ms$/, "")}_${pct}_ms`;
 
 const $ = (id) => document.getElementById(id);
 const stageHistory = []; // {t, values: {"asr_ms.p50": number|null, ...}}
@@ -56,8 +56,10 @@ function renderTiles(data) {
   meter.setAttribute("aria-valuenow", number(kvPercent, 1));
   meter.firstElementChild.style.width = `${Math.min(100, kvPercent || 0)}%`;
   setText("m-tps", number(engine.tokens_per_s, 1));
+  setText("m-tps-detail", "generated, all sessions");
   const total = data.latency?.stages?.total_ms;
-  setText("m-tps-detail", total?.p50 != null ? `speech → audio p50 ${number(total.p50)} ms · p95 ${number(total.p95)} ms` : "no voice turns yet");
+  setText("m-v2v", total?.p50 == null ? "–" : `${(total.p50 / 1000).toFixed(2)} s`);
+  setText("m-v2v-detail", total?.p50 == null ? "no spoken turns yet" : `p50 · p95 ${(total.p95 / 1000).toFixed(2)} s · ${total.n} turns`);
 }
 
 function renderSessions(list) {
@@ -83,21 +85,17 @@ function renderSessions(list) {
   body.replaceChildren(...rows);
 }
 
+/** Stage percentiles over time: seeded from the server's series, then one point per poll. */
 function recordStages(data) {
+  const point = (t, value) => {
+    const values = {};
+    for (const [stage] of STAGES) for (const pct of ["p50", "p95"]) values[`${stage}.${pct}`] = value(stage, pct) ?? null;
+    stageHistory.push({ t, values });
+  };
   if (!stageHistory.length) {
-    for (const point of data.series || []) {
-      const values = {};
-      for (const [field, [stage, pct]] of Object.entries(SERIES_STAGE_FIELDS)) values[`${stage}.${pct}`] = point[field] ?? null;
-      stageHistory.push({ t: point.t, values });
-    }
+    for (const sample of data.series || []) point(sample.t, (stage, pct) => sample[seriesField(stage, pct)]);
   }
-  const values = {};
-  for (const [stage] of STAGES) {
-    const entry = data.latency?.stages?.[stage];
-    values[`${stage}.p50`] = entry?.p50 ?? null;
-    values[`${stage}.p95`] = entry?.p95 ?? null;
-  }
-  stageHistory.push({ t: data.time, values });
+  point(data.time, (stage, pct) => data.latency?.stages?.[stage]?.[pct]);
   while (stageHistory.length && stageHistory[0].t < data.time - HISTORY_S) stageHistory.shift();
 }
 
