@@ -111,12 +111,13 @@ function showNotice(message) {
 
 // ---------------------------------------------------------------- barge-in
 
-/** Stops reply audio at once and tells the server how much of it was heard. */
-function flushPlayback() {
-  const heard = playback.flush();
-  if (session.response) session.response.interrupted = true;
-  if (!heard.length) return;
-  stats.flushes += 1;
+/** Barge-in: stops reply audio at once and tells the server how much of it was heard. */
+function bargeIn() {
+  const response = session.response;
+  const streaming = response && !response.done && !response.interrupted ? response.itemId : null;
+  const heard = playback.flush(streaming);
+  if (response) response.interrupted = true;
+  if (heard.length) stats.flushes += 1;
   for (const { itemId, audioEndMs, scheduledMs } of heard) {
     connection.send({ type: "conversation.item.truncate", item_id: itemId, content_index: 0, audio_end_ms: audioEndMs });
     stats.truncations.push({ itemId, audioEndMs, scheduledMs });
@@ -127,7 +128,7 @@ function flushPlayback() {
 /** Escape or a new typed message: cancel the running reply and silence it. */
 function interrupt() {
   if (session.response && !session.response.done) connection.send({ type: "response.cancel" });
-  flushPlayback();
+  bargeIn();
 }
 
 // ---------------------------------------------------------------- latency
@@ -178,7 +179,7 @@ const handlers = {
   },
   "input_audio_buffer.speech_started"() {
     session.userSpeaking = true;
-    if (playback.playing || (session.response && !session.response.done)) flushPlayback();
+    if (playback.playing || (session.response && !session.response.done)) bargeIn();
   },
   "input_audio_buffer.speech_stopped"() {
     session.userSpeaking = false;
@@ -276,7 +277,7 @@ connection.addEventListener("close", (message) => {
   const full = message.detail.code === 1013;
   setConnection("closed", full ? "Server full" : "Reconnecting…");
   session.userSpeaking = false;
-  flushPlayback();
+  playback.flush();
   session.response = null;
   renderState();
 });
@@ -326,7 +327,7 @@ ui.form.addEventListener("submit", sendText);
 ui.voiceOut.checked = localStorage.getItem(VOICE_KEY) !== "false";
 ui.voiceOut.addEventListener("change", () => {
   localStorage.setItem(VOICE_KEY, String(ui.voiceOut.checked));
-  if (!ui.voiceOut.checked) flushPlayback();
+  if (!ui.voiceOut.checked) playback.flush(); // the text stays whole: it is still read
   sendVoiceSetting();
 });
 document.addEventListener("keydown", (event) => {

@@ -84,17 +84,21 @@ export class PlaybackQueue extends EventTarget {
   }
 
   /**
-   * Stop everything now. Returns how much of each interrupted item was heard, so the
-   * conversation can be truncated to exactly that.
+   * Stop everything now. Returns how much of each interrupted item was heard: items with audio
+   * still queued, plus `activeItemId` (a reply still streaming, whose queue may have run dry
+   * while it waited for more audio) if any of it was queued. The conversation is then
+   * truncated to exactly that.
    * @returns {{itemId: string, audioEndMs: number, scheduledMs: number}[]}
    */
-  flush() {
-    const interrupted = [...new Set(this.chunks.map((chunk) => chunk.itemId))];
-    const heard = interrupted.map((itemId) => ({
+  flush(activeItemId = null) {
+    const interrupted = new Set(this.chunks.map((chunk) => chunk.itemId));
+    if (activeItemId && this.scheduledSeconds.get(activeItemId)) interrupted.add(activeItemId);
+    const heard = [...interrupted].map((itemId) => ({
       itemId,
       audioEndMs: this.heardMs(itemId),
       scheduledMs: Math.round((this.scheduledSeconds.get(itemId) || 0) * 1000),
     }));
+    const wasPlaying = this.playing;
     const now = this.context.currentTime;
     for (const chunk of this.chunks) {
       chunk.stopped = true;
@@ -112,7 +116,7 @@ export class PlaybackQueue extends EventTarget {
     this.chunks = [];
     this.nextStart = 0;
     for (const { itemId, audioEndMs } of heard) this.heardSeconds.set(itemId, audioEndMs / 1000);
-    if (heard.length) this.dispatchEvent(new Event("drained"));
+    if (wasPlaying) this.dispatchEvent(new Event("drained"));
     return heard;
   }
 }
