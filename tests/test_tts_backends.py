@@ -87,11 +87,12 @@ def words(text: str) -> str:
 def test_whisper_transcribes_piper_speech_back_to_the_input_words(piper: PiperSynthesizer, prepared) -> None:
     import whisper
 
-    text = "Hello, my name is Joe. I can tell you about the weather in Paris tomorrow."
+    text = ("The quick brown fox jumps over the lazy dog. "
+            "Good morning! The weather today is sunny and warm, with a light breeze.")
     audio = resample(np.concatenate(list(piper.synthesize(text))), piper.sample_rate, 16000)
     model = whisper.load_model(str(prepared.whisper_pt), device="cpu")
     heard = model.transcribe(audio, language="en", fp16=False, temperature=0.0)["text"]
-    assert jiwer.wer(words(text), words(heard)) <= 0.1, heard
+    assert jiwer.wer(words(text), words(heard)) <= 0.1, heard  # at most 2 of 22 words (piper adds random noise)
 
 
 # --- Coqui: a tiny VITS with random weights, built here, loaded through Coqui's own model-path API ---

@@ -156,7 +156,8 @@ def test_flush_returns_the_rest_once_and_empty_text_gives_nothing() -> None:
 @given(
     words=st.lists(
         st.sampled_from(["Hi", "3.5", "1,000", "Dr.", "e.g.", "U.S.", "ok,", "yes.", "so...", "a", "the", "why?",
-                         "x@y.com", "https://a.io/b.c", "well;", "No.", "5", "p.m.", "Then", "\n", "-", "“quote.”"]),
+                         "x@y.com", "https://a.io/b.c", "well;", "No.", "5", "p.m.", "Then", "\n", "-",
+                         "“quote.”"]),
         min_size=1, max_size=40,
     ),
     cuts=st.lists(st.integers(min_value=1, max_value=6), min_size=1, max_size=20),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import re
 import time
 from collections.abc import AsyncIterator
 
@@ -126,3 +127,15 @@ async def test_create_worker_builds_the_configured_backend(prepared) -> None:
         await worker.stop()
     assert worker.stats()["tts_backend"] == "espeak"
     assert len(pcm) // 2 > 0.5 * 24000
+
+
+async def test_whisper_hears_the_numbers_the_worker_speaks(worker: TTSWorker, prepared) -> None:
+    import whisper
+
+    text = "The ticket costs $3.50 and the train leaves at 3:30 pm."
+    pcm = await collect(worker.synthesize(text, reply_id="numbers", first=True, out_rate=16000))
+    model = whisper.load_model(str(prepared.whisper_pt), device="cpu")
+    heard = model.transcribe(pcm16_to_float32(pcm), language="en", fp16=False, temperature=0.0)["text"]
+    # Whisper writes numbers as digits ("$3.50", "330PM"): the spoken words must come back as the same digits.
+    assert re.findall(r"\d", heard) == re.findall(r"\d", text), heard
+    assert "ticket" in heard.lower() and "train leaves" in heard.lower(), heard

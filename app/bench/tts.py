@@ -1,7 +1,8 @@
 """``voicechat bench tts``: time to the first audio of a reply and real-time factor, per synthesiser.
 
 First-chunk time is measured where a reply meets it: a first clause (at most ten words) handed to the
-shared worker, until its first PCM bytes at the client's rate come back. The real-time factor is
+shared worker, until its first PCM bytes at the client's rate come back; beside it, the synthesiser
+alone on the same clause. The real-time factor is
 synthesis time over audio length for a paragraph, on the synthesiser directly. A third measurement
 shows what the worker's priority is for: a new reply's first clause arriving while the worker has
 later chunks of three other replies queued, spoken first (as the worker ranks it) or in arrival order.
@@ -17,6 +18,7 @@ from typing import Any
 
 from app.bench.report import report
 from app.config import Settings
+from app.tts.normalize import normalize_for_speech
 from app.tts.synthesizer import SpeechSynthesizer, SynthesisError
 from app.tts.worker import TTSWorker
 
@@ -41,8 +43,10 @@ LATER_CHUNK = "This later sentence of another reply is waiting in the queue as w
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--runs", type=int, default=3, help="repetitions of each measurement (medians are reported)")
     parser.add_argument("--backends", default="piper,espeak,coqui", help="comma-separated synthesisers to measure")
-    parser.add_argument("--coqui-model", default=None, metavar="PATH",
-                        help="Coqui model folder or name (default: --tts-voice when --tts-backend is coqui)")  # fmt: skip
+    parser.add_argument(
+        "--coqui-model", default=None, metavar="PATH",
+        help="Coqui model folder or name (default: --tts-voice when --tts-backend is coqui)",
+    )  # fmt: skip
 
 
 def run(args: argparse.Namespace, settings: Settings) -> dict[str, Any]:
@@ -82,16 +86,22 @@ async def _measure(name: str, synthesizer: SpeechSynthesizer, runs: int, out_rat
     worker = TTSWorker(synthesizer)
     await worker.start()
     try:
-        first_ms = [await _first_chunk_ms(worker, clause, f"{name}-{run}-{i}", out_rate)
-                    for run in range(runs) for i, clause in enumerate(FIRST_CLAUSES)]  # fmt: skip
-        busy_priority = [await _first_chunk_when_busy_ms(worker, f"{name}-p{run}", True, out_rate) for run in range(runs)]
-        busy_fifo = [await _first_chunk_when_busy_ms(worker, f"{name}-f{run}", False, out_rate) for run in range(runs)]
+        first_ms, direct_ms = [], []
+        for run in range(runs):  # interleaved, so both see the same machine load
+            for i, clause in enumerate(FIRST_CLAUSES):
+                first_ms.append(await _first_chunk_ms(worker, clause, f"{name}-{run}-{i}", out_rate))
+                direct_ms.append(_direct_first_piece_ms(synthesizer, clause))
+        busy_priority, busy_fifo = [], []
+        for run in range(runs):
+            busy_priority.append(await _first_chunk_when_busy_ms(worker, f"{name}-p{run}", True, out_rate))
+            busy_fifo.append(await _first_chunk_when_busy_ms(worker, f"{name}-f{run}", False, out_rate))
     finally:
         await worker.stop()
     rtf = [_rtf(synthesizer) for _ in range(runs)]
     return {
         f"tts_first_chunk_ms_{name}": round(statistics.median(first_ms), 1),
         f"tts_first_chunk_ms_p90_{name}": round(statistics.quantiles(first_ms, n=10)[-1], 1),
+        f"tts_first_piece_ms_direct_{name}": round(statistics.median(direct_ms), 1),
         f"tts_rtf_{name}": round(statistics.median(rtf), 4),
         f"tts_first_chunk_ms_busy_priority_{name}": round(statistics.median(busy_priority), 1),
         f"tts_first_chunk_ms_busy_fifo_{name}": round(statistics.median(busy_fifo), 1),
@@ -120,6 +130,17 @@ async def _first_chunk_when_busy_ms(worker: TTSWorker, reply_id: str, ranked: bo
     # Not ranked: the same clause queued like the later chunks, so it waits for them (arrival order).
     elapsed = await _first_chunk_ms(worker, FIRST_CLAUSES[1], reply_id, out_rate, first=ranked)
     await asyncio.gather(*others)
+    return elapsed
+
+
+def _direct_first_piece_ms(synthesizer: SpeechSynthesizer, text: str) -> float:
+    """The synthesiser alone on the normalised clause: what the worker's queue, resampling and hand-over add to."""
+    started = time.perf_counter()
+    pieces = synthesizer.synthesize(normalize_for_speech(text))
+    next(pieces)
+    elapsed = (time.perf_counter() - started) * 1000
+    for _ in pieces:
+        pass
     return elapsed
 
 

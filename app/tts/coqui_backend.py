@@ -24,6 +24,8 @@ class CoquiSynthesizer:
             from TTS.api import TTS
         except ImportError as error:
             raise SynthesisError(f"Coqui TTS is not installed ({error}); install the 'coqui' extra") from error
+        except OSError as error:  # torchaudio's compiled extension built for another torch (see the README)
+            raise SynthesisError(f"Coqui TTS cannot import torchaudio: {error}") from error
         try:
             checkpoint = _local_checkpoint(Path(model))
             if checkpoint is not None:

@@ -34,7 +34,8 @@ class EspeakSynthesizer:
     def _probe_sample_rate(self) -> int:
         result = subprocess.run(self._command("a"), capture_output=True, timeout=10, check=False)
         if result.returncode != 0 or len(result.stdout) < 44:
-            raise SynthesisError(f"espeak-ng voice {self.voice!r} failed: {result.stderr.decode(errors='replace').strip()}")
+            reason = result.stderr.decode(errors="replace").strip()
+            raise SynthesisError(f"espeak-ng voice {self.voice!r} failed: {reason}")
         return struct.unpack_from("<I", result.stdout, 24)[0]
 
     def synthesize(self, text: str) -> Iterator[np.ndarray]:

@@ -99,7 +99,7 @@ def normalize_for_speech(text: str) -> str:
                         f"{'Celsius' if m[3] == 'C' else 'Fahrenheit'}", text)  # fmt: skip
     text = _ORDINAL.sub(lambda m: ordinal_to_words(int(m[1])), text)
     text = _RANGE.sub(lambda m: f"{_speak_integer(m[1])} to {_speak_integer(m[2])}", text)
-    text = _FRACTION.sub(lambda m: _FRACTIONS.get(m[0], f"{number_to_words(int(m[1]))} over {number_to_words(int(m[2]))}"), text)
+    text = _FRACTION.sub(_speak_fraction, text)
     text = _NEGATIVE.sub("minus ", text)
     text = _VERSION.sub(lambda m: " point ".join(number_to_words(int(p)) for p in m[0].split(".")), text)
     text = re.sub(r"#(?=\s*\d)", " number ", text)
@@ -179,6 +179,10 @@ def _speak_money(symbol: str, amount: str, scale: str | None) -> str:
     if cents:
         parts.append(f"{number_to_words(cents)} {subunit if cents == 1 else subunits}")
     return " and ".join(parts)
+
+
+def _speak_fraction(match: re.Match[str]) -> str:
+    return _FRACTIONS.get(match[0]) or f"{number_to_words(int(match[1]))} over {number_to_words(int(match[2]))}"
 
 
 def _speak_integer(digits: str) -> str:

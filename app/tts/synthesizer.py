@@ -49,5 +49,6 @@ def create_synthesizer(settings: Settings, prepared: PreparedModels | None = Non
         logger.warning("%s backend unavailable (%s); speaking with espeak-ng instead", settings.tts_backend, error)
     from app.tts.espeak_backend import EspeakSynthesizer
 
-    voice = settings.tts_voice if settings.tts_backend == "espeak" and settings.tts_voice != DEFAULT_PIPER_VOICE else "en-us"
+    chosen = settings.tts_backend == "espeak" and settings.tts_voice != DEFAULT_PIPER_VOICE
+    voice = settings.tts_voice if chosen else "en-us"
     return EspeakSynthesizer(voice)
