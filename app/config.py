@@ -120,6 +120,26 @@ class Settings(BaseSettings):
         300, description="While the assistant speaks, user speech must last this long to interrupt (echo guard)."
     )
 
+    # --- limits and access (docs/protocol.md, Limits) ---
+    max_messages_per_s: float = Field(
+        200.0, description="Frames (events or audio) a session may send per second; bursts up to one second's worth."
+    )
+    max_audio_s_per_min: float = Field(
+        90.0, description="Seconds of input audio a session may send in any minute (real time is 60); the rest is dropped."
+    )
+    idle_timeout_s: float = Field(600.0, description="A session that sends nothing for this long is closed (0 = never).")
+    max_send_buffer_bytes: int = Field(
+        8 * 1024**2, description="Bytes queued for a client that does not read; beyond it the session is dropped."
+    )
+    allowed_origins: str = Field(
+        "",
+        description="Browser origins allowed to open the WebSocket besides the page's own, comma-separated ('*' = any).",
+    )
+    access_token: str = Field(
+        "",
+        description="When set, the pages and the WebSocket need it (?token=..., then a cookie; or Authorization: Bearer).",
+    )
+
 
 def load_settings(**overrides: object) -> Settings:
     """Settings from the environment, with CLI flags (non-None) taking precedence."""

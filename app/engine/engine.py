@@ -213,9 +213,9 @@ class LocalEngine:
                 inputs = prepare_step(batch, self.blocks.block_size, self.device)
             try:
                 self._run_step(batch, inputs)
-            except Exception:  # a failed forward fails the requests in it, never the engine
-                log.exception("engine step failed")
-                self._fail_batch(batch, "internal engine error")
+            except Exception:  # a failed step never stops the engine, and fails only the request that fails alone
+                log.exception("engine step failed (batch of %d); retrying its requests one by one", batch.num_seqs)
+                self._isolate_failure(batch)
 
     def _batching_window(self) -> None:
         """Delayed batching: when the engine was idle, wait a moment so requests arriving
@@ -288,6 +288,23 @@ class LocalEngine:
         self._requests.pop(req.seq.request_id, None)
         self.scheduler.remove(req.seq)
         self.metrics.finished.labels(req.seq.priority.name.lower(), reason).inc()
+
+    def _isolate_failure(self, batch: ScheduledBatch) -> None:
+        """Re-run a failed step's requests one at a time (their KV slots are simply written again):
+        the requests that fail alone are failed, the others go on as if nothing happened."""
+        singles = [ScheduledBatch(decode=[seq], batch_limit=1) for seq in batch.decode]
+        singles += [ScheduledBatch(prefill=[item], batch_limit=1) for item in batch.prefill]
+        for single in singles:
+            seq = single.decode[0] if single.decode else single.prefill[0][0]
+            with self._cv:
+                if seq.status is not Status.RUNNING or seq.request_id not in self._requests:
+                    continue  # cancelled meanwhile
+                inputs = prepare_step(single, self.blocks.block_size, self.device)
+            try:
+                self._run_step(single, inputs)
+            except Exception:
+                log.exception("engine step failed for request %s alone", seq.request_id)
+                self._fail_batch(single, "internal engine error")
 
     def _fail_batch(self, batch: ScheduledBatch, error: str) -> None:
         out = []

@@ -26,6 +26,8 @@ from starlette.websockets import WebSocketDisconnect, WebSocketState
 from app.config import Settings
 from app.web import protocol as p
 from app.web.history import HistoryStore
+from app.web.limits import AccessPolicy
+from app.web.security import SecurityMiddleware, install_log_redaction
 from app.web.session import Outbox, Session, SharedParts
 from app.web.telemetry import Telemetry, normalize_engine_stats
 
@@ -126,7 +128,7 @@ def create_app(
         history = HistoryStore(Path(settings.data_dir) / "history.sqlite3")
         state["parts"] = SharedParts(settings, built_engine, built_recognizer, built_tts, history, telemetry)
         sampler = asyncio.create_task(_sample_forever(), name="dashboard-sampler")
-        log.info("ready: %d sessions max, history in %s", settings.max_sessions, history.path)
+        log.info("ready: up to %d sessions, history in %s", settings.max_sessions, history.path)
         try:
             yield
         finally:
@@ -141,6 +143,8 @@ def create_app(
             history.close()
 
     app = FastAPI(title="voicechat", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None)
+    access = AccessPolicy(settings)
+    app.add_middleware(SecurityMiddleware, policy=access)
     app.state.telemetry = telemetry
     app.state.registry = registry
 
@@ -222,6 +226,12 @@ def create_app(
     async def realtime(websocket: WebSocket, default_binary: bool) -> None:
         await websocket.accept()
         parts: SharedParts = state["parts"]
+        denial = access.check_websocket(websocket.query_params, websocket.headers, websocket.cookies)
+        if denial is not None:
+            telemetry.errors.labels(code=denial.code).inc()
+            await websocket.send_json(p.error_event(denial.code, denial.message))
+            await websocket.close(CLOSE_POLICY, denial.code)
+            return
         if registry.full():
             telemetry.errors.labels(code="server_full").inc()
             message = f"the server is full ({registry.max_sessions} sessions); please try again in a minute"
@@ -232,7 +242,7 @@ def create_app(
         session_id = registry.resolve_id(query.get("session") or websocket.cookies.get(SESSION_COOKIE))
         transport = query.get("audio")
         binary = default_binary if transport not in ("binary", "base64") else transport == "binary"
-        outbox = Outbox()
+        outbox = Outbox(max_bytes=settings.max_send_buffer_bytes)
         session = Session(session_id, parts, outbox, binary_audio=binary)
         registry.add(session, websocket)
         telemetry.sessions_gauge.set(len(registry.sessions))
@@ -244,7 +254,14 @@ def create_app(
             await session.start()
             receive = asyncio.create_task(websocket.receive())
             while True:
-                done, _ = await asyncio.wait({receive, overflow, pump}, return_when=asyncio.FIRST_COMPLETED)
+                done, _ = await asyncio.wait(
+                    {receive, overflow, pump}, timeout=session.limits.idle_left_s(), return_when=asyncio.FIRST_COMPLETED
+                )
+                if not done:
+                    notice = f"no message for {settings.idle_timeout_s:g} s; reconnect to go on"
+                    outbox.event(p.error_event("session_idle", notice))
+                    close_code, reason = 1000, "idle"
+                    break
                 if overflow in done:
                     close_code, reason = CLOSE_POLICY, "client is not reading its messages"
                     break
@@ -260,7 +277,12 @@ def create_app(
                 if len(data) > MAX_FRAME_BYTES:
                     close_code, reason = CLOSE_TOO_BIG, f"frame over {MAX_FRAME_BYTES} bytes"
                     break
-                if message.get("text") is not None:
+                if not session.limits.admit_message():
+                    if session.limits.should_report("rate_limit_exceeded"):
+                        telemetry.errors.labels(code="rate_limit_exceeded").inc()
+                        limit = settings.max_messages_per_s
+                        outbox.event(p.error_event("rate_limit_exceeded", f"over {limit:g} messages/s; messages dropped"))
+                elif message.get("text") is not None:
                     await session.on_text(data)
                 else:
                     await session.on_audio(data)
@@ -334,10 +356,15 @@ def serve(settings: Settings) -> None:
 
     from app.models.prepare import prepare_models
 
+    install_log_redaction()
     prepared = prepare_models(settings, progress=True)
     log.info("models:\n%s", prepared.describe())
     app = create_app(settings, prepared=prepared)
-    print(f"voicechat: serving on http://{settings.host}:{settings.port}/ (WebSocket /ws and /v1/realtime)", flush=True)
+    print(
+        f"voicechat: starting on http://{settings.host}:{settings.port}/ (WebSocket /ws and /v1/realtime); "
+        "loading the models takes a few seconds",
+        flush=True,
+    )
     uvicorn.run(
         app,
         host=settings.host,

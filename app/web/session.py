@@ -25,6 +25,7 @@ from app.engine.api import Priority, SamplingParams
 from app.vad import Endpointer, PartialAudio, SpeechPaused, SpeechResumed, SpeechStarted, SpeechStopped, VadEvent
 from app.web import protocol as p
 from app.web.history import HistoryStore, StoredMessage
+from app.web.limits import SessionLimits
 from app.web.reply import Reply, StageError, Timing
 from app.web.telemetry import Telemetry
 
@@ -51,9 +52,11 @@ class SharedParts:
 class Outbox:
     """Bounded queue of frames to send; ``pump`` writes them to the socket in order."""
 
-    def __init__(self, limit: int = 4096):
+    def __init__(self, limit: int = 4096, max_bytes: int = 8 * 1024**2):
         self._queue: asyncio.Queue[tuple[str | bytes, Callable[[], None] | None] | None] = asyncio.Queue(limit)
         self.overflowed = asyncio.Event()
+        self.max_bytes = max_bytes
+        self.queued_bytes = 0
 
     def event(self, event: dict[str, Any], on_sent: Callable[[], None] | None = None) -> None:
         self._put(json.dumps(event, ensure_ascii=False), on_sent)
@@ -65,7 +68,10 @@ class Outbox:
         if self.overflowed.is_set():
             return
         try:
+            if self.queued_bytes + len(frame) > self.max_bytes:
+                raise asyncio.QueueFull
             self._queue.put_nowait((frame, on_sent))
+            self.queued_bytes += len(frame)
         except asyncio.QueueFull:
             log.warning("client is not reading: send queue full, dropping the session")
             self.overflowed.set()
@@ -77,6 +83,7 @@ class Outbox:
     async def pump(self, send_text: Callable[[str], Awaitable[None]], send_bytes: Callable[[bytes], Awaitable[None]]) -> None:
         while (item := await self._queue.get()) is not None:
             frame, on_sent = item
+            self.queued_bytes -= len(frame)
             if isinstance(frame, str):
                 await send_text(frame)
             else:
@@ -125,6 +132,7 @@ class Session:
             model=self.settings.llm_model,
         )
         self.messages: list[StoredMessage] = []
+        self.limits = SessionLimits(self.settings)
         self.endpointer = self._make_endpointer(self.default_vad)
         self._append_resampler: StreamResampler | None = None
         self._audio_queue: asyncio.Queue[tuple[np.ndarray, float]] = asyncio.Queue()
@@ -228,6 +236,11 @@ class Session:
             return
         if self._queued_samples + len(audio) > AUDIO_BACKLOG_S * INPUT_RATE:
             self._error(p.ProtocolError("audio_buffer_full", "audio arrives faster than real time; frame dropped"))
+            return
+        if not self.limits.audio.allow(len(audio) / INPUT_RATE):
+            if self.limits.should_report("audio_rate_exceeded"):
+                limit = self.settings.max_audio_s_per_min
+                self._error(p.ProtocolError("audio_rate_exceeded", f"over {limit:g} s of audio per minute; audio dropped"))
             return
         self._queued_samples += len(audio)
         self._audio_queue.put_nowait((audio, time.perf_counter()))

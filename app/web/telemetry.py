@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 import numpy as np
-from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
+from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, ProcessCollector
 
 STAGES = (
     "endpoint_ms",
@@ -107,6 +107,7 @@ class Telemetry:
         self.latency = LatencyWindow(window_s)
         self.series: deque[dict[str, Any]] = deque(maxlen=SERIES_POINTS)
         self.registry = CollectorRegistry()
+        ProcessCollector(registry=self.registry)  # RSS and open fds: the load benchmark watches them for leaks
         self.sessions_gauge = Gauge("voicechat_sessions", "Live WebSocket sessions", registry=self.registry)
         self.responses = Counter(
             "voicechat_responses", "Replies by final status and kind", ["status", "kind"], registry=self.registry
