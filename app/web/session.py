@@ -50,7 +50,7 @@ class SharedParts:
 
 
 class Outbox:
-    """Bounded queue of frames to send; ``pump`` writes them to the socket in order."""
+    """Bounded queue of frames to send (by count and bytes); ``pump`` writes them to the socket in order."""
 
     def __init__(self, limit: int = 4096, max_bytes: int = 8 * 1024**2):
         self._queue: asyncio.Queue[tuple[str | bytes, Callable[[], None] | None] | None] = asyncio.Queue(limit)
@@ -223,6 +223,9 @@ class Session:
                 if error.event_id is None:
                     error.event_id = event.event_id
                 self._error(error)
+            except Exception:  # a bug or a failed part must not end the conversation
+                log.exception("handling %s failed in session %s", type(event).__name__, self.id[:8])
+                self._error(p.ProtocolError("internal_error", "the server failed to handle this event", event_id=event.event_id))
 
     async def on_audio(self, frame: bytes) -> None:
         """A binary frame: PCM16 mono 16 kHz."""
@@ -234,13 +237,13 @@ class Session:
     def _queue_audio(self, audio: np.ndarray) -> None:
         if not len(audio):
             return
-        if self._queued_samples + len(audio) > AUDIO_BACKLOG_S * INPUT_RATE:
-            self._error(p.ProtocolError("audio_buffer_full", "audio arrives faster than real time; frame dropped"))
-            return
         if not self.limits.audio.allow(len(audio) / INPUT_RATE):
             if self.limits.should_report("audio_rate_exceeded"):
                 limit = self.settings.max_audio_s_per_min
                 self._error(p.ProtocolError("audio_rate_exceeded", f"over {limit:g} s of audio per minute; audio dropped"))
+            return
+        if self._queued_samples + len(audio) > AUDIO_BACKLOG_S * INPUT_RATE:
+            self._error(p.ProtocolError("audio_buffer_full", "audio arrives faster than real time; frame dropped"))
             return
         self._queued_samples += len(audio)
         self._audio_queue.put_nowait((audio, time.perf_counter()))
@@ -324,7 +327,11 @@ class Session:
                     self._error(p.ProtocolError("stage_failed", "voice activity detection failed; audio dropped"))
                     continue
                 for vad_event in events:
-                    await self._on_vad(vad_event)
+                    try:
+                        await self._on_vad(vad_event)
+                    except Exception:
+                        log.exception("handling %s failed in session %s", type(vad_event).__name__, self.id[:8])
+                        self._error(p.ProtocolError("internal_error", "the server failed to handle your speech"))
 
     def _buffer_manual(self, pcm: np.ndarray) -> None:
         held = sum(len(a) for a in self._manual_audio)
@@ -480,6 +487,18 @@ class Session:
 
     async def _run_turn(self, turn: VoiceTurn) -> None:
         """ASR (possibly during the pause), a reply produced ahead, then sent once committed."""
+        try:
+            await self._transcribe_and_reply(turn)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("voice turn failed in session %s", self.id[:8])
+            self._error(p.ProtocolError("internal_error", "the server failed to handle your speech"))
+            if turn.reply is not None and turn.reply is not self._reply:
+                turn.reply.stop()
+            self._turn_over(turn)
+
+    async def _transcribe_and_reply(self, turn: VoiceTurn) -> None:
         try:
             transcript = await self.parts.recognizer.transcribe(turn.audio, final=True, session_id=self.id)
         except asyncio.CancelledError:
