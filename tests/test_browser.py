@@ -8,6 +8,7 @@ date, so every wait below is on real progress, never a sleep. Screenshots go to
 
 from __future__ import annotations
 
+import base64
 import re
 import shutil
 import threading
@@ -197,6 +198,45 @@ def stored_text(settings: Settings, session_id: str, item_id: str) -> str:
 
 
 # ---------------------------------------------------------------------- tests
+
+CAPTURE_OFFLINE = """async ([rate, samples]) => {
+  const bytes = Uint8Array.from(atob(samples), (c) => c.charCodeAt(0));
+  const input = new Float32Array(bytes.buffer);
+  const context = new OfflineAudioContext(1, input.length + rate, rate);
+  await context.audioWorklet.addModule("/static/js/capture-worklet.js");
+  const buffer = context.createBuffer(1, input.length, rate);
+  buffer.copyToChannel(input, 0);
+  const source = context.createBufferSource();
+  source.buffer = buffer;
+  const node = new AudioWorkletNode(context, "pcm16-capture", { numberOfInputs: 1, numberOfOutputs: 0 });
+  const frames = [];
+  node.port.onmessage = (event) => {
+    if (event.data.type === "frame") frames.push(Array.from(new Int16Array(event.data.pcm)));
+  };
+  source.connect(node);
+  source.start();
+  await context.startRendering();
+  await new Promise((resolve) => setTimeout(resolve, 200)); // the last frames are still in the port
+  return frames;
+}"""
+
+
+@pytest.mark.parametrize("rate", [44100, 48000, 22050])
+def test_capture_worklet_turns_any_context_rate_into_20ms_frames_of_16khz(launch, base_url, rate):
+    speech = espeak_speech("What is the capital of France?")
+    source = resample(speech, 16000, rate).astype(np.float32)
+    page = launch().new_page()
+    page.goto(f"{base_url}/")
+    frames = page.evaluate(CAPTURE_OFFLINE, [rate, base64.b64encode(source.tobytes()).decode()])
+
+    assert {len(frame) for frame in frames} == {320}
+    captured = np.array([sample for frame in frames for sample in frame], dtype=np.float32) / 32768
+    assert abs(len(captured) - len(speech)) <= 320
+    n = min(len(captured), len(speech))
+    a, b = captured[:n], speech[:n]
+    correlation = float((a * b).sum() / np.sqrt((a * a).sum() * (b * b).sum()))
+    assert correlation > 0.99, f"16 kHz capture differs from the source (correlation {correlation:.4f})"
+
 
 
 def test_spoken_question_shows_transcript_streams_reply_and_plays_audio(launch, base_url, question_wav):
