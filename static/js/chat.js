@@ -45,7 +45,7 @@ const session = {
   id: new URLSearchParams(location.search).get("session") || sessionStorage.getItem(SESSION_KEY) || localStorage.getItem(SESSION_KEY),
   outputRate: 24000,
   userSpeaking: false,
-  response: null, // {id, itemId, interrupted, firstAudioReceivedAt, firstAudioHeardAt, typedAt}
+  response: null, // {id, itemId, done, interrupted, firstAudioReceivedAt, firstAudioHeardAt}
   resumeRetried: false,
 };
 
@@ -102,6 +102,7 @@ function setConnection(status, label) {
   ui.connectionLabel.textContent = label;
   ui.connection.title = label;
   ui.mic.disabled = status !== "open" && !microphone.active;
+  ui.send.disabled = status !== "open";
 }
 
 function showNotice(message) {
