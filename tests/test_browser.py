@@ -20,7 +20,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 import uvicorn
-from playwright.sync_api import Browser, BrowserContext, Page, Playwright, Route, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, Page, Playwright, sync_playwright
 
 from app.audio import resample, write_wav
 from app.bench.speech_samples import espeak_speech
@@ -42,12 +42,7 @@ CHROMIUM_ARGS = [
     "--use-fake-ui-for-media-stream",
     "--use-fake-device-for-media-stream",
     "--autoplay-policy=no-user-gesture-required",
-    # a document fulfilled by the test (to add STRICT_CSP) loses its local address, and Chromium
-    # would then refuse its WebSocket to 127.0.0.1 as a public page reaching into the local network
-    "--disable-features=LocalNetworkAccessChecks",
 ]
-# The pages must work under a strict policy: no inline script or style, nothing from elsewhere.
-STRICT_CSP = "default-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'"
 SERVER_START_S = 600  # first start may prepare and load every model on a busy 2-core machine
 REPLY_MS = 120_000  # one spoken turn end to end on a loaded CPU, with generous headroom
 
@@ -166,23 +161,14 @@ class ChatTab:
         assert not self.errors, f"the page logged errors: {self.errors}"
 
 
-def with_strict_csp(page: Page, url: str) -> None:
-    """Serves the document at ``url`` with STRICT_CSP, so a policy violation shows up as a page error."""
-
-    def add_policy(route: Route) -> None:
-        response = route.fetch()
-        route.fulfill(response=response, headers={**response.headers, "content-security-policy": STRICT_CSP})
-
-    page.route(url, add_policy)
-
-
 def open_chat(target: Browser | BrowserContext, base_url: str) -> ChatTab:
     page = target.new_page()
     tab = ChatTab(page)
     page.on("pageerror", lambda error: tab.errors.append(f"pageerror: {error}"))
     page.on("console", lambda message: message.type == "error" and tab.errors.append(message.text))
-    with_strict_csp(page, f"{base_url}/")
-    page.goto(f"{base_url}/")
+    response = page.goto(f"{base_url}/")
+    policy = response.headers.get("content-security-policy", "")
+    assert "default-src 'self'" in policy, "the page must run under a strict CSP (violations are page errors)"
     tab.wait("window.voicechat && window.voicechat.connected && window.voicechat.sessionId !== null")
     return tab
 
@@ -363,8 +349,8 @@ def test_dashboard_shows_live_sessions_engine_and_latency(launch, base_url):
     errors: list[str] = []
     page.on("pageerror", lambda error: errors.append(str(error)))
     page.on("console", lambda message: message.type == "error" and errors.append(message.text))
-    with_strict_csp(page, f"{base_url}/dashboard")
-    page.goto(f"{base_url}/dashboard")
+    response = page.goto(f"{base_url}/dashboard")
+    assert "default-src 'self'" in response.headers.get("content-security-policy", "")
     page.wait_for_function("() => window.voicechatDashboard && window.voicechatDashboard.polls >= 3", timeout=30_000)
     data = page.evaluate("() => window.voicechatDashboard.last")
 
