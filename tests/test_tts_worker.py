@@ -139,3 +139,18 @@ async def test_whisper_hears_the_numbers_the_worker_speaks(worker: TTSWorker, pr
     # Whisper writes numbers as digits ("$3.50", "330PM"): the spoken words must come back as the same digits.
     assert re.findall(r"\d", heard) == re.findall(r"\d", text), heard
     assert "ticket" in heard.lower() and "train" in heard.lower(), heard
+
+
+async def test_stop_ends_open_streams_without_waiting_for_the_queue(piper: PiperSynthesizer) -> None:
+    worker = TTSWorker(piper)
+    await worker.start()
+    long_text = " ".join(f"This is sentence number {i} of a long answer." for i in range(1, 9))
+    running = worker.synthesize(long_text, reply_id="long", first=True, out_rate=24000)
+    await anext(running)
+    queued = asyncio.create_task(collect(worker.synthesize("Queued words.", reply_id="q", first=False, out_rate=24000)))
+    await asyncio.sleep(0)
+    started = time.perf_counter()
+    await worker.stop()
+    assert time.perf_counter() - started < 3.0  # the running job stopped after its piece, not seven more
+    assert await queued == b""
+    assert [pcm async for pcm in running] == []

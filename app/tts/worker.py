@@ -80,12 +80,16 @@ class TTSWorker:
         await asyncio.to_thread(ready.wait)
 
     async def stop(self) -> None:
-        """Stop the thread; every stream still open ends."""
+        """Stop the thread (the running job stops after its piece in progress); every open stream ends."""
         with self._cond:
             self._stopping = True
-            pending, self._queue = self._queue, []
+            self._queue = []
+            open_jobs = [job for jobs in self._jobs.values() for job in jobs]
+            self._jobs.clear()
+            for job in open_jobs:
+                job.cancelled = True
             self._cond.notify_all()
-        for job in pending:
+        for job in open_jobs:
             job.deliver(_END)
         if self._thread is not None:
             await asyncio.to_thread(self._thread.join)
@@ -105,8 +109,14 @@ class TTSWorker:
             return
         loop = asyncio.get_running_loop()
         stream: asyncio.Queue[object] = asyncio.Queue()
-        job = _Job(0 if first else 1, next(self._seq), reply_id, spoken, out_rate,
-                   lambda item: loop.call_soon_threadsafe(stream.put_nowait, item))  # fmt: skip
+
+        def deliver(item: object) -> None:
+            try:
+                loop.call_soon_threadsafe(stream.put_nowait, item)
+            except RuntimeError:  # the listener's event loop has closed: nobody is left to hear it
+                job.cancelled = True
+
+        job = _Job(0 if first else 1, next(self._seq), reply_id, spoken, out_rate, deliver)
         with self._cond:
             heapq.heappush(self._queue, job)
             self._jobs.setdefault(reply_id, set()).add(job)
