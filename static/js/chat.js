@@ -6,17 +6,10 @@ import { ConversationView } from "./conversation.js";
 import { Microphone } from "./microphone.js";
 import { PlaybackQueue } from "./playback.js";
 import { RealtimeConnection } from "./realtime.js";
+import { PLAYBACK_STAGE, TURN_STAGES } from "./stages.js";
 
 const SESSION_KEY = "voicechat.session";
 const VOICE_KEY = "voicechat.voiceOut";
-const STAGES = [
-  ["endpoint_ms", "end of turn"],
-  ["asr_ms", "speech recognition"],
-  ["llm_first_token_ms", "first token"],
-  ["first_clause_ms", "first clause"],
-  ["tts_first_chunk_ms", "first speech"],
-  ["send_ms", "send"],
-];
 
 const $ = (id) => document.getElementById(id);
 const ui = {
@@ -141,20 +134,23 @@ function formatSeconds(ms) {
 /** End of speech (typed: send) -> first audio heard, from the server's breakdown plus local playback start. */
 function showLatency(response, latency) {
   if (!latency) return;
-  const local = response.firstAudioHeardAt != null && response.firstAudioReceivedAt != null
+  const playbackMs = response.firstAudioHeardAt != null && response.firstAudioReceivedAt != null
     ? response.firstAudioHeardAt - response.firstAudioReceivedAt
     : null;
-  const heardMs = latency.total_ms != null ? latency.total_ms + (local ?? 0) : null;
-  const parts = STAGES.filter(([key]) => latency[key] != null).map(([key, name]) => `${name} ${Math.round(latency[key])} ms`);
-  if (local != null) parts.push(`playback start ${Math.round(local)} ms`);
+  const heardMs = latency.total_ms != null ? latency.total_ms + (playbackMs ?? 0) : null;
+  const stages = [...TURN_STAGES, PLAYBACK_STAGE]
+    .map((stage) => ({ ...stage, ms: stage === PLAYBACK_STAGE ? playbackMs : latency[stage.key] }))
+    .filter((stage) => stage.ms != null);
+  const parts = stages.map((stage) => `${stage.label} ${Math.round(stage.ms)} ms`);
   const spoken = latency.endpoint_ms != null;
-  const what = local != null ? (spoken ? "end of speech → first audio heard" : "message sent → first audio heard")
+  const what = playbackMs != null ? (spoken ? "end of speech → first audio heard" : "message sent → first audio heard")
     : "message sent → first text";
-  stats.lastLatency = { heardMs, playbackMs: local, ...latency };
+  const summary = `${what}${latency.speculative ? " (speculative start)" : ""}`;
+  stats.lastLatency = { heardMs, playbackMs, ...latency };
   ui.latency.textContent = `Last turn: ${formatSeconds(heardMs)}`;
-  ui.latency.title = `${what}${latency.speculative ? " (speculative start)" : ""}\n${parts.join("\n")}`;
-  ui.latency.setAttribute("aria-label", `Last turn latency ${formatSeconds(heardMs)}: ${what}. ${parts.join(", ")}`);
-  if (response.itemId && heardMs != null) view.annotate(response.itemId, `${formatSeconds(heardMs)} · ${parts.join(" · ")}`);
+  ui.latency.title = `${summary}\n${parts.join("\n")}`;
+  ui.latency.setAttribute("aria-label", `Last turn latency ${formatSeconds(heardMs)}: ${summary}. ${parts.join(", ")}`);
+  if (response.itemId && heardMs != null) view.annotate(response.itemId, `${formatSeconds(heardMs)} ${summary}`, stages);
 }
 
 // ---------------------------------------------------------------- server events

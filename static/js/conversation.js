@@ -87,17 +87,33 @@ export class ConversationView {
     bubble.element.classList.remove("streaming");
   }
 
-  /** A small caption under a bubble (e.g. the turn's latency). */
-  annotate(itemId, text) {
+  /**
+   * The turn's latency under a reply: a caption and a bar with one segment per stage.
+   * @param {{label: string, color: string, ms: number}[]} stages
+   */
+  annotate(itemId, caption, stages) {
     const bubble = this.bubbles.get(itemId);
     if (!bubble) return;
-    let meta = bubble.element.querySelector(".meta");
-    if (!meta) {
-      meta = document.createElement("span");
-      meta.className = "meta";
-      bubble.element.append(meta);
+    bubble.element.querySelector(".meta")?.remove();
+    const meta = document.createElement("span");
+    meta.className = "meta";
+    const bar = document.createElement("span");
+    bar.className = "latency-bar";
+    bar.setAttribute("aria-hidden", "true");
+    const total = stages.reduce((sum, stage) => sum + stage.ms, 0) || 1;
+    for (const stage of stages) {
+      const segment = document.createElement("span");
+      segment.style.setProperty("--swatch", stage.color);
+      segment.style.width = `${(100 * stage.ms) / total}%`;
+      segment.title = `${stage.label}: ${Math.round(stage.ms)} ms`;
+      bar.append(segment);
     }
-    meta.textContent = text;
+    const text = document.createElement("span");
+    text.className = "caption";
+    text.textContent = caption;
+    text.title = stages.map((stage) => `${stage.label}: ${Math.round(stage.ms)} ms`).join("\n");
+    meta.append(bar, text);
+    bubble.element.append(meta);
   }
 
   remove(itemId) {

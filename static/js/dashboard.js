@@ -3,19 +3,12 @@
 // latency percentiles over time.
 
 import { drawChart } from "./charts.js";
+import { SUMMARY_STAGES, TURN_STAGES } from "./stages.js";
 
 const POLL_MS = 1000;
 const HISTORY_S = 120;
-const STAGES = [
-  ["endpoint_ms", "End of turn", "#64748b"],
-  ["asr_ms", "ASR", "#06b6d4"],
-  ["llm_first_token_ms", "LLM first token", "#8b5cf6"],
-  ["first_clause_ms", "First clause", "#f59e0b"],
-  ["tts_first_chunk_ms", "TTS first chunk", "#10b981"],
-  ["send_ms", "Send", "#94a3b8"],
-  ["total_ms", "Total (speech → audio)", "#4f46e5"],
-  ["text_ttft_ms", "Text first token", "#ec4899"],
-];
+const STAGES = [...TURN_STAGES, ...SUMMARY_STAGES];
+
 /** A `series` point names a stage's percentiles `<stage>_p50_ms` (e.g. `total_p50_ms` for `total_ms`). */
 const seriesField = (stage, pct) => `${stage.replace(/_ms$/, "")}_${pct}_ms`;
 
@@ -89,7 +82,7 @@ function renderSessions(list) {
 function recordStages(data) {
   const point = (t, value) => {
     const values = {};
-    for (const [stage] of STAGES) for (const pct of ["p50", "p95"]) values[`${stage}.${pct}`] = value(stage, pct) ?? null;
+    for (const { key } of STAGES) for (const pct of ["p50", "p95"]) values[`${key}.${pct}`] = value(key, pct) ?? null;
     stageHistory.push({ t, values });
   };
   if (!stageHistory.length) {
@@ -114,9 +107,9 @@ function renderCharts() {
   drawChart($("c-kv"), times, [{ color: accent, values: engineSeries.map((p) => (p.kv_use == null ? null : p.kv_use * 100)), fill: true }], { max: 100 });
   const stageTimes = stageHistory.map((p) => p.t);
   const lines = [];
-  for (const [stage, , color] of STAGES) {
-    lines.push({ color, values: stageHistory.map((p) => p.values[`${stage}.p50`] ?? null) });
-    lines.push({ color, values: stageHistory.map((p) => p.values[`${stage}.p95`] ?? null), dashed: true });
+  for (const { key, color } of STAGES) {
+    lines.push({ color, values: stageHistory.map((p) => p.values[`${key}.p50`] ?? null) });
+    lines.push({ color, values: stageHistory.map((p) => p.values[`${key}.p95`] ?? null), dashed: true });
   }
   drawChart($("c-stages"), stageTimes, lines);
 }
@@ -134,7 +127,7 @@ function legend(entries) {
 }
 
 function renderLegends() {
-  $("stage-legend").replaceWith(legend(STAGES.map(([, name, color]) => [name, color])));
+  $("stage-legend").replaceWith(legend(STAGES.map(({ label, color }) => [label, color])));
   $("c-engine").after(legend([["Batch", "var(--accent)"], ["Queue voice", "#f59e0b"], ["Queue text", "#ec4899"], ["Queue background", "#94a3b8"]]));
 }
 
