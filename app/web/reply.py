@@ -131,11 +131,6 @@ class Reply:
         for task in self._tasks:
             task.cancel()
 
-    async def wait_stopped(self) -> None:
-        for task in self._tasks:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
-
     # --- producers ---
 
     async def _produce_text(self) -> None:

@@ -72,7 +72,7 @@ class SessionRegistry:
             del self.sessions[session.id]
 
 
-def _maybe_start_parts(settings: Settings, prepared: Any, engine: Any, recognizer: Any, tts: Any) -> tuple[Any, Any, Any, list[Any]]:
+def _build_parts(settings: Settings, prepared: Any, engine: Any, recognizer: Any, tts: Any) -> tuple[Any, Any, Any, list[Any]]:
     """Build whatever was not injected; returns the parts and the list of those built here (owned)."""
     owned: list[Any] = []
     if (recognizer is None or tts is None) and prepared is None:
@@ -121,7 +121,7 @@ def create_app(
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         built_engine, built_recognizer, built_tts, owned = await asyncio.to_thread(
-            _maybe_start_parts, settings, prepared, engine, recognizer, tts
+            _build_parts, settings, prepared, engine, recognizer, tts
         )
         for part in owned:
             await _call(part, "start")
