@@ -280,6 +280,20 @@ def test_speaking_over_the_reply_stops_playback_and_truncates_the_stored_reply(l
     tab.assert_clean()
 
 
+def test_escape_stops_a_typed_reply_and_keeps_only_what_was_heard(launch, base_url, settings):
+    tab = open_chat(launch(), base_url)
+    tab.send_text("Please tell me a long story about a brave dragon.")
+    tab.wait("window.voicechat.playing", REPLY_MS)
+    tab.page.keyboard.press("Escape")
+    tab.wait("window.voicechat.stats.flushes >= 1")
+    assert tab.hook("window.voicechat.playing") is False
+    truncation = tab.hook("window.voicechat.stats.truncations")[0]
+    tab.wait(f"window.voicechat.messages.some((m) => m.itemId === '{truncation['itemId']}' && m.interrupted)")
+    kept = next(m["text"] for m in tab.messages() if m["itemId"] == truncation["itemId"])
+    assert stored_text(settings, tab.hook("window.voicechat.sessionId"), truncation["itemId"]).strip() == kept.strip()
+    tab.assert_clean()
+
+
 def test_typed_message_gets_a_reply_spoken_or_not_and_survives_a_reload(launch, base_url):
     tab = open_chat(launch(), base_url)
     tab.send_text("What is the capital of Italy?")
