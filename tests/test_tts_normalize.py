@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from app.tts import normalize_for_speech
 from app.tts.numbers import number_to_words, ordinal_to_words
@@ -88,3 +92,15 @@ def test_nothing_speakable_gives_empty_text(text: str) -> None:
 def test_plain_text_passes_unchanged() -> None:
     text = "The quick brown fox jumps over the lazy dog, doesn't it? Yes!"
     assert normalize_for_speech(text) == text
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(list("ab XY 0123456789 .,;:!?$€£%&+=@#*_`~|<>/\\-–()[]{}'\"\n😀🎉°^")
+                        + ["https://a.b/c", "x@y.com", "**", "```", "1st", "3:30", "p.m.", "Dr.", "1/2", "-5"]),
+        max_size=30,
+    ).map("".join)
+)
+def test_no_digits_markup_or_emoji_reach_the_synthesiser(text: str) -> None:
+    assert not re.search(r"[0-9*#`_|<>😀🎉]", normalize_for_speech(text))

@@ -30,7 +30,7 @@ _FRACTIONS = {"1/2": "one half", "1/3": "one third", "2/3": "two thirds", "1/4":
               "3/4": "three quarters"}  # fmt: skip
 _SYMBOLS = {"&": " and ", "+": " plus ", "=": " equals ", "@": " at ", "×": " times ", "<": " less than ",
             ">": " greater than ", "|": ", ", "°": " degrees ", "~": " about ", "\\": " ", "^": " ",
-            "{": " ", "}": " ", "[": " ", "]": " "}  # fmt: skip
+            "{": " ", "}": " ", "[": " ", "]": " ", "`": " "}  # fmt: skip
 
 _ABBREVIATIONS = {"dr.": "Doctor", "mr.": "Mister", "mrs.": "Missus", "ms.": "Miz", "prof.": "Professor",
                   "e.g.": "for example", "i.e.": "that is", "etc.": "et cetera", "vs.": "versus",
@@ -76,7 +76,8 @@ _RANGE = re.compile(r"(?<![\d.,-])(\d{1,4})\s?[–-]\s?(\d{1,4})(?![\d.,-])")
 _FRACTION = re.compile(r"(?<![\d/])(\d)/(\d)(?![\d/])")
 _NEGATIVE = re.compile(r"(?<![\w.])-(?=\d)")
 _VERSION = re.compile(r"\b\d+(?:\.\d+){2,}\b")
-_PLAIN_NUMBER = re.compile(rf"(?<![\d.])({_NUMBER})(?![\d])")
+_LEADING_POINT = re.compile(r"(?<![\w.])\.(\d+)")
+_PLAIN_NUMBER = re.compile(rf"(?<!\d)({_NUMBER})(?!\d)")
 _SPACES = re.compile(r"[ \t]+")
 _SPACE_BEFORE_PUNCT = re.compile(r"\s+([,.;:!?])")
 _REPEATED_COMMAS = re.compile(r"(?:,\s*){2,}")
@@ -103,6 +104,7 @@ def normalize_for_speech(text: str) -> str:
     text = _NEGATIVE.sub("minus ", text)
     text = _VERSION.sub(lambda m: " point ".join(number_to_words(int(p)) for p in m[0].split(".")), text)
     text = re.sub(r"#(?=\s*\d)", " number ", text)
+    text = _LEADING_POINT.sub(lambda m: f"point {digits_to_words(m[1])}", text)
     text = _PLAIN_NUMBER.sub(lambda m: _speak_number(m[1]), text)
     text = re.sub(r"(?<=\w)/(?=\w)", " ", text)
     text = "".join(_SYMBOLS.get(ch, ch) for ch in text).replace("#", " ").replace("*", " ").replace("_", " ")
