@@ -389,3 +389,20 @@ async def test_a_client_leaving_mid_reply_frees_its_engine_request(ws_url: str, 
         await asyncio.sleep(0.1)
     assert engine["running"] == 0 and sum(engine["queue"].values()) == 0
     assert engine["kv_used_blocks"] == 0  # blocks kept for prefix reuse count as free
+
+
+async def test_two_sessions_at_once_each_get_their_own_answer_in_their_own_modality(ws_url: str):
+    async with RealtimeClient(ws_url) as spoken, RealtimeClient(ws_url) as typed:
+        assert spoken.session["id"] != typed.session["id"]
+        await typed.send({"type": "session.update", "session": {"output_modalities": ["text"]}})
+        await typed.wait_for("session.updated")
+        await asyncio.gather(spoken.say_text("What is the capital of France?"), typed.say_text("Name a large animal."))
+        spoken_reply, typed_reply = await asyncio.gather(spoken.next_reply(), typed.next_reply())
+        assert spoken_reply.response_id != typed_reply.response_id
+        assert rms(spoken_reply.audio_float()) > 0.01  # voice on: a typed message is answered aloud too
+        assert not typed_reply.audio and typed_reply.text.strip()
+        for client, other in ((spoken, typed_reply), (typed, spoken_reply)):
+            assert not any(e.get("response_id") == other.response_id for e in client.events)
+        users = [e["item"]["content"][0]["text"] for e in spoken.events
+                 if e["type"] == "conversation.item.done" and e["item"]["role"] == "user"]
+        assert users == ["What is the capital of France?"]
