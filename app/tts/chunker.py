@@ -11,7 +11,6 @@ nothing is cut inside a code block.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 
 _SENTENCE_END = ".!?"
 _CLAUSE_END = ",;:…—–"
@@ -37,7 +36,11 @@ _WORD = re.compile(r"\S+")
 
 
 class ClauseChunker:
-    """Stateful: ``push`` each text delta of one reply, then ``flush`` once at its end."""
+    """Stateful: ``push`` each text delta of one reply, then ``flush`` once at its end.
+
+    Text is scanned once: ``_scanned`` marks how far the pending text holds no cut, with the code-span
+    state at that point, so a long reply (or a long code block) costs linear time, not quadratic.
+    """
 
     def __init__(self, *, first_max_words: int = 7, min_clause_words: int = 6, max_words: int = 40) -> None:
         """``first_max_words``: the first chunk is cut after this many words if no clause ended sooner;
@@ -48,6 +51,7 @@ class ClauseChunker:
         self.max_words = max_words
         self._pending = ""
         self._emitted = 0
+        self._reset_scan()
 
     def push(self, text: str) -> list[str]:
         """Add a text delta; returns the chunks that are now complete (often none)."""
@@ -55,6 +59,7 @@ class ClauseChunker:
         chunks = []
         while (cut := self._next_cut()) is not None:
             chunk, self._pending = self._pending[:cut].strip(), self._pending[cut:]
+            self._reset_scan()  # cuts are never inside code
             if chunk:
                 chunks.append(chunk)
                 self._emitted += 1
@@ -63,34 +68,90 @@ class ClauseChunker:
     def flush(self) -> list[str]:
         """The rest of the reply (the stream has ended)."""
         rest, self._pending = self._pending.strip(), ""
+        self._reset_scan()
         if not rest:
             return []
         self._emitted += 1
         return [rest]
 
+    def _reset_scan(self) -> None:
+        self._scanned = 0
+        self._in_fence = False  # inside a ``` block at _scanned
+        self._in_inline = False  # inside an inline `code` span at _scanned
+
     def _next_cut(self) -> int | None:
         first = self._emitted == 0
         text = self._pending
-        for end, kind in _boundaries(text):
-            words = _count_words(text[:end])
-            if words and (kind == "sentence" or first or words >= self.min_clause_words):
-                return end
-        return self._forced_cut(text, self.first_max_words if first else self.max_words)
+        i = self._scanned
+        while i < len(text):
+            if text[i] == "`":
+                run = 1
+                while i + run < len(text) and text[i + run] == "`":
+                    run += 1
+                if i + run == len(text) and run < 3:
+                    break  # one or two backticks at the end may still become a fence
+                if run >= 3:
+                    self._in_fence = not self._in_fence
+                elif not self._in_fence and run == 1:
+                    self._in_inline = not self._in_inline
+                i += run
+                self._scanned = i
+                continue
+            if not (self._in_fence or self._in_inline):
+                found = _boundary_at(text, i)
+                if found is _WAIT:
+                    break
+                if found is not None:
+                    end, kind = found
+                    words = _count_words(text[:end])
+                    if words and (kind == "sentence" or first or words >= self.min_clause_words):
+                        return end
+            i += 1
+            self._scanned = i
+        if self._in_fence or self._in_inline:
+            return None
+        return _forced_cut(text, self.first_max_words if first else self.max_words)
 
-    @staticmethod
-    def _forced_cut(text: str, limit: int) -> int | None:
-        """After ``limit`` complete words, cut at the last word boundary that does not leave a phrase hanging."""
-        if _inside_code(text):
+
+_WAIT = ("wait", "")  # the next characters decide whether this is a boundary
+
+
+def _boundary_at(text: str, i: int) -> tuple[int, str] | None:
+    """The cut point (after the mark and any closing quotes) and its kind if ``text[i]`` ends a phrase."""
+    ch = text[i]
+    if ch == "\n":
+        return (i + 1, "sentence") if text[:i].strip() else None
+    if ch not in _SENTENCE_END and ch not in _CLAUSE_END:
+        return None
+    end = i + 1
+    while end < len(text) and text[end] in _CLOSERS:
+        end += 1
+    if end >= len(text):
+        return _WAIT
+    if not text[end].isspace():
+        return None
+    if ch == ".":
+        if i > 0 and text[i - 1] == ".":
+            return end, "clause"  # an ellipsis ends a phrase, not a sentence
+        decided = _ends_sentence(text, i, end)
+        if decided is None:
+            return _WAIT
+        if not decided:
             return None
-        ends = [m.end() for m in _WORD.finditer(text) if m.end() < len(text)]  # words followed by whitespace
-        if len(ends) < limit:
-            return None
-        words = [m[0] for m in _WORD.finditer(text)]
-        for index in range(limit - 1, max(limit // 2, 1) - 2, -1):
-            word = words[index].strip(_CLOSERS).lower()
-            if word not in _FUNCTION_WORDS and word.rstrip(".") not in _ABBREVIATIONS and not word[-1:].isdigit():
-                return ends[index]
-        return ends[limit - 1]
+    return end, "sentence" if ch in _SENTENCE_END else "clause"
+
+
+def _forced_cut(text: str, limit: int) -> int | None:
+    """After ``limit`` complete words, cut at the last word boundary that does not leave a phrase hanging."""
+    matches = [m for m in _WORD.finditer(text) if m.end() < len(text)]  # words followed by whitespace
+    if len(matches) < limit:
+        return None
+    candidates = [m for m in matches[:limit] if not _inside_code(text[:m.end()])]
+    for match in reversed(candidates[max(limit // 2, 1) - 1:]):
+        word = match[0].strip(_CLOSERS).lower()
+        if word not in _FUNCTION_WORDS and word.rstrip(".") not in _ABBREVIATIONS and not word[-1:].isdigit():
+            return match.end()
+    return candidates[-1].end() if candidates else None
 
 
 def _count_words(text: str) -> int:
@@ -98,36 +159,8 @@ def _count_words(text: str) -> int:
 
 
 def _inside_code(text: str) -> bool:
-    """True while a ``` block or an inline `code` span is open: nothing inside it may be cut."""
+    """True while a ``` block or an inline `code` span is open at the end of ``text``."""
     return text.count("```") % 2 == 1 or text.replace("```", "").count("`") % 2 == 1
-
-
-def _boundaries(text: str) -> Iterator[tuple[int, str]]:
-    """Confirmed cut points (index after the mark and any closing quotes) with their kind."""
-    for i, ch in enumerate(text):
-        if ch == "\n":
-            if text[:i].strip() and not _inside_code(text[:i]):
-                yield i + 1, "sentence"
-            continue
-        if ch not in _SENTENCE_END and ch not in _CLAUSE_END:
-            continue
-        end = i + 1
-        while end < len(text) and text[end] in _CLOSERS:
-            end += 1
-        if end >= len(text):
-            return  # the next character decides; wait for it
-        if not text[end].isspace() or _inside_code(text[:end]):
-            continue
-        if ch == ".":
-            if i > 0 and text[i - 1] == ".":
-                yield end, "clause"  # an ellipsis ends a phrase, not a sentence
-                continue
-            decided = _ends_sentence(text, i, end)
-            if decided is None:
-                return  # the next word decides; wait for it
-            if not decided:
-                continue
-        yield end, "sentence" if ch in _SENTENCE_END else "clause"
 
 
 def _ends_sentence(text: str, dot: int, end: int) -> bool | None:
