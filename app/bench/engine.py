@@ -46,6 +46,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--quick", action="store_true",
                         help="fewer requests and repeats (all keys still reported); finishes in a few minutes on a CPU")
     parser.add_argument("--requests", type=int, default=32, help="concurrent requests of the seed workload [32]")
+    parser.add_argument("--threads", type=int, default=None,
+                        help="torch CPU threads for every contender [torch's default]; on a busy shared CPU one "
+                             "thread avoids spin-wait stalls that slow a 2-thread forward many times over")
 
 
 @dataclass(frozen=True)
@@ -65,9 +68,9 @@ class Plan:
     @classmethod
     def of(cls, quick: bool, requests: int) -> Plan:
         if quick:
-            return cls(requests, serial_requests=4, fixed_requests=min(requests, 16), voice_requests=6,
-                       voice_interval_s=0.4, flood_concurrency=16, prefix_repeats=2, decode_tokens=48,
-                       long_context=384)
+            return cls(requests, serial_requests=3, fixed_requests=min(requests, 16), voice_requests=6,
+                       voice_interval_s=0.4, flood_concurrency=16, prefix_repeats=2, decode_tokens=32,
+                       long_context=256)
         return cls(requests, serial_requests=requests, fixed_requests=requests, voice_requests=16,
                    voice_interval_s=0.5, flood_concurrency=32, prefix_repeats=5, decode_tokens=128,
                    long_context=768)
@@ -198,13 +201,28 @@ async def decode_rate(engine, prompts: list[list[int]], new_tokens: int) -> tupl
     return tokens / (window_end - window_start), context
 
 
+VOICE_TIMEOUT_S = 60.0  # a voice request still without a token by then counts as this (and as a timeout)
+
+
 async def voice_ttfts(engine, prompts: list[list[int]], interval_s: float) -> list[float]:
     """VOICE requests one at a time, ``interval_s`` apart: time to their first token."""
     params = SamplingParams(max_tokens=4, ignore_eos=True)
     ttfts = []
-    for prompt in prompts:
-        start, stamps, _ = await _stream(engine, params=params, priority=Priority.VOICE, prompt_token_ids=prompt)
-        ttfts.append(stamps[0] - start)
+    for index, prompt in enumerate(prompts):
+        request_id = f"voice-{time.monotonic_ns()}-{index}"
+        start = time.perf_counter()
+        stream = engine.generate(prompt_token_ids=prompt, params=params, priority=Priority.VOICE, request_id=request_id)
+        try:
+            while not (delta := await asyncio.wait_for(anext(stream), VOICE_TIMEOUT_S)).token_ids:
+                if delta.finished:
+                    raise RuntimeError(f"voice request ended without a token: {delta.error or delta.finish_reason}")
+            ttfts.append(time.perf_counter() - start)
+        except TimeoutError:
+            log.warning("a VOICE request got no token within %.0f s", VOICE_TIMEOUT_S)
+            ttfts.append(VOICE_TIMEOUT_S)
+        finally:
+            engine.cancel(request_id)
+            await stream.aclose()
         await asyncio.sleep(interval_s)
     return ttfts
 
@@ -309,18 +327,12 @@ async def _engine_section(settings: Settings, llm_dir: str, tokenizer, prompts, 
         await decode_rate(engine, long_prompts[:1], 2)  # warm the long prefill shape
         with PeakMemory(device) as eight_long:
             results["decode_tps_8_long"], _ = await decode_rate(engine, long_prompts, plan.decode_tokens // 2)
-        short = len(prompts[0]) + plan.decode_tokens
-        memory.update({
-            f"rss_mb_b1_l{short}": single.peak_rss / 2**20,
-            f"rss_mb_b8_l{short}": eight.peak_rss / 2**20,
-            f"rss_mb_b8_l{plan.long_context}": eight_long.peak_rss / 2**20,
-        })
-        if device.type == "cuda":
-            memory.update({
-                f"cuda_mb_b1_l{short}": single.peak_cuda / 2**20,
-                f"cuda_mb_b8_l{short}": eight.peak_cuda / 2**20,
-                f"cuda_mb_b8_l{plan.long_context}": eight_long.peak_cuda / 2**20,
-            })
+        memory["context_short_tokens"] = round(statistics.mean(len(p) for p in prompts[:8])) + plan.decode_tokens
+        memory["context_long_tokens"] = plan.long_context + plan.decode_tokens // 2
+        for name, peak in (("b1_short", single), ("b8_short", eight), ("b8_long", eight_long)):
+            memory[f"rss_mb_{name}"] = peak.peak_rss / 2**20
+            if device.type == "cuda":
+                memory[f"cuda_mb_{name}"] = peak.peak_cuda / 2**20
     finally:
         await engine.stop()
     del engine
@@ -341,6 +353,7 @@ async def _engine_section(settings: Settings, llm_dir: str, tokenizer, prompts, 
         results["voice_ttft_p95_flood_s"] = _p95(flood)
         results["voice_ttft_p50_idle_s"] = statistics.median(idle)
         results["voice_ttft_p50_flood_s"] = statistics.median(flood)
+        results["voice_timeouts_flood"] = sum(t >= VOICE_TIMEOUT_S for t in flood)
         results["flood_text_tokens_per_s"] = flood_rate
         turns = 10
         results["prefix_history_tokens"] = len(_chat_ids(tokenizer, long_history(settings, "cold-0", turns)))
@@ -348,7 +361,9 @@ async def _engine_section(settings: Settings, llm_dir: str, tokenizer, prompts, 
         results["ttft_prefix_reuse_s"] = statistics.median(reuse)
         results["ttft_prefix_cold_s"] = statistics.median(cold)
         stats = engine.stats()
-        results.update({f"engine_{k}": v for k, v in stats.items() if isinstance(v, (int, float, str))})
+        for key in ("forward", "kv_cache_bytes", "prefix_hit_rate", "preemptions"):
+            if key in stats:
+                results[f"engine_{key}"] = stats[key]
     finally:
         await engine.stop()
 
@@ -367,6 +382,8 @@ def run(args: argparse.Namespace, settings: Settings) -> dict[str, Any]:
     from app.models.prepare import prepare_models
 
     started = time.perf_counter()
+    if args.threads:
+        torch.set_num_threads(args.threads)
     plan = Plan.of(args.quick, args.requests)
     device = resolve_device(settings.device)
     dtype = resolve_dtype(settings.llm_dtype, device)
@@ -399,7 +416,10 @@ def run(args: argparse.Namespace, settings: Settings) -> dict[str, Any]:
     results["voice_flood_vs_idle"] = results["voice_ttft_p95_flood_s"] / results["voice_ttft_p95_idle_s"]
     results["prefix_reuse_speedup"] = results["ttft_prefix_cold_s"] / results["ttft_prefix_reuse_s"]
     results.update(memory)
-    results[f"kv_mb_b8_l{plan.long_context}"] = 8 * plan.long_context * shape.kv_bytes_per_token / 2**20
+    for name in ("short", "long"):
+        results[f"kv_mb_b8_{name}"] = 8 * memory[f"context_{name}_tokens"] * shape.kv_bytes_per_token / 2**20
+    results["rss_growth_mb_b1_to_b8"] = memory["rss_mb_b8_short"] - memory["rss_mb_b1_short"]
+    results["rss_growth_mb_short_to_long"] = memory["rss_mb_b8_long"] - memory["rss_mb_b8_short"]
     results["peak_rss_mb"] = peak_rss_bytes() / 2**20
     if device.type == "cuda":
         results["cuda_max_memory_allocated_mb"] = torch.cuda.max_memory_allocated(device) / 2**20
