@@ -15,6 +15,7 @@ import json
 import logging
 import time
 import uuid
+from collections import deque
 from collections.abc import AsyncIterator
 from contextlib import suppress
 
@@ -46,7 +47,7 @@ class RemoteEngine:
         self._extensions = {"priority", "return_token_ids"}  # dropped one by one if the server rejects them
         self._counters = {"requests_total": 0, "requests_finished": 0, "requests_cancelled": 0, "requests_failed": 0,
                           "stream_chunks": 0, "generated_tokens": 0, "prompt_tokens": 0}
-        self._ttfts: list[float] = []
+        self._ttfts: deque[float] = deque(maxlen=1000)  # recent requests only: the server runs for days
 
     # --- lifecycle ---
     async def start(self) -> None:
