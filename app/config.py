@@ -102,9 +102,9 @@ class Settings(BaseSettings):
     speculative_asr: bool = Field(True, description="Start ASR and the reply during the end-of-turn silence.")
     asr_batch_window_ms: float = Field(20.0, description="How long ASR waits to batch utterances of several sessions.")
     asr_max_batch: int = Field(8, description="Most utterances decoded in one ASR batch.")
-    asr_pad_to_s: float = Field(
-        1.0,
-        description="Whisper's input is padded with silence to a multiple of this (seconds); 30 = openai-whisper's full window.",
+    asr_full_window: bool = Field(
+        False,
+        description="Encode Whisper's whole 30 s window as openai-whisper does (slower); default: only the real audio.",
     )
 
     # --- speech out ---

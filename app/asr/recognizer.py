@@ -1,0 +1,181 @@
+"""One speech recogniser shared by every session: requests that arrive close together share a batch.
+
+Sessions await ``transcribe``; a single worker thread (off the event loop) collects the requests
+that arrive within ``batch_window_ms`` of the oldest one and decodes them in one Whisper call.
+Finals go first; partial transcripts only fill the rest of a batch. A partial is dropped (its
+caller gets None) when a newer partial or a final of the same session is queued, or when a batch
+has no room for it: under load they are the first to go.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import threading
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from app.asr.whisper_backend import SAMPLE_RATE, WhisperTranscriber
+
+logger = logging.getLogger(__name__)
+
+
+@dataclass
+class Transcript:
+    text: str
+    language: str
+    duration_s: float  # length of the audio
+    asr_s: float  # wall time from the request to its result (queueing included)
+    batch_size: int = 1  # how many utterances were decoded together
+
+
+@dataclass(eq=False)
+class _Request:
+    audio: np.ndarray
+    final: bool
+    session_id: str | None
+    future: asyncio.Future
+    loop: asyncio.AbstractEventLoop
+    submitted: float = field(default_factory=time.perf_counter)
+
+
+def _settle(future: asyncio.Future, value: object) -> None:
+    if not future.done():
+        if isinstance(value, BaseException):
+            future.set_exception(value)
+        else:
+            future.set_result(value)
+
+
+class SpeechRecognizer:
+    """Shared, batching front of a WhisperTranscriber. ``start()`` before use, ``stop()`` at shutdown."""
+
+    def __init__(self, transcriber: WhisperTranscriber, *, batch_window_ms: float = 20.0, max_batch: int = 8) -> None:
+        self.transcriber = transcriber
+        self.batch_window_s = batch_window_ms / 1000
+        self.max_batch = max(1, max_batch)
+        self._queue: list[_Request] = []
+        self._wake = threading.Condition()
+        self._thread: threading.Thread | None = None
+        self._stopping = False
+        self._stats = {"asr_requests": 0, "asr_partials_dropped": 0, "asr_batches": 0, "asr_utterances": 0}
+        self._last_batch_s = 0.0
+
+    async def start(self) -> None:
+        if self._thread is None:
+            self._stopping = False
+            self._thread = threading.Thread(target=self._run, name="asr-worker", daemon=True)
+            self._thread.start()
+
+    async def stop(self) -> None:
+        thread = self._thread
+        if thread is None:
+            return
+        with self._wake:
+            self._stopping = True
+            pending, self._queue = self._queue, []
+            self._wake.notify()
+        for request in pending:
+            request.loop.call_soon_threadsafe(_settle, request.future, RuntimeError("speech recogniser stopped"))
+        await asyncio.to_thread(thread.join)
+        self._thread = None
+
+    async def transcribe(
+        self, audio: np.ndarray, *, final: bool = True, session_id: str | None = None
+    ) -> Transcript | None:
+        """Transcribe float32 16 kHz mono audio. A final always gets a Transcript; a partial may get None (dropped)."""
+        if self._thread is None:
+            raise RuntimeError("speech recogniser is not started")
+        audio = np.asarray(audio, dtype=np.float32).reshape(-1)
+        if len(audio) == 0:
+            return Transcript("", self.transcriber.language or "en", 0.0, 0.0, 0)
+        loop = asyncio.get_running_loop()
+        request = _Request(audio, final, session_id, loop.create_future(), loop)
+        superseded: list[_Request] = []
+        with self._wake:
+            if session_id is not None:  # an older partial of this session is no longer worth decoding
+                superseded = [r for r in self._queue if not r.final and r.session_id == session_id]
+                self._queue = [r for r in self._queue if r not in superseded]
+            self._queue.append(request)
+            self._stats["asr_requests"] += 1
+            self._stats["asr_partials_dropped"] += len(superseded)
+            self._wake.notify()
+        for old in superseded:
+            _settle(old.future, None)
+        return await request.future
+
+    def stats(self) -> dict:
+        """Flat counters for the dashboard."""
+        with self._wake:
+            queued = len(self._queue)
+        batches = self._stats["asr_batches"]
+        return {
+            **self._stats,
+            "asr_queue": queued,
+            "asr_mean_batch": self._stats["asr_utterances"] / batches if batches else 0.0,
+            "asr_last_batch_s": self._last_batch_s,
+        }
+
+    # --- worker thread ---
+
+    def _run(self) -> None:
+        while True:
+            with self._wake:
+                while not self._queue and not self._stopping:
+                    self._wake.wait()
+                if self._stopping:
+                    return
+                deadline = min(r.submitted for r in self._queue) + self.batch_window_s
+                while len(self._queue) < self.max_batch and not self._stopping:
+                    remaining = deadline - time.perf_counter()
+                    if remaining <= 0:
+                        break
+                    self._wake.wait(remaining)
+                if self._stopping:
+                    return
+                batch, dropped = self._take_batch()
+            for request in dropped:
+                request.loop.call_soon_threadsafe(_settle, request.future, None)
+            if batch:
+                self._decode(batch)
+
+    def _take_batch(self) -> tuple[list[_Request], list[_Request]]:
+        """Finals first (oldest first), then partials; partials left over are dropped. Holds the lock."""
+        live = [r for r in self._queue if not r.future.cancelled()]
+        finals = [r for r in live if r.final]
+        final_sessions = {r.session_id for r in finals if r.session_id is not None}
+        partials = [r for r in live if not r.final]
+        stale = [r for r in partials if r.session_id in final_sessions]
+        partials = [r for r in partials if r.session_id not in final_sessions]
+        batch = finals[: self.max_batch]
+        room = self.max_batch - len(batch)
+        batch += partials[:room]
+        dropped = stale + partials[room:]
+        self._queue = finals[self.max_batch :]
+        self._stats["asr_partials_dropped"] += len(dropped)
+        return batch, dropped
+
+    def _decode(self, batch: list[_Request]) -> None:
+        started = time.perf_counter()
+        try:
+            results = self.transcriber.transcribe_batch([r.audio for r in batch])
+        except Exception as error:  # the sessions get the error; the worker lives on
+            logger.exception("ASR batch of %d failed", len(batch))
+            for request in batch:
+                request.loop.call_soon_threadsafe(_settle, request.future, error)
+            return
+        done = time.perf_counter()
+        self._last_batch_s = done - started
+        self._stats["asr_batches"] += 1
+        self._stats["asr_utterances"] += len(batch)
+        for request, result in zip(batch, results):
+            transcript = Transcript(
+                text=result.text,
+                language=result.language,
+                duration_s=len(request.audio) / SAMPLE_RATE,
+                asr_s=done - request.submitted,
+                batch_size=len(batch),
+            )
+            request.loop.call_soon_threadsafe(_settle, request.future, transcript)

@@ -1,0 +1,103 @@
+"""Batched Whisper transcription with openai-whisper (greedy decoding of several utterances at once).
+
+By default only the real audio frames are encoded (see ``app.asr.encoder``); ``full_window=True``
+keeps openai-whisper's padding of every input to 30 s, to measure against.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import torch
+
+from app.asr.encoder import FRAME, HOP, RealFramesEncoder
+
+logger = logging.getLogger(__name__)
+
+SAMPLE_RATE = 16000
+_MAX_TOKENS_PER_S = 12  # generous bound on the text of an utterance; stops runaway repetition early
+# Above this, the text is dropped. openai-whisper also requires a poor decode (avg logprob < -1), but
+# its confident "you" on silence or noise (no-speech 0.89-0.92, logprob -0.4 to -0.6) would then reach
+# the LLM; real speech measured 0.01-0.18.
+_NO_SPEECH_PROB = 0.6
+
+
+@dataclass
+class Recognition:
+    """One decoded utterance."""
+
+    text: str
+    language: str
+    no_speech_prob: float
+
+
+class WhisperTranscriber:
+    """An openai-whisper model with its padding policy; not thread-safe (one caller at a time).
+
+    ``full_window=True`` keeps openai-whisper's own behaviour (every input padded to 30 s and
+    encoded whole); it is slower and here only to measure against.
+    """
+
+    def __init__(
+        self, model: str | Path, *, language: str = "en", device: str = "cpu", full_window: bool = False
+    ) -> None:
+        import whisper
+
+        self._whisper = whisper
+        self.model = whisper.load_model(str(model), device=device)
+        if language not in ("auto", "en") and not self.model.is_multilingual:
+            raise ValueError(f"Whisper model {model} is English-only; language {language!r} needs a multilingual model")
+        self.language = None if language == "auto" else language
+        self.device = device
+        self.fp16 = device.startswith("cuda")
+        self.n_mels = self.model.dims.n_mels
+        self.full_window = full_window
+        self._window = whisper.audio.N_SAMPLES  # 30 s: the longest input the encoder accepts
+        self._encoder = None
+        if not full_window:
+            silence = self.mel(np.zeros(0, dtype=np.float32), self._window).to(device)
+            self._encoder = RealFramesEncoder(self.model.encoder, silence)
+
+    def mel(self, audio: np.ndarray, length: int) -> torch.Tensor:
+        """Log-mel of ``audio`` padded with silence to ``length`` samples (cut to 30 s), as whisper computes it."""
+        clip = torch.zeros(length + self._whisper.audio.N_FFT, dtype=torch.float32)
+        real = torch.from_numpy(np.asarray(audio, dtype=np.float32)[:length])
+        clip[: len(real)] = real
+        return self._whisper.log_mel_spectrogram(clip, self.n_mels)[:, : length // HOP]
+
+    def features(self, audios: list[np.ndarray]) -> torch.Tensor:
+        """Audio features [B, 1500, width] of a batch: the encoder output the decoder attends to."""
+        if self.full_window:
+            mels = torch.stack([self.mel(a, self._window) for a in audios]).to(self.device)
+            return self.model.encoder(mels.half() if self.fp16 else mels)
+        frames = [max(1, min(-(-len(a) // FRAME), self._encoder.n_ctx)) for a in audios]
+        length = min(self._window, (max(frames) + 1) * FRAME)  # one frame of silence margin for the convolutions
+        mels = torch.stack([self.mel(a[: f * FRAME], length) for a, f in zip(audios, frames)]).to(self.device)
+        return self._encoder(mels.half() if self.fp16 else mels, frames)
+
+    @torch.inference_mode()
+    def transcribe_batch(self, audios: list[np.ndarray]) -> list[Recognition]:
+        """Decode several 16 kHz float32 utterances in one encoder + greedy decoder call."""
+        if not audios:
+            return []
+        features = self.features(audios)
+        longest_s = min(self._window, max(len(a) for a in audios)) / SAMPLE_RATE
+        options = self._whisper.DecodingOptions(
+            task="transcribe",
+            language=self.language,
+            without_timestamps=True,
+            fp16=self.fp16,
+            sample_len=min(self.model.dims.n_text_ctx // 2, int(16 + _MAX_TOKENS_PER_S * longest_s)),
+        )
+        results = self._whisper.decode(self.model, features, options)
+        return [
+            Recognition(
+                text="" if r.no_speech_prob > _NO_SPEECH_PROB else r.text.strip(),
+                language=r.language or (self.language or "en"),
+                no_speech_prob=float(r.no_speech_prob),
+            )
+            for r in results
+        ]

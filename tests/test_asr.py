@@ -1,0 +1,164 @@
+"""Whisper transcription and the shared batching recogniser, on real speech with the packaged model."""
+
+from __future__ import annotations
+
+import asyncio
+
+import numpy as np
+import pytest
+
+from app.asr import SpeechRecognizer, Transcript, WhisperTranscriber, create_recognizer
+from app.bench.speech_samples import (
+    SENTENCES,
+    audioeval_samples,
+    espeak_speech,
+    normalize_words,
+    piper_speech,
+    word_error_rate,
+)
+
+# Bounds: tiny.en measured 0.00-0.05 on the clean samples and 0.10-0.16 on espeak-ng's robotic voice.
+CLEAN_WER_BOUND = 0.10
+ESPEAK_WER_BOUND = 0.25
+
+
+@pytest.fixture(scope="module")
+def transcriber(prepared) -> WhisperTranscriber:
+    return WhisperTranscriber(prepared.whisper_pt, language="en")
+
+
+@pytest.fixture(scope="module")
+def clean_speech() -> list[tuple[np.ndarray, str]]:
+    recorded = [(s.audio, s.text) for s in audioeval_samples("en")]
+    return recorded + [(piper_speech(text), text) for text in SENTENCES[:5]]
+
+
+def test_clean_speech_word_error_rate(transcriber, clean_speech):
+    hypotheses = [transcriber.transcribe_batch([audio])[0].text for audio, _ in clean_speech]
+    assert word_error_rate([text for _, text in clean_speech], hypotheses) <= CLEAN_WER_BOUND, hypotheses
+
+
+def test_espeak_speech_word_error_rate(transcriber):
+    texts = SENTENCES[5:9]
+    hypotheses = [r.text for r in transcriber.transcribe_batch([espeak_speech(t) for t in texts])]
+    assert word_error_rate(texts, hypotheses) <= ESPEAK_WER_BOUND, hypotheses
+
+
+def test_batched_decode_equals_single_decodes(transcriber, clean_speech):
+    audios = [audio for audio, _ in clean_speech[:6]]  # lengths from 1.1 s to 3.5 s: padding differs
+    single = [transcriber.transcribe_batch([audio])[0].text for audio in audios]
+    batched = [r.text for r in transcriber.transcribe_batch(audios)]
+    assert [normalize_words(t) for t in batched] == [normalize_words(t) for t in single]
+
+
+def test_full_window_mode_transcribes_too(prepared, clean_speech):
+    full = WhisperTranscriber(prepared.whisper_pt, language="en", full_window=True)
+    audio, text = clean_speech[2]
+    assert word_error_rate([text], [full.transcribe_batch([audio])[0].text]) <= 0.2
+
+
+def test_silence_gives_empty_text(transcriber):
+    assert transcriber.transcribe_batch([np.zeros(32000, dtype=np.float32)])[0].text == ""
+
+
+def test_english_only_model_rejects_other_languages(prepared):
+    with pytest.raises(ValueError, match="multilingual"):
+        WhisperTranscriber(prepared.whisper_pt, language="de")
+
+
+# --- the shared recogniser ---
+
+
+@pytest.fixture(scope="module")
+def recognizer_factory(transcriber):
+    def make(**kwargs) -> SpeechRecognizer:
+        return SpeechRecognizer(transcriber, **kwargs)
+
+    return make
+
+
+async def test_requests_of_several_sessions_share_one_batch(recognizer_factory, clean_speech):
+    recognizer = recognizer_factory(batch_window_ms=200, max_batch=8)
+    await recognizer.start()
+    try:
+        items = clean_speech[:4]
+        results = await asyncio.gather(
+            *(recognizer.transcribe(audio, session_id=f"s{i}") for i, (audio, _) in enumerate(items))
+        )
+        assert all(isinstance(r, Transcript) for r in results)
+        assert [r.batch_size for r in results] == [4, 4, 4, 4]
+        assert word_error_rate([t for _, t in items], [r.text for r in results]) <= CLEAN_WER_BOUND
+        assert results[0].duration_s == pytest.approx(len(items[0][0]) / 16000)
+        assert all(r.asr_s > 0 for r in results)
+        stats = recognizer.stats()
+        assert stats["asr_batches"] == 1 and stats["asr_utterances"] == 4
+    finally:
+        await recognizer.stop()
+
+
+async def test_finals_go_first_and_partials_are_dropped_under_load(recognizer_factory, clean_speech):
+    recognizer = recognizer_factory(batch_window_ms=200, max_batch=2)
+    await recognizer.start()
+    try:
+        audio = clean_speech[1][0]
+        partials = [recognizer.transcribe(audio, final=False, session_id=f"p{i}") for i in range(2)]
+        finals = [recognizer.transcribe(audio, final=True, session_id=f"f{i}") for i in range(2)]
+        *partial_results, final_a, final_b = await asyncio.gather(*partials, *finals)
+        assert partial_results == [None, None]  # no room left in the batch: dropped, not delayed
+        assert final_a.batch_size == final_b.batch_size == 2
+        assert recognizer.stats()["asr_partials_dropped"] == 2
+    finally:
+        await recognizer.stop()
+
+
+async def test_a_newer_partial_supersedes_an_older_one(recognizer_factory, clean_speech):
+    recognizer = recognizer_factory(batch_window_ms=200, max_batch=8)
+    await recognizer.start()
+    try:
+        short, longer = clean_speech[1][0], clean_speech[0][0]
+        older = recognizer.transcribe(short, final=False, session_id="s")
+        newer = recognizer.transcribe(longer, final=False, session_id="s")
+        old_result, new_result = await asyncio.gather(older, newer)
+        assert old_result is None
+        assert new_result is not None and new_result.text
+    finally:
+        await recognizer.stop()
+
+
+async def test_cancelled_requests_are_not_decoded(recognizer_factory, clean_speech):
+    recognizer = recognizer_factory(batch_window_ms=300, max_batch=8)
+    await recognizer.start()
+    try:
+        audio = clean_speech[1][0]
+        speculative = asyncio.create_task(recognizer.transcribe(audio, session_id="a"))
+        kept = asyncio.create_task(recognizer.transcribe(audio, session_id="b"))
+        await asyncio.sleep(0.05)
+        speculative.cancel()
+        result = await kept
+        assert result.batch_size == 1
+        assert recognizer.stats()["asr_utterances"] == 1
+    finally:
+        await recognizer.stop()
+
+
+async def test_lifecycle_errors_are_clear(recognizer_factory):
+    recognizer = recognizer_factory()
+    with pytest.raises(RuntimeError, match="not started"):
+        await recognizer.transcribe(np.zeros(1600, dtype=np.float32))
+    await recognizer.start()
+    empty = await recognizer.transcribe(np.zeros(0, dtype=np.float32))
+    assert empty.text == "" and empty.duration_s == 0.0
+    await recognizer.stop()
+    await recognizer.stop()  # idempotent
+
+
+async def test_create_recognizer_from_settings(settings, prepared, clean_speech):
+    recognizer = create_recognizer(settings.model_copy(update={"asr_batch_window_ms": 5.0}), prepared)
+    await recognizer.start()
+    try:
+        audio, text = clean_speech[0]
+        result = await recognizer.transcribe(audio)
+        assert word_error_rate([text], [result.text]) <= 0.2
+        assert result.language == "en"
+    finally:
+        await recognizer.stop()
