@@ -113,8 +113,7 @@ def prepare_step(batch: ScheduledBatch, block_size: int, device: torch.device) -
 
 def paged_attention(
     q: torch.Tensor,
-    k: torch.Tensor,
-    v: torch.Tensor,
+    kv: torch.Tensor,
     layer: int,
     cache: KVCache,
     meta: StepMetadata,
@@ -122,13 +121,12 @@ def paged_attention(
 ) -> torch.Tensor:
     """Write the step's keys/values into the cache and attend.
 
-    q: [T, Hq, D]; k, v: [T, Hkv, D]; returns [T, Hq, D].
+    q: [T, Hq, D]; kv: [T, 2, Hkv, D] (keys, values); returns [T, Hq, D].
     """
-    k_cache, v_cache = cache.layer(layer)
-    k_cache.index_copy_(0, meta.slot_mapping, k)
-    v_cache.index_copy_(0, meta.slot_mapping, v)
+    kv_cache = cache.layer(layer)
+    kv_cache.index_copy_(0, meta.slot_mapping, kv)
     num_tokens, num_heads, head_dim = q.shape
-    num_kv = k.shape[1]
+    num_kv = kv.shape[2]
     group = num_heads // num_kv
     out = torch.empty_like(q)
 
@@ -137,8 +135,8 @@ def paged_attention(
         # the `group` query heads sharing a KV head attend to the same keys with the same mask,
         # so they ride in the query-length dimension: no KV repeat, one batched call
         qd = q[:b].reshape(b, num_kv, group, head_dim)
-        kd = k_cache.index_select(0, meta.decode_gather).view(b, meta.decode_len, num_kv, head_dim).transpose(1, 2)
-        vd = v_cache.index_select(0, meta.decode_gather).view(b, meta.decode_len, num_kv, head_dim).transpose(1, 2)
+        ctx = kv_cache.index_select(0, meta.decode_gather).view(b, meta.decode_len, 2, num_kv, head_dim)
+        kd, vd = ctx[:, :, 0].transpose(1, 2), ctx[:, :, 1].transpose(1, 2)
         od = F.scaled_dot_product_attention(qd, kd, vd, attn_mask=meta.decode_mask, scale=scale)
         out[:b] = od.reshape(b, num_heads, head_dim)
 
@@ -146,12 +144,11 @@ def paged_attention(
         s, n = chunk.start, chunk.length
         qp = q[s : s + n].transpose(0, 1).unsqueeze(0)
         if chunk.gather is None:
-            kp = k[s : s + n].transpose(0, 1).unsqueeze(0)
-            vp = v[s : s + n].transpose(0, 1).unsqueeze(0)
-            op = F.scaled_dot_product_attention(qp, kp, vp, is_causal=True, scale=scale, enable_gqa=group > 1)
+            ctx, causal, mask = kv[s : s + n], True, None
         else:
-            kp = k_cache.index_select(0, chunk.gather).transpose(0, 1).unsqueeze(0)
-            vp = v_cache.index_select(0, chunk.gather).transpose(0, 1).unsqueeze(0)
-            op = F.scaled_dot_product_attention(qp, kp, vp, attn_mask=chunk.mask, scale=scale, enable_gqa=group > 1)
+            ctx, causal, mask = kv_cache.index_select(0, chunk.gather), False, chunk.mask
+        kp = ctx[:, 0].transpose(0, 1).unsqueeze(0)
+        vp = ctx[:, 1].transpose(0, 1).unsqueeze(0)
+        op = F.scaled_dot_product_attention(qp, kp, vp, attn_mask=mask, is_causal=causal, scale=scale, enable_gqa=group > 1)
         out[s : s + n] = op.squeeze(0).transpose(0, 1)
     return out

@@ -173,9 +173,10 @@ class KVLayout:
 
 
 class KVCache:
-    """The preallocated key/value tensors: ``[layers, 2, slots, kv_heads, head_dim]``.
+    """The preallocated key/value tensor: ``[layers, slots, 2 (key, value), kv_heads, head_dim]``.
 
-    Slot ``block_id * block_size + offset`` holds one token of one block.
+    Slot ``block_id * block_size + offset`` holds one token of one block; a token's key and value
+    sit side by side, so one copy writes both and one gather reads both.
     """
 
     def __init__(self, layout: KVLayout, budget_bytes: int, block_size: int, device: torch.device) -> None:
@@ -184,12 +185,12 @@ class KVCache:
         self.num_blocks = budget_bytes // (layout.bytes_per_token * block_size)
         slots = max(self.num_blocks, 1) * block_size
         self.tensor = torch.zeros(
-            (layout.num_layers, 2, slots, layout.num_kv_heads, layout.head_dim), dtype=layout.dtype, device=device
+            (layout.num_layers, slots, 2, layout.num_kv_heads, layout.head_dim), dtype=layout.dtype, device=device
         )
 
     @property
     def nbytes(self) -> int:
         return self.tensor.numel() * self.tensor.element_size()
 
-    def layer(self, index: int) -> tuple[torch.Tensor, torch.Tensor]:
-        return self.tensor[index, 0], self.tensor[index, 1]
+    def layer(self, index: int) -> torch.Tensor:
+        return self.tensor[index]

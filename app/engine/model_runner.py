@@ -54,8 +54,7 @@ def _hf_paged_attention(module, query, key, value, attention_mask, scaling=None,
     """transformers attention-interface adapter: [1, H, T, D] in, [1, T, H, D] out."""
     out = paged_attention(
         query[0].transpose(0, 1),
-        key[0].transpose(0, 1),
-        value[0].transpose(0, 1),
+        torch.stack((key[0], value[0]), dim=1).transpose(0, 2),
         module.layer_idx,
         kwargs["voicechat_cache"],
         kwargs["voicechat_meta"],
@@ -65,6 +64,29 @@ def _hf_paged_attention(module, query, key, value, attention_mask, scaling=None,
 
 
 AttentionInterface.register(ATTENTION_NAME, _hf_paged_attention)
+
+
+class Linear:
+    """``y = x W^T + b``; on CPU in half precision the weight is prepacked once for oneDNN, which
+    streams it 1.5-2x faster than the default matmul at decode batch sizes."""
+
+    def __init__(self, weight: torch.Tensor, bias: torch.Tensor | None = None) -> None:
+        self.bias = bias
+        self.packed = None
+        if weight.device.type == "cpu" and weight.dtype in (torch.bfloat16, torch.float16) and _mkldnn_linear_ok():
+            self.packed = torch.ops.mkldnn._reorder_linear_weight(weight, 8)
+            self.weight = None
+        else:
+            self.weight = weight
+
+    def __call__(self, x: torch.Tensor) -> torch.Tensor:
+        if self.packed is not None:
+            return torch.ops.mkldnn._linear_pointwise(x, self.packed, self.bias, "none", [], "")
+        return F.linear(x, self.weight, self.bias)
+
+
+def _mkldnn_linear_ok() -> bool:
+    return torch.backends.mkldnn.is_available() and hasattr(torch.ops.mkldnn, "_reorder_linear_weight")
 
 
 class LeanLlama:
@@ -80,7 +102,7 @@ class LeanLlama:
         self.scale = self.head_dim**-0.5
         self.embed = inner.embed_tokens.weight
         self.final_norm = inner.norm.weight
-        self.lm_head = model.lm_head.weight
+        self.lm_head = Linear(model.lm_head.weight)
         self.layers = []
         for layer in inner.layers:
             att, mlp = layer.self_attn, layer.mlp
@@ -90,20 +112,21 @@ class LeanLlama:
             self.layers.append(
                 (
                     layer.input_layernorm.weight,
-                    qkv_w,
-                    qkv_b,
-                    att.o_proj.weight,
-                    att.o_proj.bias,
+                    Linear(qkv_w, qkv_b),
+                    Linear(att.o_proj.weight, att.o_proj.bias),
                     layer.post_attention_layernorm.weight,
-                    torch.cat([mlp.gate_proj.weight, mlp.up_proj.weight]).contiguous(),
-                    mlp.down_proj.weight,
+                    Linear(torch.cat([mlp.gate_proj.weight, mlp.up_proj.weight]).contiguous()),
+                    Linear(mlp.down_proj.weight),
                 )
             )
         # rotary tables from the model's own rotary module, so every rope variant is honoured
         positions = torch.arange(max_positions, device=self.embed.device)[None]
         probe = torch.zeros(1, dtype=self.embed.dtype, device=self.embed.device)
         cos, sin = inner.rotary_emb(probe, positions)
-        self.cos, self.sin = cos[0], sin[0]
+        half = self.head_dim // 2
+        # rotate_half(x) * sin == roll(x, half) * [-sin, sin]: one roll instead of slices, neg and cat
+        self.cos = cos[0]
+        self.sin = torch.cat((-sin[0, :, :half], sin[0, :, half:]), dim=-1)
 
     @staticmethod
     def supports(config) -> bool:
@@ -114,31 +137,30 @@ class LeanLlama:
             and getattr(config, "sliding_window", None) is None
         )
 
-    def _rope(self, x: torch.Tensor, cos: torch.Tensor, sin: torch.Tensor) -> torch.Tensor:
-        half = x.shape[-1] // 2
-        rotated = torch.cat((-x[..., half:], x[..., :half]), dim=-1)
-        return x * cos + rotated * sin
 
     def forward(self, inputs: StepInputs, cache: KVCache) -> torch.Tensor:
         t = inputs.input_ids.shape[0]
         h = F.embedding(inputs.input_ids, self.embed)
         cos = self.cos[inputs.positions].unsqueeze(1)
         sin = self.sin[inputs.positions].unsqueeze(1)
-        nq, nkv, d = self.num_heads * self.head_dim, self.num_kv * self.head_dim, self.head_dim
+        nq, d = self.num_heads * self.head_dim, self.head_dim
+        nqk = self.num_heads + self.num_kv
+        half = d // 2
         hidden = h.shape[-1]
-        for i, (ln1, qkv_w, qkv_b, o_w, o_b, ln2, gu_w, down_w) in enumerate(self.layers):
+        for i, (ln1, qkv_proj, o_proj, ln2, gate_up_proj, down_proj) in enumerate(self.layers):
             x = F.rms_norm(h, (hidden,), ln1, self.eps)
-            qkv = F.linear(x, qkv_w, qkv_b)
-            q = self._rope(qkv[:, :nq].view(t, self.num_heads, d), cos, sin)
-            k = self._rope(qkv[:, nq : nq + nkv].view(t, self.num_kv, d), cos, sin)
-            v = qkv[:, nq + nkv :].view(t, self.num_kv, d)
-            a = paged_attention(q, k, v, i, cache, inputs.meta, self.scale)
-            h = h + F.linear(a.view(t, nq), o_w, o_b)
+            qkv = qkv_proj(x)
+            qk = qkv[:, : nqk * d].view(t, nqk, d)
+            qk.copy_(qk * cos + qk.roll(half, -1) * sin)  # rotary on queries and keys at once
+            q = qkv[:, :nq].view(t, self.num_heads, d)
+            kv = qkv[:, nq:].view(t, 2, self.num_kv, d)
+            a = paged_attention(q, kv, i, cache, inputs.meta, self.scale)
+            h = h + o_proj(a.view(t, nq))
             x = F.rms_norm(h, (hidden,), ln2, self.eps)
-            gate, up = F.linear(x, gu_w).chunk(2, dim=-1)
-            h = h + F.linear(F.silu(gate) * up, down_w)
+            gate, up = gate_up_proj(x).chunk(2, dim=-1)
+            h = h + down_proj(F.silu(gate) * up)
         h = F.rms_norm(h[inputs.logits_indices], (hidden,), self.final_norm, self.eps)
-        return F.linear(h, self.lm_head)
+        return self.lm_head(h)
 
 
 class ModelRunner:
@@ -169,8 +191,8 @@ class ModelRunner:
                 self.lean = LeanLlama(self.model, max_seq_len + 1)
             # the HF modules are no longer used; keep only what the lean forward holds
             for layer in self.model.model.layers:
-                layer.self_attn.q_proj = layer.self_attn.k_proj = layer.self_attn.v_proj = None
-                layer.mlp.gate_proj = layer.mlp.up_proj = None
+                att, mlp = layer.self_attn, layer.mlp
+                att.q_proj = att.k_proj = att.v_proj = att.o_proj = mlp.gate_proj = mlp.up_proj = mlp.down_proj = None
         else:
             self.model.set_attn_implementation(ATTENTION_NAME)
         log.info(
