@@ -198,7 +198,7 @@ class TTSWorker:
         resampler = StreamResampler(self.synthesizer.sample_rate, job.out_rate)
         samples = 0
         try:
-            for piece in self.synthesizer.synthesize(job.text):
+            for piece in () if job.cancelled else self.synthesizer.synthesize(job.text):
                 if job.cancelled:
                     break
                 samples += len(piece)
