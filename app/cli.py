@@ -15,6 +15,7 @@ BENCHMARKS = {
     "asr": "speech recognition: real-time factor, batched decoding speed-up, word error rate, endpoint delay",
     "tts": "speech synthesis: time to first audio chunk and real-time factor per backend",
     "voice": "simulated voice users over WebSocket: end of speech -> first reply audio",
+    "load": "many voice and typed users for a bounded time: errors, latency, memory, descriptors, leaked KV",
 }
 
 
