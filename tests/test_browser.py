@@ -366,26 +366,25 @@ def test_dashboard_shows_live_sessions_engine_and_latency(launch, base_url):
     response = page.goto(f"{base_url}/dashboard")
     assert "default-src 'self'" in response.headers.get("content-security-policy", "")
     page.wait_for_function("() => window.voicechatDashboard && window.voicechatDashboard.polls >= 3", timeout=30_000)
-    data = page.evaluate("() => window.voicechatDashboard.last")
-
-    assert data["sessions"]["active"] >= 1
-    assert int(page.locator("#m-sessions").inner_text()) == data["sessions"]["active"]
-    session_prefix = chat.hook("window.voicechat.sessionId")[:8]
-    assert page.locator("#sessions tbody td", has_text=session_prefix).count() == 1
-    assert data["engine"]["batch_size"] is not None and data["engine"]["kv_use"] is not None
-    assert page.locator("#m-batch").inner_text() == str(data["engine"]["batch_size"])
-    assert page.locator("#m-kv").inner_text().endswith("%")
-    assert data["latency"]["stages"]["llm_first_token_ms"]["n"] >= 1
-    drawn = page.evaluate(
-        """() => ['c-engine', 'c-tps', 'c-kv', 'c-stages'].map((id) => {
-            const canvas = document.getElementById(id);
-            const pixels = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
-            let painted = 0;
-            for (let i = 3; i < pixels.length; i += 4) if (pixels[i] > 0) painted++;
-            return painted;
+    shown = page.evaluate(
+        """() => ({
+            data: window.voicechatDashboard.last,
+            plotted: window.voicechatDashboard.plotted,
+            sessions: document.getElementById("m-sessions").textContent,
+            batch: document.getElementById("m-batch").textContent,
+            kv: document.getElementById("m-kv").textContent,
+            rows: [...document.querySelectorAll("#sessions tbody td:first-child")].map((td) => td.textContent),
         })"""
-    )
-    assert all(count > 500 for count in drawn), drawn
+    )  # one snapshot: the page re-renders every second
+    data = shown["data"]
+    assert data["sessions"]["active"] >= 1 and shown["sessions"] == str(data["sessions"]["active"])
+    assert chat.hook("window.voicechat.sessionId")[:8] in shown["rows"]
+    assert data["engine"]["batch_size"] is not None and shown["batch"] == str(data["engine"]["batch_size"])
+    assert data["engine"]["kv_use"] is not None
+    assert shown["kv"].endswith("%") and abs(float(shown["kv"][:-1]) - data["engine"]["kv_use"] * 100) <= 0.051
+    assert data["latency"]["stages"]["llm_first_token_ms"]["n"] >= 1
+    assert shown["plotted"]["engine"] > 0 and shown["plotted"]["tps"] > 0 and shown["plotted"]["kv"] > 0
+    assert shown["plotted"]["stages"] > 0, "no latency percentiles on the chart"
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / "dashboard.png"), full_page=True)
     assert not errors, errors

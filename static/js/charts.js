@@ -28,6 +28,7 @@ function formatTick(value) {
  * @param {number[]} times  seconds (unix), oldest first
  * @param {{color: string, values: (number|null)[], dashed?: boolean, fill?: boolean}[]} lines
  * @param {{max?: number, span?: number}} options  fixed y maximum; x span in seconds ending now
+ * @returns {number} how many points were plotted
  */
 export function drawChart(canvas, times, lines, options = {}) {
   const ratio = window.devicePixelRatio || 1;
@@ -74,6 +75,7 @@ export function drawChart(canvas, times, lines, options = {}) {
   }
 
   // lines (gaps where a value is null)
+  let plotted = 0;
   g.save();
   g.beginPath();
   g.rect(PADDING.left, PADDING.top - 2, plotW, plotH + 4);
@@ -93,6 +95,7 @@ export function drawChart(canvas, times, lines, options = {}) {
       if (drawing) g.lineTo(x(times[i]), y(v));
       else g.moveTo(x(times[i]), y(v));
       drawing = true;
+      plotted += 1;
     });
     g.stroke();
     if (line.fill) {
@@ -112,4 +115,5 @@ export function drawChart(canvas, times, lines, options = {}) {
     }
   }
   g.restore();
+  return plotted;
 }

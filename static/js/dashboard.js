@@ -15,7 +15,7 @@ const seriesField = (stage, pct) => `${stage.replace(/_ms$/, "")}_${pct}_ms`;
 const $ = (id) => document.getElementById(id);
 const stageHistory = []; // {t, values: {"asr_ms.p50": number|null, ...}}
 let engineSeries = [];
-const status = { polls: 0, failures: 0, last: null };
+const status = { polls: 0, failures: 0, last: null, plotted: {} }; // test hook: real progress
 window.voicechatDashboard = status;
 
 function setText(id, text) {
@@ -97,21 +97,21 @@ function renderCharts() {
   const accent = styles.getPropertyValue("--accent").trim();
   const accent2 = styles.getPropertyValue("--accent-2").trim();
   const times = engineSeries.map((p) => p.t);
-  drawChart($("c-engine"), times, [
+  status.plotted.engine = drawChart($("c-engine"), times, [
     { color: accent, values: engineSeries.map((p) => p.batch_size), fill: true },
     { color: "#f59e0b", values: engineSeries.map((p) => p.queue_voice) },
     { color: "#ec4899", values: engineSeries.map((p) => p.queue_text) },
     { color: "#94a3b8", values: engineSeries.map((p) => p.queue_background) },
   ]);
-  drawChart($("c-tps"), times, [{ color: accent2, values: engineSeries.map((p) => p.tokens_per_s), fill: true }]);
-  drawChart($("c-kv"), times, [{ color: accent, values: engineSeries.map((p) => (p.kv_use == null ? null : p.kv_use * 100)), fill: true }], { max: 100 });
+  status.plotted.tps = drawChart($("c-tps"), times, [{ color: accent2, values: engineSeries.map((p) => p.tokens_per_s), fill: true }]);
+  status.plotted.kv = drawChart($("c-kv"), times, [{ color: accent, values: engineSeries.map((p) => (p.kv_use == null ? null : p.kv_use * 100)), fill: true }], { max: 100 });
   const stageTimes = stageHistory.map((p) => p.t);
   const lines = [];
   for (const { key, color } of STAGES) {
     lines.push({ color, values: stageHistory.map((p) => p.values[`${key}.p50`] ?? null) });
     lines.push({ color, values: stageHistory.map((p) => p.values[`${key}.p95`] ?? null), dashed: true });
   }
-  drawChart($("c-stages"), stageTimes, lines);
+  status.plotted.stages = drawChart($("c-stages"), stageTimes, lines);
 }
 
 function legend(entries) {
