@@ -75,6 +75,13 @@ def test_origin_allow_list(origin, host, allowed):
     assert AccessPolicy(Settings(allowed_origins="*")).origin_allowed(origin, host)
 
 
+def test_origin_behind_a_proxy_matches_the_forwarded_host():
+    policy = AccessPolicy(Settings())
+    assert policy.origin_allowed("https://demo.example.org", "127.0.0.1:8000", "demo.example.org")
+    assert not policy.origin_allowed("https://evil.example", "127.0.0.1:8000", "demo.example.org")
+    assert not policy.origin_allowed("null", "127.0.0.1:8000", None)
+
+
 def test_access_token_from_query_bearer_header_or_cookie():
     policy = AccessPolicy(Settings(access_token="s3cret"))
     assert policy.token_ok({"token": "s3cret"}, {}, {})

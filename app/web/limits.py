@@ -111,15 +111,17 @@ class AccessPolicy:
         self.any_origin = "*" in origins
         self.origins = frozenset(origins - {"*"})
 
-    def origin_allowed(self, origin: str | None, host: str | None) -> bool:
-        """Same-origin or listed. No Origin header: not a browser (browsers always send one on a
-        WebSocket handshake), so no page can be riding on a visitor's connection."""
+    def origin_allowed(self, origin: str | None, *hosts: str | None) -> bool:
+        """Same-origin (the ``Host`` the handshake went to, or the ``X-Forwarded-Host`` of a proxy:
+        a browser page cannot set either) or listed. No Origin header: not a browser (browsers always
+        send one on a WebSocket handshake), so no page can be riding on a visitor's connection."""
         if origin is None or self.any_origin:
             return True
         origin = origin.rstrip("/").lower()
         if origin in self.origins:
             return True
-        return bool(host) and urlsplit(origin).netloc == host.lower()
+        netloc = urlsplit(origin).netloc
+        return bool(netloc) and any(host and netloc == host.strip().lower() for host in hosts)
 
     def token_ok(self, query: Mapping[str, str], headers: Mapping[str, str], cookies: Mapping[str, str]) -> bool:
         """No token configured, or the request carries it (query, ``Authorization: Bearer``, or cookie)."""
@@ -137,7 +139,7 @@ class AccessPolicy:
     def check_websocket(
         self, query: Mapping[str, str], headers: Mapping[str, str], cookies: Mapping[str, str]
     ) -> Denial | None:
-        if not self.origin_allowed(headers.get("origin"), headers.get("host")):
+        if not self.origin_allowed(headers.get("origin"), headers.get("host"), headers.get("x-forwarded-host")):
             return Denial("origin_not_allowed", "this page's origin may not connect; see allowed_origins")
         if not self.token_ok(query, headers, cookies):
             return Denial("unauthorized", "an access token is required (?token=... or Authorization: Bearer)")
