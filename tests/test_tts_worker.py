@@ -75,6 +75,27 @@ async def test_first_chunks_of_all_replies_go_before_later_chunks(worker: TTSWor
     assert heard == ["c-first", "d-first", "a-later", "b-later"]
 
 
+async def test_later_chunks_go_to_the_reply_whose_audio_runs_out_first(worker: TTSWorker) -> None:
+    long_first = " ".join(f"This is sentence number {i} of a long first answer." for i in range(1, 7))
+    assert await collect(worker.synthesize(long_first, reply_id="rich", first=True, out_rate=24000))  # ~15 s
+    assert await collect(worker.synthesize("Hi.", reply_id="poor", first=True, out_rate=24000))  # under 1 s
+    heard: list[str] = []
+
+    async def speak(reply_id: str) -> None:
+        async for _ in worker.synthesize("The next part of the answer.", reply_id=reply_id, first=False,
+                                         out_rate=24000):  # fmt: skip
+            if reply_id not in heard:
+                heard.append(reply_id)
+
+    busy = worker.synthesize(THREE_SENTENCES, reply_id="busy", first=True, out_rate=24000)
+    await anext(busy)
+    tasks = [asyncio.create_task(speak("rich")), asyncio.create_task(speak("poor"))]  # rich asks first
+    await asyncio.sleep(0)
+    await collect(busy)
+    await asyncio.gather(*tasks)
+    assert heard == ["poor", "rich"]
+
+
 async def test_cancel_drops_queued_chunks_at_once_and_ignores_later_ones(worker: TTSWorker) -> None:
     busy = worker.synthesize(THREE_SENTENCES, reply_id="busy", first=True, out_rate=24000)
     await anext(busy)

@@ -3,8 +3,10 @@
 Synthesis is CPU-heavy and would stall the event loop, and two syntheses at once on a small CPU only
 make both late, so one thread takes jobs one at a time. The first chunk of a reply is what the user
 is waiting for (later chunks are synthesised while earlier audio plays), so first chunks of every
-session go before later chunks of other replies; within each rank, jobs run in arrival order, which
-also keeps each reply's chunks in order. Cancelling a reply (barge-in, disconnect) drops its queued
+session go before later chunks of other replies, in arrival order. Later chunks go by deadline: the
+moment their reply's client runs out of audio (its first audio plus all audio made for it since),
+so a reply with seconds of speech still to play yields to one about to fall silent; equal deadlines
+(chunks of one reply) keep arrival order. Cancelling a reply (barge-in, disconnect) drops its queued
 chunks at once and stops the running one after the piece in progress.
 """
 
@@ -32,13 +34,14 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 _END = object()  # end of one job's stream
-_REMEMBERED_CANCELS = 4096  # cancelled reply ids kept, so chunks that arrive after the cancel are dropped too
+_REMEMBERED_REPLIES = 4096  # cancelled / playing reply ids remembered (oldest forgotten first)
 _WARM_UP_TEXT = "Hello."
 
 
 @dataclass(order=True, unsafe_hash=True)
 class _Job:
     rank: int  # 0: first chunk of a reply, 1: a later chunk
+    deadline: float  # perf_counter time by which the client needs this audio
     seq: int
     reply_id: str = field(compare=False)
     text: str = field(compare=False)
@@ -57,6 +60,7 @@ class TTSWorker:
         self._seq = itertools.count()
         self._jobs: dict[str, set[_Job]] = {}  # reply id -> its queued or running jobs
         self._cancelled: OrderedDict[str, None] = OrderedDict()
+        self._playback: OrderedDict[str, tuple[float, float]] = OrderedDict()  # reply -> (first audio at, audio s)
         self._thread: threading.Thread | None = None
         self._stopping = False
         self._busy = False
@@ -116,8 +120,11 @@ class TTSWorker:
             except RuntimeError:  # the listener's event loop has closed: nobody is left to hear it
                 job.cancelled = True
 
-        job = _Job(0 if first else 1, next(self._seq), reply_id, spoken, out_rate, deliver)
         with self._cond:
+            now = time.perf_counter()
+            started, audio_s = self._playback.get(reply_id, (now, 0.0))
+            job = _Job(0 if first else 1, now if first else started + audio_s, next(self._seq), reply_id, spoken,
+                       out_rate, deliver)  # fmt: skip
             heapq.heappush(self._queue, job)
             self._jobs.setdefault(reply_id, set()).add(job)
             self._cond.notify()
@@ -135,9 +142,10 @@ class TTSWorker:
     def cancel(self, reply_id: str) -> None:
         """Drop the reply's queued chunks now, stop its running one, and ignore its later chunks."""
         self._cancelled[reply_id] = None
-        while len(self._cancelled) > _REMEMBERED_CANCELS:
+        while len(self._cancelled) > _REMEMBERED_REPLIES:
             self._cancelled.popitem(last=False)
         with self._cond:
+            self._playback.pop(reply_id, None)
             jobs = self._jobs.pop(reply_id, set())
             for job in jobs:
                 job.cancelled = True
@@ -192,6 +200,14 @@ class TTSWorker:
             finally:
                 self._busy = False
 
+    def _played(self, reply_id: str, seconds: float) -> None:
+        """Count audio handed to a reply's client: the first piece starts its playback clock."""
+        with self._cond:
+            started, audio_s = self._playback.pop(reply_id, (time.perf_counter(), 0.0))
+            self._playback[reply_id] = (started, audio_s + seconds)
+            while len(self._playback) > _REMEMBERED_REPLIES:
+                self._playback.popitem(last=False)
+
     def _speak(self, job: _Job) -> None:
         """Synthesise one job in this thread, handing each piece over as soon as it exists."""
         started = time.perf_counter()
@@ -202,6 +218,7 @@ class TTSWorker:
                 if job.cancelled:
                     break
                 samples += len(piece)
+                self._played(job.reply_id, len(piece) / self.synthesizer.sample_rate)
                 out = resampler.feed(piece)
                 if len(out):
                     job.deliver(float32_to_pcm16(out))
