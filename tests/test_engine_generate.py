@@ -100,8 +100,8 @@ async def test_nan_logits_fail_only_that_request(engine, hf_model, monkeypatch):
     poison = 31337  # the faulty request's prompt ends with this token
     real_run = engine.runner.run
 
-    def faulty_run(inputs):
-        logits = real_run(inputs)
+    def faulty_run(inputs, should_abort=None):
+        logits = real_run(inputs, should_abort)
         rows = inputs.input_ids[inputs.logits_indices] == poison
         return torch.where(rows[:, None], float("nan"), logits)
 
@@ -125,3 +125,18 @@ async def test_stats_are_flat_and_json_able(engine):
     for key in ("running_voice", "waiting_text", "kv_blocks_free", "tokens_per_s", "peak_memory_bytes", "batch_limit"):
         assert key in stats
     assert b"llm_ttft_seconds" in engine.metrics_text()
+
+
+async def test_a_voice_request_cuts_a_long_step_short_and_both_outputs_stay_exact(engine, hf_model):
+    long_prompt = engine.tokenizer.encode(" ".join(f"Fact {i}: the sky is blue." for i in range(45)))
+    text_ids = prompt_ids(engine, PROMPTS[2])[:1] + long_prompt + prompt_ids(engine, PROMPTS[2])[1:]
+    voice_ids = prompt_ids(engine, PROMPTS[0])
+    aborted = engine.stats()["aborted_steps"]
+    text = asyncio.create_task(collect(engine, prompt_token_ids=text_ids, params=SamplingParams(max_tokens=3)))
+    await wait_until(lambda: engine.stats()["running"] == 1)  # the long prefill is in its forward now
+    voice_tokens, _, _ = await collect(engine, prompt_token_ids=voice_ids, params=SamplingParams(max_tokens=3),
+                                       priority=Priority.VOICE)
+    text_tokens, _, _ = await text
+    assert engine.stats()["aborted_steps"] > aborted
+    assert voice_tokens == hf_greedy(hf_model, voice_ids, 3)
+    assert text_tokens == hf_greedy(hf_model, text_ids, 3)

@@ -43,7 +43,8 @@ def test_admission_follows_priority_classes_then_arrival():
         seq("text2", Priority.TEXT, arrival=0.3),
     ]:
         sched.add(s)
-    assert run_step(sched, now=0.5) == ["voice", "text1"]
+    assert run_step(sched, now=0.5) == ["voice"]  # a new voice request runs alone first
+    assert run_step(sched, now=0.6) == ["voice", "text1"]
 
 
 def test_full_batch_decodes_the_best_ranked_and_a_new_voice_request_cuts_in():
@@ -52,10 +53,10 @@ def test_full_batch_decodes_the_best_ranked_and_a_new_voice_request_cuts_in():
     sched.add(seq("text2", Priority.TEXT, arrival=0.1))
     assert sorted(run_step(sched, now=0.2)) == ["text1", "text2"]
     sched.add(seq("voice", Priority.VOICE, arrival=0.3))
-    # the voice prefill takes the later text request's place; text2 keeps its KV and waits a step
-    assert run_step(sched, now=0.4) == ["text1", "voice"]
+    assert run_step(sched, now=0.4) == ["voice"]
+    # the voice request takes the later text request's place; text2 keeps its KV and waits
     assert len(sched.running) == 3
-    assert sorted(run_step(sched, now=0.5)) == ["text1", "voice"]
+    assert run_step(sched, now=0.5) == ["voice", "text1"]
 
 
 def test_aging_lets_a_long_waiting_background_request_overtake_new_text():
@@ -158,3 +159,13 @@ def test_batch_sizer_caps_voice_batches_by_measured_step_time():
         sizer.observe(b, ms)
     assert sizer.limit(latency_sensitive=True) == 8
     assert sizer.limit(latency_sensitive=False) == 32
+
+
+def test_a_waiting_voice_request_gets_a_step_of_voice_work_only():
+    sched = make_scheduler(max_batch=8)
+    for name in ("text1", "text2"):
+        sched.add(seq(name, Priority.TEXT, arrival=0.0))
+    run_step(sched, now=0.1)
+    sched.add(seq("voice", Priority.VOICE, arrival=0.2))
+    assert run_step(sched, now=0.3) == ["voice"]
+    assert sorted(run_step(sched, now=0.4)) == ["text1", "text2", "voice"]

@@ -70,6 +70,7 @@ class LocalEngine:
         self._thread: threading.Thread | None = None
         self._stopping = False
         self._started = False
+        self._voice_arrived = threading.Event()  # set when a voice request is queued, cleared per step
         self.runner: ModelRunner | None = None
         self.scheduler: Scheduler | None = None
 
@@ -152,6 +153,8 @@ class LocalEngine:
                 error = None
                 self._requests[request_id] = req
                 self.scheduler.add(seq)
+                if seq.priority == Priority.VOICE:
+                    self._voice_arrived.set()
                 self._cv.notify()
         if error:
             yield Delta(request_id, [], "", True, "error", error=error)
@@ -206,6 +209,7 @@ class LocalEngine:
                 if self._stopping:
                     return
                 self._batching_window()
+                self._voice_arrived.clear()
                 batch = self.scheduler.schedule(time.monotonic())
                 if not batch:
                     self._cv.wait(0.01)
@@ -230,7 +234,11 @@ class LocalEngine:
     def _run_step(self, batch: ScheduledBatch, inputs) -> None:
         started = time.monotonic()
         sampled = batch.decode + [seq for seq, n in batch.prefill if seq.num_computed + n == len(seq)]
-        logits = self.runner.run(inputs)
+        # a step without voice work gives way to a voice request that arrives while it runs
+        logits = self.runner.run(inputs, None if batch.has_voice else self._voice_arrived.is_set)
+        if logits is None:
+            self.metrics.observe_aborted_step()
+            return
         result = sample(logits, sampled)
         now = time.monotonic()
         out: list[tuple[_Request, Delta]] = []
@@ -361,6 +369,7 @@ class LocalEngine:
                 if blocks.prefix_query_tokens
                 else 0.0,
                 "preemptions": sched.num_preemptions,
+                "aborted_steps": m.total_aborted_steps,
                 "steps": m.steps,
                 "last_step_ms": round(m.last_step_ms, 2),
                 "peak_memory_bytes": m.peak_memory_bytes(),

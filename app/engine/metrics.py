@@ -47,6 +47,7 @@ class EngineMetrics:
         self.prompt_tokens = Counter("llm_prompt_tokens", "Prompt tokens computed by prefill", registry=r)
         self.prefix_hits = Counter("llm_prefix_hit_tokens", "Prompt tokens served from the prefix cache", registry=r)
         self.preemptions = Counter("llm_preemptions", "Requests preempted for memory", registry=r)
+        self.aborted_steps = Counter("llm_aborted_steps", "Steps dropped midway for an arriving voice request", registry=r)
         self.finished = Counter("llm_requests_finished", "Finished requests", ["priority", "reason"], registry=r)
         self.ttft = Histogram("llm_ttft_seconds", "Time to first token", ["priority"], buckets=LATENCY_BUCKETS, registry=r)
         self.itl = Histogram("llm_inter_token_seconds", "Time between tokens", buckets=LATENCY_BUCKETS, registry=r)
@@ -58,6 +59,7 @@ class EngineMetrics:
         self.last_batch_size = 0
         self.total_generated = 0
         self.total_prompt_tokens = 0
+        self.total_aborted_steps = 0
 
     def observe_step(self, batch_size: int, batch_limit: int, new_tokens: int, prompt_tokens: int, step_s: float) -> None:
         now = time.monotonic()
@@ -74,6 +76,10 @@ class EngineMetrics:
         self._recent_tokens.append((now, new_tokens))
         while self._recent_tokens and now - self._recent_tokens[0][0] > RATE_WINDOW_S:
             self._recent_tokens.popleft()
+
+    def observe_aborted_step(self) -> None:
+        self.total_aborted_steps += 1
+        self.aborted_steps.inc()
 
     def observe_ttft(self, priority: Priority, seconds: float) -> None:
         self.ttft.labels(priority.name.lower()).observe(seconds)

@@ -12,6 +12,7 @@ Two paths share the packed step layout and :func:`paged_attention`:
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from pathlib import Path
 
 import torch
@@ -138,7 +139,7 @@ class LeanLlama:
         )
 
 
-    def forward(self, inputs: StepInputs, cache: KVCache) -> torch.Tensor:
+    def forward(self, inputs: StepInputs, cache: KVCache, should_abort: Callable[[], bool] | None = None) -> torch.Tensor | None:
         t = inputs.input_ids.shape[0]
         h = F.embedding(inputs.input_ids, self.embed)
         cos = self.cos[inputs.positions].unsqueeze(1)
@@ -148,6 +149,8 @@ class LeanLlama:
         half = d // 2
         hidden = h.shape[-1]
         for i, (ln1, qkv_proj, o_proj, ln2, gate_up_proj, down_proj) in enumerate(self.layers):
+            if should_abort is not None and should_abort():
+                return None
             x = F.rms_norm(h, (hidden,), ln1, self.eps)
             qkv = qkv_proj(x)
             qk = qkv[:, : nqk * d].view(t, nqk, d)
@@ -211,13 +214,18 @@ class ModelRunner:
         return self.config.vocab_size
 
     @torch.inference_mode()
-    def run(self, inputs: StepInputs) -> torch.Tensor:
-        """Logits (fp32) of the rows in ``inputs.logits_indices``."""
+    def run(self, inputs: StepInputs, should_abort: Callable[[], bool] | None = None) -> torch.Tensor | None:
+        """Logits (fp32) of the rows in ``inputs.logits_indices``.
+
+        The lean forward polls ``should_abort`` between layers and returns None when it says so:
+        the step is dropped (nothing was committed; the keys/values it wrote are rewritten when
+        the same tokens run again), so an urgent request need not wait for a long step to end.
+        """
         if self.lean is not None:
-            logits = self.lean.forward(inputs, self.cache)
+            logits = self.lean.forward(inputs, self.cache, should_abort)
         else:
             logits = self._generic_forward(inputs)
-        return logits.float()
+        return None if logits is None else logits.float()
 
     def _generic_forward(self, inputs: StepInputs) -> torch.Tensor:
         out = self.model(

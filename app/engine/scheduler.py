@@ -41,6 +41,10 @@ class ScheduledBatch:
         return len(self.decode) + len(self.prefill)
 
     @property
+    def has_voice(self) -> bool:
+        return any(s.priority == Priority.VOICE for s in self.decode + [p for p, _ in self.prefill])
+
+    @property
     def num_tokens(self) -> int:
         return len(self.decode) + sum(n for _, n in self.prefill)
 
@@ -182,8 +186,13 @@ class Scheduler:
         budget = self.config.max_step_tokens
         admitting = True  # a waiting request that does not fit blocks the waiting ones behind it
 
-        # running and waiting requests compete in one rank order for the batch's places
-        for seq in sorted(ranked_running + ranked_waiting, key=lambda s: self.rank(s, now)):
+        # running and waiting requests compete in one rank order for the batch's places; a voice
+        # request waiting for its first forward gets a step of voice work only (the shortest
+        # possible time to its first token; other requests lose one step)
+        candidates = sorted(ranked_running + ranked_waiting, key=lambda s: self.rank(s, now))
+        if any(s.priority == Priority.VOICE for s in ranked_waiting):
+            candidates = [s for s in candidates if s.priority == Priority.VOICE]
+        for seq in candidates:
             if len(chosen) >= limit:
                 break
             if seq in batch.preempted:
