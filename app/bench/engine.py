@@ -320,13 +320,14 @@ async def _engine_section(settings: Settings, llm_dir: str, tokenizer, prompts, 
         await _warm(engine, prompts)
         results["qps_engine_8"] = await engine_qps(engine, prompts, NEW_TOKENS)
         with PeakMemory(device) as single:
-            await decode_rate(engine, prompts[:1], plan.decode_tokens)
+            results["decode_tps_1"], _ = await decode_rate(engine, prompts[:1], plan.decode_tokens)
         with PeakMemory(device) as eight:
             results["decode_tps_8"], results["decode_context_8"] = await decode_rate(engine, prompts[:8], plan.decode_tokens)
         long_prompts = [_long_prompt(tokenizer, settings, i, plan.long_context) for i in range(8)]
         await decode_rate(engine, long_prompts[:1], 2)  # warm the long prefill shape
         with PeakMemory(device) as eight_long:
-            results["decode_tps_8_long"], _ = await decode_rate(engine, long_prompts, plan.decode_tokens // 2)
+            results["decode_tps_8_long"], results["decode_context_8_long"] = await decode_rate(
+                engine, long_prompts, plan.decode_tokens // 2)
         memory["context_short_tokens"] = round(statistics.mean(len(p) for p in prompts[:8])) + plan.decode_tokens
         memory["context_long_tokens"] = plan.long_context + plan.decode_tokens // 2
         for name, peak in (("b1_short", single), ("b8_short", eight), ("b8_long", eight_long)):
@@ -409,6 +410,9 @@ def run(args: argparse.Namespace, settings: Settings) -> dict[str, Any]:
     results["decode_tps_limit_8"] = roofline.decode_tokens_per_s_limit(
         shape, 8, results["decode_context_8"], limits, dtype)
     results["decode_efficiency_8"] = results["decode_tps_8"] / results["decode_tps_limit_8"]
+    results["decode_tps_limit_8_long"] = roofline.decode_tokens_per_s_limit(
+        shape, 8, results["decode_context_8_long"], limits, dtype)
+    results["decode_efficiency_8_long"] = results["decode_tps_8_long"] / results["decode_tps_limit_8_long"]
     results["engine_8_vs_serial"] = results["qps_engine_8"] / results["qps_serial"]
     results["engine_8_vs_fixed_8"] = results["qps_engine_8"] / results["qps_fixed_8"]
     results["engine_8_vs_hf_cb"] = results["qps_engine_8"] / results["qps_hf_cb"]
