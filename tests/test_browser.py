@@ -241,10 +241,13 @@ def test_spoken_question_shows_transcript_streams_reply_and_plays_audio(launch, 
     counts = tab.hook("window.voicechat.stats.eventCounts")
     assert counts.get("response.output_audio_transcript.delta", 0) >= 2, "the reply text did not stream"
 
-    tab.wait("window.voicechat.samplesPlayed > 0 && !window.voicechat.playing", 60_000)
-    assert tab.hook("window.voicechat.samplesPlayed") == tab.hook("window.voicechat.samplesScheduled")
-    assert tab.hook("window.voicechat.scheduledRms") > 0.01, "reply audio is silent"
-    assert tab.hook("window.voicechat.playedRms") > 0.01, "played audio is silent"
+    tab.wait("window.voicechat.samplesPlayed > 0 && !window.voicechat.playing", 60_000)  # the reply is complete
+    audio = tab.hook(
+        "(({ samplesScheduled, samplesPlayed, scheduledRms, playedRms }) =>"
+        " ({ samplesScheduled, samplesPlayed, scheduledRms, playedRms }))(window.voicechat)"
+    )  # one snapshot
+    assert audio["samplesPlayed"] == audio["samplesScheduled"], audio
+    assert audio["scheduledRms"] > 0.01 and audio["playedRms"] > 0.01, f"reply audio is silent: {audio}"
     assert {"listening", "thinking", "speaking"} <= set(tab.hook("window.voicechat.statesSeen"))
     latency = tab.hook("window.voicechat.stats.lastLatency")
     assert latency["heardMs"] >= latency["total_ms"] > 0 and latency["playbackMs"] >= 0, latency

@@ -71,7 +71,8 @@ export function drawChart(canvas, times, lines, options = {}) {
   g.textAlign = "center";
   g.textBaseline = "top";
   for (const ago of [span, span / 2, 0]) {
-    g.fillText(ago === 0 ? "now" : `-${Math.round(ago)} s`, Math.min(Math.max(x(end - ago), PADDING.left + 12), width - PADDING.right - 12), height - PADDING.bottom + 5);
+    const tickX = Math.min(Math.max(x(end - ago), PADDING.left + 12), width - PADDING.right - 12);
+    g.fillText(ago === 0 ? "now" : `-${Math.round(ago)} s`, tickX, height - PADDING.bottom + 5);
   }
 
   // lines (gaps where a value is null)
@@ -85,19 +86,23 @@ export function drawChart(canvas, times, lines, options = {}) {
     g.lineWidth = 2;
     g.lineJoin = "round";
     g.setLineDash(line.dashed ? [5, 4] : []);
-    let drawing = false;
+    const visible = (i) => line.values[i] != null && times[i] >= end - span;
+    const lonely = []; // points with no visible neighbour: a line through them would not show
     g.beginPath();
     line.values.forEach((v, i) => {
-      if (v == null || times[i] < end - span) {
-        drawing = false;
-        return;
-      }
-      if (drawing) g.lineTo(x(times[i]), y(v));
+      if (!visible(i)) return;
+      if (visible(i - 1)) g.lineTo(x(times[i]), y(v));
       else g.moveTo(x(times[i]), y(v));
-      drawing = true;
+      if (!visible(i - 1) && !visible(i + 1)) lonely.push([times[i], v]);
       plotted += 1;
     });
     g.stroke();
+    g.fillStyle = line.color;
+    for (const [t, v] of lonely) {
+      g.beginPath();
+      g.arc(x(t), y(v), 2.5, 0, 2 * Math.PI);
+      g.fill();
+    }
     if (line.fill) {
       const points = line.values.map((v, i) => [times[i], v]).filter(([t, v]) => v != null && t >= end - span);
       if (points.length > 1) {

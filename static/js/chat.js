@@ -35,7 +35,9 @@ const workletReady = Microphone.load(context);
 
 /** What the page knows about the conversation right now. */
 const session = {
-  id: new URLSearchParams(location.search).get("session") || sessionStorage.getItem(SESSION_KEY) || localStorage.getItem(SESSION_KEY),
+  id: new URLSearchParams(location.search).get("session")
+    || sessionStorage.getItem(SESSION_KEY) // this tab, across reloads
+    || localStorage.getItem(SESSION_KEY), // the last conversation of this browser
   outputRate: 24000,
   userSpeaking: false,
   response: null, // {id, itemId, done, interrupted, firstAudioReceivedAt, firstAudioHeardAt}
@@ -314,7 +316,8 @@ function sendText(event) {
   if (!text || !connection.open) return;
   context.resume();
   interrupt();
-  connection.send({ type: "conversation.item.create", item: { type: "message", role: "user", content: [{ type: "input_text", text }] } });
+  const item = { type: "message", role: "user", content: [{ type: "input_text", text }] };
+  connection.send({ type: "conversation.item.create", item });
   connection.send({ type: "response.create" });
   ui.text.value = "";
 }
@@ -339,6 +342,8 @@ setInterval(renderState, 250);
 
 // ---------------------------------------------------------------- test hook
 
+const rms = (energy, samples) => (samples ? Math.sqrt(energy / samples) : 0);
+
 window.voicechat = {
   get state() { return currentState(); },
   get connected() { return connection.open; },
@@ -348,13 +353,18 @@ window.voicechat = {
   get outputRate() { return session.outputRate; },
   get samplesScheduled() { return playback.samplesScheduled; },
   get samplesPlayed() { return playback.samplesPlayed; },
-  get scheduledRms() { return playback.samplesScheduled ? Math.sqrt(playback.energyScheduled / playback.samplesScheduled) : 0; },
-  get playedRms() { return playback.samplesPlayed ? Math.sqrt(playback.energyPlayed / playback.samplesPlayed) : 0; },
+  get scheduledRms() { return rms(playback.energyScheduled, playback.samplesScheduled); },
+  get playedRms() { return rms(playback.energyPlayed, playback.samplesPlayed); },
   get playing() { return playback.playing; },
   get statesSeen() { return [...stats.statesSeen]; },
   /** The log as the user sees it; `text` of an interrupted reply is the part that was heard. */
   get messages() {
-    return [...view.bubbles].map(([itemId, b]) => ({ itemId, role: b.role, text: b.text, interrupted: b.element.classList.contains("interrupted") }));
+    return [...view.bubbles].map(([itemId, bubble]) => ({
+      itemId,
+      role: bubble.role,
+      text: bubble.text,
+      interrupted: bubble.element.classList.contains("interrupted"),
+    }));
   },
   stats,
 };

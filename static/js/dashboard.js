@@ -8,6 +8,11 @@ import { SUMMARY_STAGES, TURN_STAGES } from "./stages.js";
 const POLL_MS = 1000;
 const HISTORY_S = 120;
 const STAGES = [...TURN_STAGES, ...SUMMARY_STAGES];
+const QUEUES = [
+  { field: "queue_voice", label: "Queue voice", color: "#f59e0b" },
+  { field: "queue_text", label: "Queue text", color: "#ec4899" },
+  { field: "queue_background", label: "Queue background", color: "#94a3b8" },
+];
 
 /** A `series` point names a stage's percentiles `<stage>_p50_ms` (e.g. `total_p50_ms` for `total_ms`). */
 const seriesField = (stage, pct) => `${stage.replace(/_ms$/, "")}_${pct}_ms`;
@@ -41,7 +46,7 @@ function renderTiles(data) {
   const queue = engine.queue || {};
   const queued = ["voice", "text", "background"].map((k) => queue[k]).filter((v) => v != null);
   setText("m-queue", queued.length ? String(queued.reduce((a, b) => a + b, 0)) : "–");
-  setText("m-queue-detail", `voice ${number(queue.voice)} · text ${number(queue.text)} · background ${number(queue.background)}`);
+  setText("m-queue-detail", ["voice", "text", "background"].map((k) => `${k} ${number(queue[k])}`).join(" · "));
   const kvPercent = engine.kv_use == null ? null : engine.kv_use * 100;
   setText("m-kv", kvPercent == null ? "–" : `${kvPercent.toFixed(1)}%`);
   setText("m-kv-detail", `${number(engine.kv_used_blocks)} / ${number(engine.kv_total_blocks)} blocks`);
@@ -52,14 +57,16 @@ function renderTiles(data) {
   setText("m-tps-detail", "generated, all sessions");
   const total = data.latency?.stages?.total_ms;
   setText("m-v2v", total?.p50 == null ? "–" : `${(total.p50 / 1000).toFixed(2)} s`);
-  setText("m-v2v-detail", total?.p50 == null ? "no spoken turns yet" : `p50 · p95 ${(total.p95 / 1000).toFixed(2)} s · ${total.n} turns`);
+  const detail = total?.p50 == null ? "no spoken turns yet" : `p50 · p95 ${(total.p95 / 1000).toFixed(2)} s · ${total.n} turns`;
+  setText("m-v2v-detail", detail);
 }
 
 function renderSessions(list) {
   const body = $("sessions").tBodies[0];
   const rows = list.map((s) => {
     const row = document.createElement("tr");
-    for (const text of [s.id, s.state, number(s.turns), s.last_total_ms == null ? "–" : `${number(s.last_total_ms)} ms`, duration(s.connected_s)]) {
+    const latency = s.last_total_ms == null ? "–" : `${number(s.last_total_ms)} ms`;
+    for (const text of [s.id, s.state, number(s.turns), latency, duration(s.connected_s)]) {
       const cell = document.createElement("td");
       cell.textContent = text;
       row.append(cell);
@@ -99,12 +106,12 @@ function renderCharts() {
   const times = engineSeries.map((p) => p.t);
   status.plotted.engine = drawChart($("c-engine"), times, [
     { color: accent, values: engineSeries.map((p) => p.batch_size), fill: true },
-    { color: "#f59e0b", values: engineSeries.map((p) => p.queue_voice) },
-    { color: "#ec4899", values: engineSeries.map((p) => p.queue_text) },
-    { color: "#94a3b8", values: engineSeries.map((p) => p.queue_background) },
+    ...QUEUES.map(({ field, color }) => ({ color, values: engineSeries.map((p) => p[field]) })),
   ]);
-  status.plotted.tps = drawChart($("c-tps"), times, [{ color: accent2, values: engineSeries.map((p) => p.tokens_per_s), fill: true }]);
-  status.plotted.kv = drawChart($("c-kv"), times, [{ color: accent, values: engineSeries.map((p) => (p.kv_use == null ? null : p.kv_use * 100)), fill: true }], { max: 100 });
+  const tokens = engineSeries.map((p) => p.tokens_per_s);
+  status.plotted.tps = drawChart($("c-tps"), times, [{ color: accent2, values: tokens, fill: true }]);
+  const kvPercent = engineSeries.map((p) => (p.kv_use == null ? null : p.kv_use * 100));
+  status.plotted.kv = drawChart($("c-kv"), times, [{ color: accent, values: kvPercent, fill: true }], { max: 100 });
   const stageTimes = stageHistory.map((p) => p.t);
   const lines = [];
   for (const { key, color } of STAGES) {
@@ -128,7 +135,7 @@ function legend(entries) {
 
 function renderLegends() {
   $("stage-legend").replaceWith(legend(STAGES.map(({ label, color }) => [label, color])));
-  $("c-engine").after(legend([["Batch", "var(--accent)"], ["Queue voice", "#f59e0b"], ["Queue text", "#ec4899"], ["Queue background", "#94a3b8"]]));
+  $("c-engine").after(legend([["Batch", "var(--accent)"], ...QUEUES.map(({ label, color }) => [label, color])]));
 }
 
 function setConnection(ok, label) {
