@@ -51,11 +51,11 @@ class FaultyTTS(TTSWorker):
 
     fail_next = 0
 
-    async def synthesize(self, text: str, *, reply_id: str, first: bool, out_rate: int) -> AsyncIterator[bytes]:
+    async def synthesize(self, text: str, **options: Any) -> AsyncIterator[bytes]:
         if self.fail_next:
             self.fail_next -= 1
             raise RuntimeError("injected TTS fault")
-        async for pcm in super().synthesize(text, reply_id=reply_id, first=first, out_rate=out_rate):
+        async for pcm in super().synthesize(text, **options):
             yield pcm
 
 
