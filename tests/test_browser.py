@@ -125,6 +125,15 @@ def story_wav(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return speech_wav(tmp_path_factory.mktemp("speech") / "story.wav", "Please tell me a long story about a brave dragon.")
 
 
+@pytest.fixture(scope="module")
+def long_wav(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return speech_wav(
+        tmp_path_factory.mktemp("speech") / "long.wav",
+        "I would like to hear about the history of the city of Paris, the river that runs through it,"
+        " and the famous iron tower that was built for the world fair a long time ago.",
+    )
+
+
 # ---------------------------------------------------------------------- the page
 
 
@@ -257,6 +266,15 @@ def test_spoken_question_shows_transcript_streams_reply_and_plays_audio(launch, 
     tab.screenshot("chat-spoken-turn")
     tab.page.set_viewport_size({"width": 390, "height": 800})
     tab.screenshot("chat-phone")
+
+
+def test_partial_transcript_shows_while_the_user_is_still_speaking(launch, base_url, long_wav):
+    tab = open_chat(launch(long_wav), base_url)
+    tab.page.get_by_role("button", name="Start talking").click()
+    tab.wait("window.voicechat.stats.partials.length >= 1", 60_000)
+    partial = tab.hook("window.voicechat.stats.partials")[0].lower()
+    assert any(word in partial for word in ("would", "like", "hear", "history", "paris")), partial
+    tab.assert_clean()
 
 
 def test_speaking_over_the_reply_stops_playback_and_truncates_the_stored_reply(launch, base_url, settings, story_wav):
