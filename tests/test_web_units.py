@@ -239,3 +239,18 @@ def test_engine_stats_are_normalised_for_the_dashboard():
     assert view["queue"] == {"voice": 1, "text": 2, "background": 0}
     assert (view["batch_size"], view["kv_use"], view["tokens_per_s"]) == (3, 0.25, 55.0)
     assert normalize_engine_stats({})["kv_use"] is None
+
+
+def test_series_points_carry_every_stage_percentile():
+    from app.web.telemetry import Telemetry
+
+    telemetry = Telemetry()
+    telemetry.record_response("completed", {"asr_ms": 120.0, "total_ms": 900.0}, text_only=False, voice_turn=True)
+    telemetry.record_response("completed", {"total_ms": 80.0}, text_only=True, voice_turn=False)
+    telemetry.sample(2, normalize_engine_stats({"batch_size": 1}))
+    point = telemetry.series[-1]
+    assert point["sessions"] == 2 and point["batch_size"] == 1
+    assert point["asr_p50_ms"] == 120.0 and point["text_ttft_p95_ms"] == 80.0 and point["send_p50_ms"] is None
+    assert {"endpoint_p95_ms", "llm_first_token_p50_ms", "first_clause_p95_ms", "tts_first_chunk_p50_ms",
+            "total_p95_ms"} <= set(point)
+

@@ -139,20 +139,19 @@ class Telemetry:
 
     def sample(self, sessions: int, engine: dict[str, Any]) -> None:
         """One point of the dashboard's time series (called once a second)."""
-        stages = self.latency.summary()
         queue = engine["queue"]
-        self.series.append(
-            {
-                "t": round(time.time(), 3),
-                "sessions": sessions,
-                "batch_size": engine["batch_size"],
-                "queue_voice": queue["voice"],
-                "queue_text": queue["text"],
-                "queue_background": queue["background"],
-                "kv_use": engine["kv_use"],
-                "tokens_per_s": engine["tokens_per_s"],
-                "total_p50_ms": stages["total_ms"]["p50"],
-                "total_p95_ms": stages["total_ms"]["p95"],
-                "llm_first_token_p50_ms": stages["llm_first_token_ms"]["p50"],
-            }
-        )
+        point: dict[str, Any] = {
+            "t": round(time.time(), 3),
+            "sessions": sessions,
+            "batch_size": engine["batch_size"],
+            "queue_voice": queue["voice"],
+            "queue_text": queue["text"],
+            "queue_background": queue["background"],
+            "kv_use": engine["kv_use"],
+            "tokens_per_s": engine["tokens_per_s"],
+        }
+        for stage, summary in self.latency.summary().items():  # e.g. asr_p50_ms, total_p95_ms
+            name = stage.removesuffix("_ms")
+            point[f"{name}_p50_ms"] = summary["p50"]
+            point[f"{name}_p95_ms"] = summary["p95"]
+        self.series.append(point)
