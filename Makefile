@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 APT_TEST_PACKAGES := chromium chromium-driver espeak-ng sox docker-compose
 
-.PHONY: run test install install-dev system-test-deps prepare bench-quick
+.PHONY: run test install install-dev system-test-deps strip-cuda-torchaudio prepare bench-quick
 
 run: install
 	$(BIN)/voicechat serve
@@ -24,8 +24,15 @@ $(VENV)/.installed: pyproject.toml
 	touch $@
 
 $(VENV)/.installed-dev: $(VENV)/.installed
-	$(BIN)/pip install --quiet -e '.[dev]'
+	$(BIN)/pip install --quiet -e '.[dev,coqui]'
+	$(MAKE) --no-print-directory strip-cuda-torchaudio
 	touch $@
+
+# PyPI's torchaudio is a CUDA build whose compiled libraries cannot load beside CPU torch; without
+# them torchaudio imports its pure-Python parts, which is all Coqui's VITS needs.
+strip-cuda-torchaudio:
+	$(BIN)/python -c "import sys, torch; sys.exit(0 if torch.version.cuda else 1)" \
+	  || rm -f $(VENV)/lib/python3.*/site-packages/torchaudio/lib/*.so
 
 # Chromium (browser tests), espeak-ng and sox (test speech), docker-compose (validates the compose file).
 system-test-deps:

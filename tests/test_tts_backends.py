@@ -128,7 +128,6 @@ def build_tiny_vits(folder: Path) -> Path:
 
 @pytest.fixture(scope="module")
 def tiny_vits(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    pytest.importorskip("TTS", reason="Coqui TTS is the optional 'coqui' extra")
     return build_tiny_vits(tmp_path_factory.mktemp("coqui") / "tiny-vits")
 
 
@@ -155,7 +154,6 @@ def test_coqui_accepts_a_checkpoint_path_and_is_chosen_by_the_settings(tiny_vits
 
 
 def test_coqui_folder_without_a_checkpoint_is_a_clear_error(tmp_path: Path) -> None:
-    pytest.importorskip("TTS", reason="Coqui TTS is the optional 'coqui' extra")
     from app.tts.coqui_backend import CoquiSynthesizer
 
     with pytest.raises(SynthesisError, match="no .pth checkpoint"):
