@@ -267,12 +267,19 @@ async def test_spoken_question_gets_transcript_reply_text_and_audio(ws_url: str,
         assert transcript_done["transcript"] == reply.text.strip()
 
 
-async def test_openai_style_client_sends_base64_24khz_audio_and_gets_base64_audio(base_url: str, question: np.ndarray):
+def words(text: str) -> list[str]:
+    return "".join(c if c.isalnum() else " " for c in text.lower()).split()
+
+
+async def test_openai_style_client_sends_base64_24khz_audio_and_gets_base64_audio(
+    base_url: str, question: np.ndarray, prepared
+):
     url = base_url.replace("http://", "ws://") + "/v1/realtime?model=any"
     async with RealtimeClient(url) as client:
         assert client.session["audio"]["input"]["format"]["rate"] == 24000
         await client.send({"type": "session.update", "session": {
-            "type": "realtime", "audio": {"output": {"format": {"type": "audio/pcm", "rate": 16000}}}}})
+            "type": "realtime", "instructions": "Answer in one short sentence.",
+            "audio": {"output": {"format": {"type": "audio/pcm", "rate": 16000}}}}})
         await client.wait_for("session.updated")
         await client.stream_audio(question, base64_rate=24000, trailing_silence_s=1.5)
         transcript = await client.wait_for("conversation.item.input_audio_transcription.completed")
@@ -280,6 +287,12 @@ async def test_openai_style_client_sends_base64_24khz_audio_and_gets_base64_audi
         reply = await client.next_reply()
         assert any(e["type"] == "response.output_audio.delta" for e in client.events)
         assert rms(reply.audio_float()) > 0.01
+    # the audio really is at the declared 16 kHz: Whisper (16 kHz) hears the reply's words in it
+    from app.asr import WhisperTranscriber
+
+    heard = set(words(WhisperTranscriber(prepared.whisper_pt).transcribe_batch([reply.audio_float()])[0].text))
+    said = words(reply.text)
+    assert sum(w in heard for w in said) >= 0.6 * len(said), (reply.text, heard)
 
 
 async def test_manual_turns_commit_then_respond(ws_url: str, question: np.ndarray):
