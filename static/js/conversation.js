@@ -64,8 +64,12 @@ export class ConversationView {
     if (bubble) this.setText(itemId, bubble.text + delta);
   }
 
+  /** While a reply streams, screen readers wait (aria-busy) instead of reading every token. */
   setStreaming(itemId, streaming) {
-    this.bubbles.get(itemId)?.element.classList.toggle("streaming", streaming);
+    const element = this.bubbles.get(itemId)?.element;
+    if (!element) return;
+    element.classList.toggle("streaming", streaming);
+    element.setAttribute("aria-busy", String(streaming));
   }
 
   /** After barge-in: the kept text stays, the unheard rest is shown struck through. */
@@ -84,7 +88,7 @@ export class ConversationView {
       bubble.body.append(unheard);
     }
     bubble.element.classList.add("interrupted");
-    bubble.element.classList.remove("streaming");
+    this.setStreaming(itemId, false);
   }
 
   /**
