@@ -80,7 +80,7 @@ export class PlaybackQueue extends EventTarget {
     for (const chunk of this.chunks) {
       if (chunk.itemId === itemId) seconds += Math.min(Math.max(now - chunk.start, 0), chunk.duration);
     }
-    return Math.round(seconds * 1000);
+    return Math.floor(seconds * 1000); // never more than was sent: the server rejects that
   }
 
   /**
