@@ -59,7 +59,7 @@ export class PlaybackQueue extends EventTarget {
     this.scheduledSeconds.set(itemId, (this.scheduledSeconds.get(itemId) || 0) + buffer.duration);
     this.samplesScheduled += ints.length;
     this.energyScheduled += energy;
-    const latency = this.context.outputLatency || this.context.baseLatency || 0;
+    const latency = this.outputDelay();
     return performance.now() + (start - now + latency) * 1000;
   }
 
@@ -73,9 +73,14 @@ export class PlaybackQueue extends EventTarget {
     if (!this.playing) this.dispatchEvent(new Event("drained"));
   }
 
+  /** Seconds between scheduling a sample at `currentTime` and hearing it. */
+  outputDelay() {
+    return this.context.outputLatency || this.context.baseLatency || 0;
+  }
+
   /** Milliseconds of an item heard so far (ended chunks plus the part of the current one). */
   heardMs(itemId) {
-    const now = this.context.currentTime;
+    const now = this.context.currentTime - this.outputDelay(); // what reaches the speaker now
     let seconds = this.heardSeconds.get(itemId) || 0;
     for (const chunk of this.chunks) {
       if (chunk.itemId === itemId) seconds += Math.min(Math.max(now - chunk.start, 0), chunk.duration);
@@ -99,7 +104,7 @@ export class PlaybackQueue extends EventTarget {
       scheduledMs: Math.round((this.scheduledSeconds.get(itemId) || 0) * 1000),
     }));
     const wasPlaying = this.playing;
-    const now = this.context.currentTime;
+    const now = this.context.currentTime - this.outputDelay();
     for (const chunk of this.chunks) {
       chunk.stopped = true;
       const played = Math.min(Math.max(now - chunk.start, 0), chunk.duration);
