@@ -58,6 +58,12 @@ const stats = {
   partials: [],
 };
 
+/** Appends to a stats list, keeping only the most recent entries (a page may stay open for days). */
+function remember(list, entry) {
+  list.push(entry);
+  if (list.length > 100) list.shift();
+}
+
 const microphone = new Microphone(context, (pcm, level) => {
   stats.micLevel = level;
   ui.mic.style.setProperty("--level", Math.min(1, level * 8).toFixed(3));
@@ -116,7 +122,7 @@ function bargeIn() {
   if (heard.length) stats.flushes += 1;
   for (const { itemId, audioEndMs, scheduledMs } of heard) {
     connection.send({ type: "conversation.item.truncate", item_id: itemId, content_index: 0, audio_end_ms: audioEndMs });
-    stats.truncations.push({ itemId, audioEndMs, scheduledMs });
+    remember(stats.truncations, { itemId, audioEndMs, scheduledMs });
   }
   renderState();
 }
@@ -185,7 +191,7 @@ const handlers = {
   },
   "conversation.item.input_audio_transcription.delta"(event) {
     ui.partial.textContent = event.transcript ?? `${ui.partial.textContent}${event.delta}`;
-    stats.partials.push(ui.partial.textContent);
+    remember(stats.partials, ui.partial.textContent);
   },
   "conversation.item.input_audio_transcription.completed"(event) {
     ui.partial.textContent = "";
@@ -235,7 +241,7 @@ const handlers = {
   },
   error(event) {
     const { code, message } = event.error || {};
-    stats.errors.push(code);
+    remember(stats.errors, code);
     if (code === "empty_input") {
       view.removeEmpty("user");
       ui.partial.textContent = "";
