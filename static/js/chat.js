@@ -172,6 +172,7 @@ const handlers = {
       connection.reconnect();
       return;
     }
+    session.resumeRetried = false; // the next reconnect may retry once too
     session.id = event.session.id;
     sessionStorage.setItem(SESSION_KEY, session.id);
     localStorage.setItem(SESSION_KEY, session.id);
@@ -221,10 +222,6 @@ const handlers = {
   },
   "response.output_audio_transcript.delta"(event) {
     view.append(event.item_id, event.delta);
-  },
-  "response.output_audio.delta"(event) {
-    const bytes = Uint8Array.from(atob(event.delta), (c) => c.charCodeAt(0));
-    receiveAudio(bytes.buffer);
   },
   "response.done"(event) {
     const response = session.response;
