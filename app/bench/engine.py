@@ -404,6 +404,7 @@ def run(args: argparse.Namespace, settings: Settings) -> dict[str, Any]:
         results[f"machine_matmul_{name}_gflop_s"] = flops / 1e9
 
     shape = _hf_section(llm_dir, prompts, plan, device, dtype, tokenizer, results)
+    settings = settings.model_copy(update={"llm_backend": "local"})  # this engine, whatever the server would use
     memory: dict[str, Any] = {"kv_bytes_per_token": shape.kv_bytes_per_token}
     asyncio.run(_engine_section(settings, str(llm_dir), tokenizer, prompts, plan, device, results, memory))
 
