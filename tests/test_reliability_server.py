@@ -199,13 +199,15 @@ def test_a_client_that_never_reads_is_dropped_not_the_server(tight: Server):
 async def test_messages_over_the_rate_are_dropped_with_one_error_per_second(strict: Server):
     async with RealtimeClient(f"{strict.ws_url}?token={TOKEN}") as client:
         seen = len(client.events)
+        started = time.monotonic()
         for _ in range(100):
             await client.send({"type": "input_audio_buffer.clear"})
+        sending_s = time.monotonic() - started
         await asyncio.sleep(1.0)
         cleared = sum(1 for e in client.events[seen:] if e["type"] == "input_audio_buffer.cleared")
         errors = codes(client, seen)
         assert 20 <= cleared < 100
-        assert errors and set(errors) == {"rate_limit_exceeded"} and len(errors) <= 2
+        assert errors and set(errors) == {"rate_limit_exceeded"} and len(errors) <= 2 + int(sending_s)
         await asyncio.sleep(0.5)
         await still_answers(client, "calm again")
 
