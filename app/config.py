@@ -102,6 +102,12 @@ class Settings(BaseSettings):
     speculative_asr: bool = Field(True, description="Start ASR and the reply during the end-of-turn silence.")
     asr_batch_window_ms: float = Field(20.0, description="How long ASR waits to batch utterances of several sessions.")
     asr_max_batch: int = Field(8, description="Most utterances decoded in one ASR batch.")
+    asr_threads: int = Field(
+        1, description="CPU threads of the ASR worker (1 leaves the other core to the LLM; 0 = torch's default)."
+    )
+    asr_dtype: Literal["auto", "float32", "bfloat16", "float16"] = Field(
+        "auto", description="Whisper weights dtype; auto = bf16 on CPUs with bf16 support, fp16 on GPU, else fp32."
+    )
     asr_full_window: bool = Field(
         False,
         description="Encode Whisper's whole 30 s window as openai-whisper does (slower); default: only the real audio.",

@@ -7,7 +7,10 @@ import asyncio
 import numpy as np
 import pytest
 
-from app.asr import SpeechRecognizer, Transcript, WhisperTranscriber, create_recognizer
+import torch
+
+from app.asr import SpeechRecognizer, Transcript, WhisperTranscriber, create_recognizer, create_transcriber
+from app.asr.encoder import _attend_with_shared_tail
 from app.bench.speech_samples import (
     SENTENCES,
     audioeval_samples,
@@ -23,8 +26,8 @@ ESPEAK_WER_BOUND = 0.25
 
 
 @pytest.fixture(scope="module")
-def transcriber(prepared) -> WhisperTranscriber:
-    return WhisperTranscriber(prepared.whisper_pt, language="en")
+def transcriber(settings, prepared) -> WhisperTranscriber:
+    return create_transcriber(settings, prepared)  # as served: real frames only, bf16 where the CPU has it
 
 
 @pytest.fixture(scope="module")
@@ -51,10 +54,34 @@ def test_batched_decode_equals_single_decodes(transcriber, clean_speech):
     assert [normalize_words(t) for t in batched] == [normalize_words(t) for t in single]
 
 
-def test_full_window_mode_transcribes_too(prepared, clean_speech):
-    full = WhisperTranscriber(prepared.whisper_pt, language="en", full_window=True)
+def test_full_window_mode_transcribes_too(settings, prepared, clean_speech):
+    full = create_transcriber(settings, prepared, full_window=True)
     audio, text = clean_speech[2]
     assert word_error_rate([text], [full.transcribe_batch([audio])[0].text]) <= 0.2
+
+
+def test_float32_real_frames_match_the_served_transcripts(prepared, transcriber, clean_speech):
+    exact = WhisperTranscriber(prepared.whisper_pt, language="en", dtype=torch.float32)
+    audios = [audio for audio, _ in clean_speech[:4]]
+    assert [normalize_words(r.text) for r in exact.transcribe_batch(audios)] == [
+        normalize_words(r.text) for r in transcriber.transcribe_batch(audios)
+    ]
+
+
+def test_shared_tail_attention_equals_attention_over_all_frames():
+    torch.manual_seed(0)
+    batch, n_q, own, tail, heads, width = 3, 2, 7, 11, 4, 32
+    q, k, v = torch.randn(batch, n_q, width), torch.randn(batch, own, width), torch.randn(batch, own, width)
+    tail_k, tail_v = torch.randn(tail, width), torch.randn(tail, width)
+    merged = _attend_with_shared_tail(q, k, v, tail_k, tail_v, heads)
+
+    def split(t: torch.Tensor) -> torch.Tensor:
+        return t.view(batch, -1, heads, width // heads).transpose(1, 2)
+
+    full_k = torch.cat([k, tail_k.expand(batch, -1, -1)], dim=1)
+    full_v = torch.cat([v, tail_v.expand(batch, -1, -1)], dim=1)
+    reference = torch.nn.functional.scaled_dot_product_attention(split(q), split(full_k), split(full_v))
+    assert torch.allclose(merged, reference.transpose(1, 2).reshape(batch, n_q, width), atol=1e-5)
 
 
 def test_silence_gives_empty_text(transcriber):

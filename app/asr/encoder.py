@@ -1,13 +1,17 @@
-"""Whisper's audio encoder run on the real frames of each utterance only (whisper.cpp's ``audio_ctx``).
+"""Whisper's audio encoder on the real frames of each utterance only (whisper.cpp's ``audio_ctx``).
 
 openai-whisper pads every input to 30 s and encodes all 1500 frames; on a CPU that dominates the
 cost of a short utterance. Here the positional embedding is sliced to the real frames instead.
 Encoding the real frames alone makes the decoder loop ("hello world hello world ..."): it never
-sees the silence that ends every training window. So the rest of the window is filled with the
-encoder's output for silence, computed once: the decoder sees what it was trained on, and the
-transcripts match full padding (``voicechat bench asr`` measures both).
-In a batch, each utterance attends only to its own frames (key padding mask), so it is encoded
-exactly as it would be alone.
+sees the silence that ends every training window. So the decoder's cross-attention also attends to
+the encoder's output for silence over the rest of the window, computed once at load: it sees what
+it was trained on, and the transcripts match full padding (``voicechat bench asr`` measures both).
+
+In a batch, each utterance attends only to its own frames (key padding mask) and the frames after
+it up to the longest are the silence encoding, so it is encoded as it would be alone. The silence
+tail is the same for every utterance: its keys and values are projected once at load and attended
+to by all queries of a batch in one matmul, merged with each utterance's own frames by a joint
+softmax (projecting and reading 1500 frames per utterance per layer cost more than the encoder).
 """
 
 from __future__ import annotations
@@ -20,20 +24,19 @@ FRAME = 2 * HOP  # samples per encoder frame (conv2 has stride 2)
 
 
 class RealFramesEncoder:
-    """Encodes a batch of mels of real frames into full 30 s windows of audio features."""
+    """Encodes a batch of mels into audio features for the real frames (padded with silence features to the longest)."""
 
     def __init__(self, encoder: torch.nn.Module, silence_mel: torch.Tensor) -> None:
         self.encoder = encoder
-        self.n_ctx, self.n_state = encoder.positional_embedding.shape
+        self.n_ctx = encoder.positional_embedding.shape[0]
         with torch.inference_mode():
-            self.silence = self._encode(silence_mel[None], [self.n_ctx])[0]
+            self.silence = self._encode(silence_mel[None], [self.n_ctx])[0]  # [1500, width]
 
     def __call__(self, mel: torch.Tensor, frames: list[int]) -> torch.Tensor:
-        """``mel`` [B, n_mels, 2 * max(frames)]; ``frames[i]`` real encoder frames of item i -> [B, 1500, n_state]."""
-        real = self._encode(mel, frames)
-        out = self.silence.to(real.dtype).expand(len(frames), -1, -1).clone()
+        """``mel`` [B, n_mels, >= 2 * max(frames)]; ``frames[i]``: real encoder frames of item i -> [B, max(frames), width]."""
+        out = self._encode(mel, frames)
         for i, count in enumerate(frames):
-            out[i, :count] = real[i, :count]
+            out[i, count:] = self.silence[count : out.shape[1]]
         return out
 
     def _encode(self, mel: torch.Tensor, frames: list[int]) -> torch.Tensor:
@@ -61,3 +64,56 @@ def _encoder_block(block: torch.nn.Module, x: torch.Tensor, key_mask: torch.Tens
     a = F.scaled_dot_product_attention(q, k, v, attn_mask=key_mask)
     x = x + attn.out(a.transpose(1, 2).reshape(batch, length, width))
     return x + block.mlp(block.mlp_ln(x))
+
+
+class TailSharingCrossAttention(torch.nn.Module):
+    """A decoder block's cross-attention over the given frames plus the shared silence tail up to 30 s."""
+
+    def __init__(self, attention: torch.nn.Module, silence: torch.Tensor) -> None:
+        super().__init__()
+        self.inner = attention  # whisper's MultiHeadAttention; its KV-cache hooks stay on its key/value
+        with torch.inference_mode():
+            self.tail_key = attention.key(silence)
+            self.tail_value = attention.value(silence)
+
+    def forward(self, x: torch.Tensor, xa: torch.Tensor, mask=None, kv_cache: dict | None = None):
+        attn = self.inner
+        frames = xa.shape[1]
+        if frames >= self.tail_key.shape[0]:  # a full window: nothing to add
+            return attn(x, xa, mask=mask, kv_cache=kv_cache)
+        q = attn.query(x)
+        if kv_cache is not None and attn.key in kv_cache:
+            k, v = kv_cache[attn.key], kv_cache[attn.value]
+        else:
+            k, v = attn.key(xa), attn.value(xa)
+        out = _attend_with_shared_tail(q, k, v, self.tail_key[frames:], self.tail_value[frames:], attn.n_head)
+        return attn.out(out), None
+
+
+def _attend_with_shared_tail(
+    q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, tail_k: torch.Tensor, tail_v: torch.Tensor, heads: int
+) -> torch.Tensor:
+    """softmax(q [k; tail_k]^T / sqrt(d)) [v; tail_v] per item; tail_k/tail_v [S, width] are shared by all items."""
+    batch, n_q, width = q.shape
+    d = width // heads
+    scale = d**-0.5
+    qh = q.view(batch, n_q, heads, d).transpose(1, 2)  # [B, H, n, d]
+    kh = k.view(batch, -1, heads, d).transpose(1, 2)  # [B, H, L, d]
+    vh = v.view(batch, -1, heads, d).transpose(1, 2)
+    own = (qh @ kh.transpose(-1, -2)).float() * scale  # [B, H, n, L]
+    q_rows = qh.permute(1, 0, 2, 3).reshape(heads, batch * n_q, d)  # every query of the batch, per head
+    tk = tail_k.to(q.dtype).view(-1, heads, d).transpose(0, 1)  # [H, S, d]
+    tv = tail_v.to(q.dtype).view(-1, heads, d).transpose(0, 1)
+    shared = (torch.bmm(q_rows, tk.transpose(1, 2)).float() * scale).view(heads, batch, n_q, -1).transpose(0, 1)
+    top = torch.maximum(own.amax(-1, keepdim=True), shared.amax(-1, keepdim=True))
+    own_w, shared_w = torch.exp(own - top), torch.exp(shared - top)
+    total = own_w.sum(-1, keepdim=True) + shared_w.sum(-1, keepdim=True)
+    shared_out = torch.bmm(shared_w.to(q.dtype).transpose(0, 1).reshape(heads, batch * n_q, -1), tv)
+    out = (own_w.to(q.dtype) @ vh).float() + shared_out.view(heads, batch, n_q, d).transpose(0, 1).float()
+    return (out / total).to(q.dtype).transpose(1, 2).reshape(batch, n_q, width)
+
+
+def install_tail_sharing(decoder: torch.nn.Module, silence: torch.Tensor) -> None:
+    """Wrap the cross-attention of every decoder block (whisper's KV-cache hooks still find the inner one)."""
+    for block in decoder.blocks:
+        block.cross_attn = TailSharingCrossAttention(block.cross_attn, silence)

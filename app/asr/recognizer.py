@@ -16,6 +16,7 @@ import time
 from dataclasses import dataclass, field
 
 import numpy as np
+import torch
 
 from app.asr.whisper_backend import SAMPLE_RATE, WhisperTranscriber
 
@@ -52,8 +53,11 @@ def _settle(future: asyncio.Future, value: object) -> None:
 class SpeechRecognizer:
     """Shared, batching front of a WhisperTranscriber. ``start()`` before use, ``stop()`` at shutdown."""
 
-    def __init__(self, transcriber: WhisperTranscriber, *, batch_window_ms: float = 20.0, max_batch: int = 8) -> None:
+    def __init__(
+        self, transcriber: WhisperTranscriber, *, batch_window_ms: float = 20.0, max_batch: int = 8, threads: int = 1
+    ) -> None:
         self.transcriber = transcriber
+        self.threads = threads
         self.batch_window_s = batch_window_ms / 1000
         self.max_batch = max(1, max_batch)
         self._queue: list[_Request] = []
@@ -121,6 +125,8 @@ class SpeechRecognizer:
     # --- worker thread ---
 
     def _run(self) -> None:
+        if self.threads > 0:
+            torch.set_num_threads(self.threads)  # per thread: the LLM engine's threads keep their own count
         while True:
             with self._wake:
                 while not self._queue and not self._stopping:

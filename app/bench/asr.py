@@ -1,0 +1,129 @@
+"""``voicechat bench asr``: Whisper speed, batching speed-up and accuracy; endpointing delay.
+
+All figures come from one run, side by side, on the same audio: the packaged pytest-audioeval
+recordings plus the fixed ``SENTENCES`` spoken by the packaged piper voice (noise-free, so the audio
+is the same every run). Beside the wall clock stand CPU-time figures: with one ASR thread, CPU time
+approximates the wall clock of an idle machine, while the wall clock here includes waiting for a
+core on a shared machine.
+
+- asr_rtf: one utterance (the longest sentence), transcription time / audio length, real frames
+  only (the default) and, beside it, openai-whisper's 30 s window (``asr_rtf_full_window``).
+- asr_batch8_speedup: 8 utterances decoded one by one vs as one batch.
+- asr_wer: word error rate over all samples, both ways.
+- vad_endpoint_ms: stream time from the true end of speech to SpeechStopped (the hangover plus frame
+  granularity); vad_pause_ms_after_end: to SpeechPaused, where speculative ASR may start.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+from typing import Any, Callable
+
+import numpy as np
+
+from app.bench.report import report
+from app.config import Settings
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--runs", type=int, default=3, help="repetitions of each timing (medians are reported)")
+
+
+def _timed(call: Callable[[], Any], runs: int) -> tuple[float, float]:
+    """Median wall and CPU seconds of ``call`` (CPU time of this thread: its own compute, no waiting)."""
+    walls, cpus = [], []
+    for _ in range(runs):
+        wall, cpu = time.perf_counter(), time.thread_time()
+        call()
+        walls.append(time.perf_counter() - wall)
+        cpus.append(time.thread_time() - cpu)
+    return statistics.median(walls), statistics.median(cpus)
+
+
+def run(args: argparse.Namespace, settings: Settings) -> dict[str, Any]:
+    import torch
+
+    from app.asr import create_transcriber
+    from app.bench.speech_samples import SENTENCES, audioeval_samples, piper_speech, word_error_rate
+    from app.models.prepare import prepare_models
+
+    if settings.asr_threads > 0:
+        torch.set_num_threads(settings.asr_threads)
+    prepared = prepare_models(settings)
+    samples = [(s.audio, s.text) for s in audioeval_samples("en")] + [(piper_speech(t), t) for t in SENTENCES]
+    texts = [text for _, text in samples]
+    real = create_transcriber(settings, prepared, full_window=False)
+    full = create_transcriber(settings, prepared, full_window=True)
+    results: dict[str, Any] = {
+        "asr_model": settings.asr_model,
+        "asr_device": str(real.device),
+        "asr_dtype": str(real.dtype).removeprefix("torch."),
+        "asr_threads": torch.get_num_threads(),
+        "asr_runs": args.runs,
+        "asr_samples": len(samples),
+        "asr_audio_s": round(sum(len(a) for a, _ in samples) / 16000, 2),
+    }
+
+    # accuracy, both ways, one utterance per call
+    for name, transcriber in (("", real), ("_full_window", full)):
+        hypotheses = [transcriber.transcribe_batch([audio])[0].text for audio, _ in samples]
+        results[f"asr_wer{name}"] = round(word_error_rate(texts, hypotheses), 4)
+
+    # real-time factor of one utterance
+    longest = max((audio for audio, _ in samples), key=len)
+    seconds = len(longest) / 16000
+    results["asr_rtf_utterance_s"] = round(seconds, 2)
+    for name, transcriber in (("", real), ("_full_window", full)):
+        wall, cpu = _timed(lambda t=transcriber: t.transcribe_batch([longest]), args.runs)
+        results[f"asr_rtf{name}"] = wall / seconds
+        results[f"asr_rtf{name}_cpu"] = cpu / seconds
+    results["asr_real_frames_speedup"] = results["asr_rtf_full_window"] / results["asr_rtf"]
+    results["asr_real_frames_speedup_cpu"] = results["asr_rtf_full_window_cpu"] / results["asr_rtf_cpu"]
+
+    # 8 utterances one by one vs one batch
+    eight = [audio for audio, _ in samples[-8:]]
+    serial_wall, serial_cpu = _timed(lambda: [real.transcribe_batch([a]) for a in eight], args.runs)
+    batch_wall, batch_cpu = _timed(lambda: real.transcribe_batch(eight), args.runs)
+    results.update(
+        asr_batch8_serial_s=serial_wall,
+        asr_batch8_batched_s=batch_wall,
+        asr_batch8_speedup=serial_wall / batch_wall,
+        asr_batch8_speedup_cpu=serial_cpu / batch_cpu,
+    )
+
+    results.update(_endpointing(settings, [audio for audio, _ in samples]))
+    return report("ASR and endpointing", results, args.json_path)
+
+
+def _endpointing(settings: Settings, utterances: list[np.ndarray]) -> dict[str, Any]:
+    """Each utterance after 0.5 s of silence and before 1.5 s of it, fed in 20 ms chunks as a browser sends them."""
+    from app.bench.speech_samples import speech_bounds
+    from app.vad import Endpointer, SpeechPaused, SpeechStopped
+
+    lead, chunk = 0.5, 320
+    stop_delays, pause_delays, found = [], [], 0
+    vad_cpu, audio_s = 0.0, 0.0
+    for utterance in utterances:
+        stream = np.concatenate([np.zeros(int(lead * 16000), np.float32), utterance, np.zeros(24000, np.float32)])
+        true_end = lead + speech_bounds(utterance)[1]
+        endpointer, events = Endpointer(settings), []
+        started = time.thread_time()
+        for at in range(0, len(stream), chunk):
+            events += endpointer.feed(stream[at : at + chunk])
+        vad_cpu += time.thread_time() - started
+        audio_s += len(stream) / 16000
+        stops = [e for e in events if isinstance(e, SpeechStopped)]
+        pauses = [e for e in events if isinstance(e, SpeechPaused)]
+        if len(stops) == 1:
+            found += 1
+            stop_delays.append((stops[0].at_s - true_end) * 1000)
+            pause_delays.append((pauses[-1].at_s - true_end) * 1000)
+    return {
+        "vad_utterances_endpointed": f"{found}/{len(utterances)}",
+        "vad_silence_ms": settings.vad_silence_ms,
+        "vad_endpoint_ms": statistics.median(stop_delays) if stop_delays else float("nan"),
+        "vad_pause_ms_after_end": statistics.median(pause_delays) if pause_delays else float("nan"),
+        "vad_cpu_ms_per_audio_s": vad_cpu * 1000 / audio_s,
+    }
