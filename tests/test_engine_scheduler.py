@@ -169,3 +169,10 @@ def test_a_waiting_voice_request_gets_a_step_of_voice_work_only():
     sched.add(seq("voice", Priority.VOICE, arrival=0.2))
     assert run_step(sched, now=0.3) == ["voice"]
     assert sorted(run_step(sched, now=0.4)) == ["text1", "text2", "voice"]
+
+
+def test_on_a_slow_machine_the_voice_batch_grows_within_half_again_the_smallest_step():
+    sizer = BatchSizer(max_batch=32, itl_target_ms=100)
+    for b, ms in [(1, 200), (2, 210), (4, 240), (8, 290), (16, 320)]:
+        sizer.observe(b, ms)
+    assert sizer.limit(latency_sensitive=True) == 8

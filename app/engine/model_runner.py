@@ -149,8 +149,8 @@ class LeanLlama:
         half = d // 2
         hidden = h.shape[-1]
         for i, (ln1, qkv_proj, o_proj, ln2, gate_up_proj, down_proj) in enumerate(self.layers):
-            if should_abort is not None and should_abort():
-                return None
+            if should_abort is not None and 2 * i < len(self.layers) and should_abort():
+                return None  # only in the first half: a step past it is cheaper to finish
             x = F.rms_norm(h, (hidden,), ln1, self.eps)
             qkv = qkv_proj(x)
             qk = qkv[:, : nqk * d].view(t, nqk, d)
@@ -217,7 +217,8 @@ class ModelRunner:
     def run(self, inputs: StepInputs, should_abort: Callable[[], bool] | None = None) -> torch.Tensor | None:
         """Logits (fp32) of the rows in ``inputs.logits_indices``.
 
-        The lean forward polls ``should_abort`` between layers and returns None when it says so:
+        The lean forward polls ``should_abort`` between layers of its first half and returns None
+        when it says so:
         the step is dropped (nothing was committed; the keys/values it wrote are rewritten when
         the same tokens run again), so an urgent request need not wait for a long step to end.
         """

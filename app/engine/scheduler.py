@@ -54,8 +54,10 @@ class ScheduledBatch:
 
 class BatchSizer:
     """The batch limit, answered by measurement: while a voice request is active the batch
-    grows only as far as the measured decode step time stays under the inter-token target;
-    otherwise throughput wins and the limit is ``max_batch``."""
+    grows only as far as the measured decode step time stays under the inter-token target (or,
+    on a machine where even the smallest batch misses it, within 1.5x of the smallest batch's
+    time: batch size then barely matters to latency); otherwise throughput wins and the limit
+    is ``max_batch``."""
 
     EMA = 0.2
 
@@ -75,17 +77,19 @@ class BatchSizer:
         self.step_ms[b] = step_ms if old is None else (1 - self.EMA) * old + self.EMA * step_ms
 
     def latency_cap(self) -> int:
-        """Largest batch whose measured step time meets the target. A size not measured yet is
-        allowed when a larger measured size meets the target, and otherwise tried once (then measured)."""
+        """Largest batch whose measured step time meets the budget. A size not measured yet is
+        allowed when a larger measured size meets it, and otherwise tried once (then measured)."""
+        smallest = self.step_ms[min(self.step_ms)] if self.step_ms else 0.0
+        budget = max(self.itl_target_ms, 1.5 * smallest)
         cap = 1
         b = 1
         while True:
             size = min(b, self.max_batch)
             ms = self.step_ms.get(self.bucket(size))
-            if ms is not None and ms > self.itl_target_ms:
+            if ms is not None and ms > budget:
                 break
             cap = size
-            if ms is None and not any(k > size and v <= self.itl_target_ms for k, v in self.step_ms.items()):
+            if ms is None and not any(k > size and v <= budget for k, v in self.step_ms.items()):
                 break
             if size == self.max_batch:
                 break
