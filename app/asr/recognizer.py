@@ -50,6 +50,14 @@ def _settle(future: asyncio.Future, value: object) -> None:
             future.set_result(value)
 
 
+def _deliver(request: _Request, value: object) -> None:
+    """Hand a result to the request's event loop (from the worker thread); a closed loop has no one waiting."""
+    try:
+        request.loop.call_soon_threadsafe(_settle, request.future, value)
+    except RuntimeError:
+        logger.debug("ASR result for a closed event loop dropped")
+
+
 class SpeechRecognizer:
     """Shared, batching front of a WhisperTranscriber. ``start()`` before use, ``stop()`` at shutdown."""
 
@@ -82,7 +90,7 @@ class SpeechRecognizer:
             pending, self._queue = self._queue, []
             self._wake.notify()
         for request in pending:
-            request.loop.call_soon_threadsafe(_settle, request.future, RuntimeError("speech recogniser stopped"))
+            _deliver(request, RuntimeError("speech recogniser stopped"))
         await asyncio.to_thread(thread.join)
         self._thread = None
 
@@ -143,7 +151,7 @@ class SpeechRecognizer:
                     return
                 batch, dropped = self._take_batch()
             for request in dropped:
-                request.loop.call_soon_threadsafe(_settle, request.future, None)
+                _deliver(request, None)
             if batch:
                 self._decode(batch)
 
@@ -170,7 +178,7 @@ class SpeechRecognizer:
         except Exception as error:  # the sessions get the error; the worker lives on
             logger.exception("ASR batch of %d failed", len(batch))
             for request in batch:
-                request.loop.call_soon_threadsafe(_settle, request.future, error)
+                _deliver(request, error)
             return
         done = time.perf_counter()
         self._last_batch_s = done - started
@@ -184,4 +192,4 @@ class SpeechRecognizer:
                 asr_s=done - request.submitted,
                 batch_size=len(batch),
             )
-            request.loop.call_soon_threadsafe(_settle, request.future, transcript)
+            _deliver(request, transcript)

@@ -103,6 +103,8 @@ class WhisperTranscriber:
         """Decode several 16 kHz float32 utterances in one encoder + greedy decoder call."""
         if not audios:
             return []
+        if max(len(a) for a in audios) > self._window:
+            logger.warning("utterance longer than 30 s: only its first 30 s are transcribed")
         longest_s = min(self._window, max(len(a) for a in audios)) / SAMPLE_RATE
         options = self._whisper.DecodingOptions(
             task="transcribe",

@@ -10,6 +10,8 @@ core on a shared machine.
   only (the default) and, beside it, openai-whisper's 30 s window (``asr_rtf_full_window``).
 - asr_batch8_speedup: 8 utterances decoded one by one vs as one batch.
 - asr_wer: word error rate over all samples, both ways.
+- asr_8_sessions_*: 8 sessions ending their turns together, through the shared recogniser (batched)
+  and through one that takes one utterance at a time: the median and worst wait for a transcript.
 - vad_endpoint_ms: stream time from the true end of speech to SpeechStopped (the hangover plus frame
   granularity); vad_pause_ms_after_end: to SpeechPaused, where speculative ASR may start.
 """
@@ -93,8 +95,35 @@ def run(args: argparse.Namespace, settings: Settings) -> dict[str, Any]:
         asr_batch8_speedup_cpu=serial_cpu / batch_cpu,
     )
 
+    results.update(_sessions(settings, real, eight))
     results.update(_endpointing(settings, [audio for audio, _ in samples]))
     return report("ASR and endpointing", results, args.json_path)
+
+
+def _sessions(settings: Settings, transcriber, utterances: list[np.ndarray]) -> dict[str, Any]:
+    import asyncio
+
+    from app.asr import SpeechRecognizer
+
+    async def together(max_batch: int) -> list[float]:
+        recognizer = SpeechRecognizer(
+            transcriber, batch_window_ms=settings.asr_batch_window_ms, max_batch=max_batch, threads=settings.asr_threads
+        )
+        await recognizer.start()
+        try:
+            results = await asyncio.gather(
+                *(recognizer.transcribe(audio, session_id=f"s{i}") for i, audio in enumerate(utterances))
+            )
+        finally:
+            await recognizer.stop()
+        return [r.asr_s for r in results]
+
+    figures: dict[str, Any] = {}
+    for name, max_batch in (("batched", settings.asr_max_batch), ("one_by_one", 1)):
+        waits = asyncio.run(together(max_batch))
+        figures[f"asr_8_sessions_{name}_p50_s"] = statistics.median(waits)
+        figures[f"asr_8_sessions_{name}_max_s"] = max(waits)
+    return figures
 
 
 def _endpointing(settings: Settings, utterances: list[np.ndarray]) -> dict[str, Any]:
