@@ -16,14 +16,22 @@ __all__ = [
     "create_recognizer",
     "create_transcriber",
     "resolve_asr_dtype",
+    "torch_device",
 ]
 
 
-def resolve_asr_dtype(setting: str, device: torch.device) -> torch.dtype:
+def torch_device(setting: str) -> str:
+    """Resolve the ``device`` setting: 'auto' is the first GPU when torch sees one, else the CPU."""
+    if setting != "auto":
+        return setting
+    return "cuda" if torch.cuda.is_available() else "cpu"
+
+
+def resolve_asr_dtype(setting: str, device: str) -> torch.dtype:
     """'auto': float16 on a GPU, bfloat16 on CPUs with native bf16 (same WER, ~2x faster here), else float32."""
     if setting != "auto":
         return getattr(torch, setting)
-    if device.type == "cuda":
+    if device.startswith("cuda"):
         return torch.float16
     from app.engine.model_runner import cpu_has_fast_bf16
 
@@ -32,9 +40,7 @@ def resolve_asr_dtype(setting: str, device: torch.device) -> torch.dtype:
 
 def create_transcriber(settings: Settings, prepared, *, full_window: bool | None = None) -> WhisperTranscriber:
     """The Whisper model the settings select (``full_window`` overrides ``settings.asr_full_window``)."""
-    from app.engine.model_runner import resolve_device
-
-    device = resolve_device(settings.device)
+    device = torch_device(settings.device)
     return WhisperTranscriber(
         prepared.whisper_pt,
         language=settings.asr_language,
