@@ -176,3 +176,12 @@ def test_on_a_slow_machine_the_voice_batch_grows_within_half_again_the_smallest_
     for b, ms in [(1, 200), (2, 210), (4, 240), (8, 290), (16, 320)]:
         sizer.observe(b, ms)
     assert sizer.limit(latency_sensitive=True) == 8
+
+
+def test_prefills_of_similar_length_share_a_padded_attention_call():
+    from app.engine.attention import _length_buckets
+
+    # (cached tokens, new tokens): three short chunks with a shared prefix and one long prompt
+    chunks = [(32, 6), (32, 5), (0, 400), (32, 7)]
+    groups = _length_buckets(chunks)
+    assert sorted(map(sorted, groups)) == [[0, 1, 3], [2]]

@@ -3,7 +3,8 @@
 A step's new tokens are packed into one flat token dimension (decode rows first, then the
 prefill chunks), so the linear layers stream their weights once for the whole batch and no
 token is padding. Attention is the only per-sequence part: decode rows are gathered into one
-batched single-query attention, each prefill chunk attends to its cached prefix plus itself.
+batched single-query attention; prefill chunks (each attending to its cached prefix plus
+itself) are grouped by length into buckets, one padded attention call per bucket.
 """
 
 from __future__ import annotations
@@ -18,12 +19,23 @@ from app.engine.scheduler import ScheduledBatch
 
 
 @dataclass
-class PrefillChunk:
-    start: int  # offset in the packed token dimension
-    length: int  # new tokens in this chunk
-    context: int  # cached tokens before the chunk + length
-    gather: torch.Tensor | None  # cache slots of all ``context`` tokens; None when there is no prefix
-    mask: torch.Tensor | None  # [length, context] causal mask for a chunk with a prefix
+class PrefillGroup:
+    """Prefill chunks of similar size attended in one padded call (their length bucket).
+
+    Chunk ``p`` has ``lengths[p]`` new tokens after ``starts[p]`` cached ones; queries are padded
+    to ``q_len`` and contexts to ``ctx_len``. A padded query attends to key 0 only (its output is
+    dropped), so no row of the softmax is empty.
+    """
+
+    packed_start: int  # the group's first row in the packed token dimension (its chunks are contiguous)
+    num_tokens: int
+    q_index: torch.Tensor  # [P * q_len] packed row of each padded query
+    out_index: torch.Tensor  # [num_tokens] padded position of each real query, in packed order
+    gather: torch.Tensor  # [P * ctx_len] cache slots of each chunk's whole context
+    mask: torch.Tensor  # [P, 1, q_len, ctx_len]
+    rows: int
+    q_len: int
+    ctx_len: int
 
 
 @dataclass
@@ -35,7 +47,7 @@ class StepMetadata:
     decode_gather: torch.Tensor | None  # [B * L] cache slots of the decode rows' contexts, padded
     decode_mask: torch.Tensor | None  # [B, 1, 1, L] True where a key is real
     decode_len: int
-    prefills: list[PrefillChunk]
+    prefills: list[PrefillGroup]
 
 
 @dataclass
@@ -50,8 +62,33 @@ def _slots(block_table: list[int], start: int, end: int, block_size: int) -> lis
     return [block_table[p // block_size] * block_size + p % block_size for p in range(start, end)]
 
 
+def _context_slots(block_tables: list[list[int]], width: int, block_size: int, device: torch.device) -> torch.Tensor:
+    """[rows, width] cache slots of positions 0..width-1 of each row (past a row's end: slot of block 0)."""
+    num_blocks = -(-width // block_size)
+    table = torch.tensor([bt[:num_blocks] + [0] * (num_blocks - len(bt[:num_blocks])) for bt in block_tables], device=device)
+    slots = table[:, :, None] * block_size + torch.arange(block_size, device=device)
+    return slots.view(len(block_tables), -1)[:, :width]
+
+
+def _length_buckets(chunks: list[tuple[int, int]]) -> list[list[int]]:
+    """Group chunk indices (by (cached, new) sizes) so padding at most doubles a group's attention work."""
+    order = sorted(range(len(chunks)), key=lambda i: (chunks[i][1], sum(chunks[i])), reverse=True)
+    groups: list[list[int]] = []
+    for i in order:
+        if groups:
+            members = groups[-1] + [i]
+            q_len = max(chunks[j][1] for j in members)
+            ctx_len = max(sum(chunks[j]) for j in members)
+            real = sum(chunks[j][1] * sum(chunks[j]) for j in members)
+            if len(members) * q_len * ctx_len <= 2 * real + 4096:
+                groups[-1].append(i)
+                continue
+        groups.append([i])
+    return groups
+
+
 def prepare_step(batch: ScheduledBatch, block_size: int, device: torch.device) -> StepInputs:
-    """Pack a scheduled batch into flat tensors (decode rows first, in the batch's order)."""
+    """Pack a scheduled batch into flat tensors: decode rows first, then prefill chunks by length bucket."""
     ids: list[int] = []
     positions: list[int] = []
     slots: list[int] = []
@@ -59,40 +96,58 @@ def prepare_step(batch: ScheduledBatch, block_size: int, device: torch.device) -
 
     decode = batch.decode
     decode_len = max((len(s) for s in decode), default=0)
-    gather_rows: list[list[int]] = []
-    lengths: list[int] = []
     for seq in decode:
         pos = len(seq) - 1
         ids.append(seq.token_ids[pos])
         positions.append(pos)
-        ctx = _slots(seq.block_table, 0, pos + 1, block_size)
-        slots.append(ctx[-1])
+        slots.append(seq.block_table[pos // block_size] * block_size + pos % block_size)
         logits_rows.append(len(ids) - 1)
-        lengths.append(pos + 1)
-        gather_rows.append(ctx + [0] * (decode_len - len(ctx)))
 
-    prefills: list[PrefillChunk] = []
-    for seq, n in batch.prefill:
-        start = seq.num_computed
-        end = start + n
-        offset = len(ids)
-        ids.extend(seq.token_ids[start:end])
-        positions.extend(range(start, end))
-        slots.extend(_slots(seq.block_table, start, end, block_size))
-        if end == len(seq):
-            logits_rows.append(len(ids) - 1)
-        if start == 0:
-            prefills.append(PrefillChunk(offset, n, n, None, None))
-        else:
-            gather = torch.tensor(_slots(seq.block_table, 0, end, block_size), device=device)
-            q_pos = torch.arange(start, end, device=device)[:, None]
-            mask = torch.arange(end, device=device)[None, :] <= q_pos
-            prefills.append(PrefillChunk(offset, n, end, gather, mask))
+    prefills: list[PrefillGroup] = []
+    chunks = [(seq.num_computed, n) for seq, n in batch.prefill]
+    for group in _length_buckets(chunks):
+        members = [batch.prefill[i] for i in group]
+        starts = [chunks[i][0] for i in group]
+        lengths = [chunks[i][1] for i in group]
+        q_len, ctx_len = max(lengths), max(s + n for s, n in zip(starts, lengths))
+        packed_start = len(ids)
+        q_index: list[int] = []
+        out_index: list[int] = []
+        for p, ((seq, n), start) in enumerate(zip(members, starts)):
+            first = len(ids)
+            ids.extend(seq.token_ids[start : start + n])
+            positions.extend(range(start, start + n))
+            slots.extend(_slots(seq.block_table, start, start + n, block_size))
+            if start + n == len(seq):
+                logits_rows.append(len(ids) - 1)
+            q_index.extend(range(first, first + n))
+            q_index.extend([first] * (q_len - n))
+            out_index.extend(range(p * q_len, p * q_len + n))
+        starts_t = torch.tensor(starts, device=device)[:, None]
+        lengths_t = torch.tensor(lengths, device=device)[:, None]
+        i = torch.arange(q_len, device=device)[None, :]
+        real_query = i < lengths_t  # [P, q_len]
+        mask = torch.arange(ctx_len, device=device)[None, None, :] <= (starts_t + i)[:, :, None]
+        mask &= real_query[:, :, None]
+        mask[:, :, 0] |= ~real_query
+        prefills.append(
+            PrefillGroup(
+                packed_start=packed_start,
+                num_tokens=len(ids) - packed_start,
+                q_index=torch.tensor(q_index, device=device),
+                out_index=torch.tensor(out_index, device=device),
+                gather=_context_slots([seq.block_table for seq, _ in members], ctx_len, block_size, device).reshape(-1),
+                mask=mask.unsqueeze(1),
+                rows=len(members),
+                q_len=q_len,
+                ctx_len=ctx_len,
+            )
+        )
 
     decode_gather = decode_mask = None
     if decode:
-        decode_gather = torch.tensor(gather_rows, device=device).view(-1)
-        lens = torch.tensor(lengths, device=device)
+        decode_gather = _context_slots([s.block_table for s in decode], decode_len, block_size, device).reshape(-1)
+        lens = torch.tensor([len(s) for s in decode], device=device)
         decode_mask = (torch.arange(decode_len, device=device)[None, :] < lens[:, None]).view(len(decode), 1, 1, -1)
 
     meta = StepMetadata(
@@ -140,15 +195,11 @@ def paged_attention(
         od = F.scaled_dot_product_attention(qd, kd, vd, attn_mask=meta.decode_mask, scale=scale)
         out[:b] = od.reshape(b, num_heads, head_dim)
 
-    for chunk in meta.prefills:
-        s, n = chunk.start, chunk.length
-        qp = q[s : s + n].transpose(0, 1).unsqueeze(0)
-        if chunk.gather is None:
-            ctx, causal, mask = kv[s : s + n], True, None
-        else:
-            ctx, causal, mask = kv_cache.index_select(0, chunk.gather), False, chunk.mask
-        kp = ctx[:, 0].transpose(0, 1).unsqueeze(0)
-        vp = ctx[:, 1].transpose(0, 1).unsqueeze(0)
-        op = F.scaled_dot_product_attention(qp, kp, vp, attn_mask=mask, is_causal=causal, scale=scale, enable_gqa=group > 1)
-        out[s : s + n] = op.squeeze(0).transpose(0, 1)
+    for g in meta.prefills:
+        qp = q.index_select(0, g.q_index).view(g.rows, g.q_len, num_heads, head_dim).transpose(1, 2)
+        ctx = kv_cache.index_select(0, g.gather).view(g.rows, g.ctx_len, 2, num_kv, head_dim)
+        kp, vp = ctx[:, :, 0].transpose(1, 2), ctx[:, :, 1].transpose(1, 2)
+        op = F.scaled_dot_product_attention(qp, kp, vp, attn_mask=g.mask, scale=scale, enable_gqa=group > 1)
+        op = op.transpose(1, 2).reshape(g.rows * g.q_len, num_heads, head_dim)
+        out[g.packed_start : g.packed_start + g.num_tokens] = op.index_select(0, g.out_index)
     return out
