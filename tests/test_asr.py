@@ -138,6 +138,21 @@ async def test_finals_go_first_and_partials_are_dropped_under_load(recognizer_fa
         await recognizer.stop()
 
 
+async def test_a_long_partial_does_not_slow_down_a_short_final(recognizer_factory, clean_speech):
+    recognizer = recognizer_factory(batch_window_ms=200, max_batch=8)
+    await recognizer.start()
+    try:
+        short = clean_speech[1][0]  # ~1 s
+        long = np.concatenate([audio for audio, _ in clean_speech[:4]])  # ~10 s
+        partial, final = await asyncio.gather(
+            recognizer.transcribe(long, final=False, session_id="talker"),
+            recognizer.transcribe(short, final=True, session_id="done"),
+        )
+        assert partial is None and final.batch_size == 1
+    finally:
+        await recognizer.stop()
+
+
 async def test_a_newer_partial_supersedes_an_older_one(recognizer_factory, clean_speech):
     recognizer = recognizer_factory(batch_window_ms=200, max_batch=8)
     await recognizer.start()

@@ -22,6 +22,10 @@ from app.asr.whisper_backend import SAMPLE_RATE, WhisperTranscriber
 
 logger = logging.getLogger(__name__)
 
+# A partial joins a batch of finals only if it is at most this long: factor x the longest final + slack (samples).
+_PARTIAL_LENGTH_FACTOR = 1.5
+_PARTIAL_LENGTH_SLACK = SAMPLE_RATE
+
 
 @dataclass
 class Transcript:
@@ -156,7 +160,11 @@ class SpeechRecognizer:
                 self._decode(batch)
 
     def _take_batch(self) -> tuple[list[_Request], list[_Request]]:
-        """Finals first (oldest first), then partials; partials left over are dropped. Holds the lock."""
+        """Finals first (oldest first), then partials that fit; partials left over are dropped. Holds the lock.
+
+        A batch runs as long as its longest utterance needs, so a partial much longer than the
+        finals it would join is dropped rather than allowed to slow them down.
+        """
         live = [r for r in self._queue if not r.future.cancelled()]
         finals = [r for r in live if r.final]
         final_sessions = {r.session_id for r in finals if r.session_id is not None}
@@ -164,6 +172,10 @@ class SpeechRecognizer:
         stale = [r for r in partials if r.session_id in final_sessions]
         partials = [r for r in partials if r.session_id not in final_sessions]
         batch = finals[: self.max_batch]
+        if batch:
+            limit = _PARTIAL_LENGTH_FACTOR * max(len(r.audio) for r in batch) + _PARTIAL_LENGTH_SLACK
+            stale += [r for r in partials if len(r.audio) > limit]
+            partials = [r for r in partials if len(r.audio) <= limit]
         room = self.max_batch - len(batch)
         batch += partials[:room]
         dropped = stale + partials[room:]
