@@ -71,7 +71,7 @@ def _context_slots(block_tables: list[list[int]], width: int, block_size: int, d
 
 
 def _length_buckets(chunks: list[tuple[int, int]]) -> list[list[int]]:
-    """Group chunk indices (by (cached, new) sizes) so padding at most doubles a group's attention work."""
+    """Group chunk indices (by (cached, new) sizes) so padding adds at most half to a group's attention work."""
     order = sorted(range(len(chunks)), key=lambda i: (chunks[i][1], sum(chunks[i])), reverse=True)
     groups: list[list[int]] = []
     for i in order:
@@ -80,7 +80,7 @@ def _length_buckets(chunks: list[tuple[int, int]]) -> list[list[int]]:
             q_len = max(chunks[j][1] for j in members)
             ctx_len = max(sum(chunks[j]) for j in members)
             real = sum(chunks[j][1] * sum(chunks[j]) for j in members)
-            if len(members) * q_len * ctx_len <= 2 * real + 4096:
+            if 2 * len(members) * q_len * ctx_len <= 3 * real + 8192:
                 groups[-1].append(i)
                 continue
         groups.append([i])
