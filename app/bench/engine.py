@@ -8,6 +8,10 @@ Sections (flat JSON keys in brackets):
 - prefix reuse: first-token time of a new turn after a ~1000-token history, same session vs a cold one.
 - decode efficiency: tokens/s at batch 8 against the roofline limit from measured bandwidth and peak.
 - memory: KV bytes per token, peak RSS, and RSS at batch 1/8 and short/long contexts.
+
+On a CPU shared with other work, compare with ``--threads 1``: with two threads each small op's
+parallel region waits for a descheduled thread, which slows op-heavy forwards (HF ``generate``)
+many times more than lean ones and inflates the engine's ratios.
 """
 
 from __future__ import annotations
