@@ -196,10 +196,14 @@ def paged_attention(
         out[:b] = od.reshape(b, num_heads, head_dim)
 
     for g in meta.prefills:
-        qp = q.index_select(0, g.q_index).view(g.rows, g.q_len, num_heads, head_dim).transpose(1, 2)
+        # same trick as above: [P, Hkv, group * q_len, D] queries against [P, Hkv, ctx, D] keys
+        qp = q.index_select(0, g.q_index).view(g.rows, g.q_len, num_kv, group, head_dim)
+        qp = qp.permute(0, 2, 3, 1, 4).reshape(g.rows, num_kv, group * g.q_len, head_dim)
         ctx = kv_cache.index_select(0, g.gather).view(g.rows, g.ctx_len, 2, num_kv, head_dim)
         kp, vp = ctx[:, :, 0].transpose(1, 2), ctx[:, :, 1].transpose(1, 2)
-        op = F.scaled_dot_product_attention(qp, kp, vp, attn_mask=g.mask, scale=scale, enable_gqa=group > 1)
-        op = op.transpose(1, 2).reshape(g.rows * g.q_len, num_heads, head_dim)
+        mask = g.mask.repeat(1, 1, group, 1) if group > 1 else g.mask
+        op = F.scaled_dot_product_attention(qp, kp, vp, attn_mask=mask, scale=scale)
+        op = op.view(g.rows, num_kv, group, g.q_len, head_dim).permute(0, 3, 1, 2, 4)
+        op = op.reshape(g.rows * g.q_len, num_heads, head_dim)
         out[g.packed_start : g.packed_start + g.num_tokens] = op.index_select(0, g.out_index)
     return out
