@@ -204,3 +204,16 @@ async def test_create_recognizer_from_settings(settings, prepared, clean_speech)
         assert result.language == "en"
     finally:
         await recognizer.stop()
+
+
+def test_multilingual_model_detects_the_language(settings):
+    from app.models.prepare import prepare_models
+
+    multilingual = settings.model_copy(update={"asr_model": "base", "asr_language": "auto"})
+    transcriber = create_transcriber(multilingual, prepare_models(multilingual))
+    spanish = {s.name: s for s in audioeval_samples("es")}
+    french = {s.name: s for s in audioeval_samples("fr")}
+    results = transcriber.transcribe_batch([spanish["pangrama"].audio, french["comptage"].audio])
+    assert [r.language for r in results] == ["es", "fr"]
+    assert "kiwi" in results[0].text.lower()
+    assert "10" in results[1].text or "dix" in results[1].text.lower()

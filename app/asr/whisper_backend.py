@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Callable
 
 import numpy as np
 import torch
@@ -35,13 +36,20 @@ class Recognition:
     no_speech_prob: float
 
 
-def _features_task():
-    """openai-whisper's DecodingTask, fed audio features that are already encoded."""
+def _features_task(full_window: Callable[[torch.Tensor], torch.Tensor]):
+    """openai-whisper's DecodingTask, fed audio features that are already encoded.
+
+    Language detection (language 'auto') insists on a full 30 s window of features, so it gets
+    them padded by ``full_window``.
+    """
     from whisper.decoding import DecodingTask
 
     class FeaturesTask(DecodingTask):
         def _get_audio_features(self, features: torch.Tensor) -> torch.Tensor:
             return features
+
+        def _detect_language(self, features: torch.Tensor, tokens: torch.Tensor):
+            return super()._detect_language(full_window(features), tokens)
 
     return FeaturesTask
 
@@ -75,7 +83,7 @@ class WhisperTranscriber:
         self.n_mels = self.model.dims.n_mels
         self.full_window = full_window
         self._window = whisper.audio.N_SAMPLES  # 30 s: the longest input the encoder accepts
-        self._task = _features_task()
+        self._task = _features_task(self._full_window_features)
         self._encoder: RealFramesEncoder | None = None
         if not full_window:
             silence = self.mel(np.zeros(0, dtype=np.float32), self._window)
@@ -97,6 +105,13 @@ class WhisperTranscriber:
         frames = [max(1, min(-(-len(a) // FRAME), self._encoder.n_ctx)) for a in audios]
         length = min(self._window, (max(frames) + 1) * FRAME)  # one frame of silence margin for the convolutions
         return self._encoder(torch.stack([self.mel(a[: f * FRAME], length) for a, f in zip(audios, frames)]), frames)
+
+    def _full_window_features(self, features: torch.Tensor) -> torch.Tensor:
+        """Features padded with the silence encoding to the whole 30 s window."""
+        if self._encoder is None or features.shape[1] >= self._encoder.n_ctx:
+            return features
+        tail = self._encoder.silence[features.shape[1] :].expand(features.shape[0], -1, -1)
+        return torch.cat([features, tail], dim=1)
 
     @torch.inference_mode()
     def transcribe_batch(self, audios: list[np.ndarray]) -> list[Recognition]:
