@@ -98,6 +98,7 @@ class LocalEngine:
         )
         self.eos_ids = _eos_ids(self.runner.model, self.tokenizer)
         self.blocks = BlockManager(self.runner.cache.num_blocks, s.kv_block_size)
+        self._warm_up()
         self.scheduler = Scheduler(
             SchedulerConfig(
                 max_batch=s.max_batch,
@@ -108,6 +109,19 @@ class LocalEngine:
             ),
             self.blocks,
         )
+
+    def _warm_up(self) -> None:
+        """One prefill and one decode step before the first request, so one-off costs (kernel
+        selection, weight layouts, allocator growth) do not land on a user's first token."""
+        seq = Sequence("warm-up", list(range(1, 9)), SamplingParams(max_tokens=2), Priority.BACKGROUND)
+        self.blocks.admit(seq)
+        for n in (len(seq), 1):
+            self.blocks.grow(seq, n)
+            batch = ScheduledBatch(prefill=[(seq, n)]) if n > 1 else ScheduledBatch(decode=[seq])
+            self.runner.run(prepare_step(batch, self.blocks.block_size, self.device))
+            seq.num_computed += n
+            seq.token_ids.append(0)
+        self.blocks.release(seq)
 
     async def stop(self) -> None:
         if not self._started:
@@ -210,11 +224,16 @@ class LocalEngine:
                     return
                 self._batching_window()
                 self._voice_arrived.clear()
-                batch = self.scheduler.schedule(time.monotonic())
+                try:
+                    batch = self.scheduler.schedule(time.monotonic())
+                    inputs = prepare_step(batch, self.blocks.block_size, self.device) if batch else None
+                except Exception:  # a scheduling bug must not leave every stream waiting forever
+                    log.exception("engine scheduling failed; failing all requests")
+                    self._fail_all("internal engine error")
+                    continue
                 if not batch:
                     self._cv.wait(0.01)
                     continue
-                inputs = prepare_step(batch, self.blocks.block_size, self.device)
             try:
                 self._run_step(batch, inputs)
             except Exception:  # a failed step never stops the engine, and fails only the request that fails alone
@@ -313,6 +332,14 @@ class LocalEngine:
             except Exception:
                 log.exception("engine step failed for request %s alone", seq.request_id)
                 self._fail_batch(single, "internal engine error")
+
+    def _fail_all(self, error: str) -> None:
+        """Fail every request (the lock is held)."""
+        out = []
+        for req in list(self._requests.values()):
+            self._finish(req, "error")
+            out.append((req, Delta(req.seq.request_id, [], "", True, "error", req.seq.dropped_turns, error)))
+        self._deliver(out)
 
     def _fail_batch(self, batch: ScheduledBatch, error: str) -> None:
         out = []

@@ -65,5 +65,7 @@ def sample(logits: torch.Tensor, seqs: list[Sequence]) -> SampleResult:
         p = seq.params
         row_logits = _filter_top_k_top_p(logits[row] / p.temperature, p.top_k, p.top_p)
         probs = row_logits.softmax(-1)
+        if seq.generator is not None:
+            probs = probs.cpu()  # seeded generators live on the CPU, whatever device the model uses
         tokens[row] = int(torch.multinomial(probs, 1, generator=seq.generator).item())
     return SampleResult(tokens, errors)
