@@ -185,3 +185,16 @@ def test_prefills_of_similar_length_share_a_padded_attention_call():
     chunks = [(32, 6), (32, 5), (0, 400), (32, 7)]
     groups = _length_buckets(chunks)
     assert sorted(map(sorted, groups)) == [[0, 1, 3], [2]]
+
+
+def test_a_long_running_text_request_does_not_outrank_a_newer_voice_request():
+    sched = make_scheduler(max_batch=1, aging_s=2.0)
+    text = seq("text", Priority.TEXT, arrival=0.0, max_tokens=100)
+    sched.add(text)
+    for t in range(1, 6):
+        assert run_step(sched, now=float(t)) == ["text"]
+    sched.add(seq("voice", Priority.VOICE, arrival=5.5, max_tokens=100))
+    order = [run_step(sched, now=6.0 + 0.1 * k)[0] for k in range(20)]
+    # running for a long time earns no rank; waiting does: text gets a step after ~aging_s
+    assert order[:10] == ["voice"] * 10
+    assert "text" in order[10:]

@@ -17,7 +17,6 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
 
-import torch
 from transformers import AutoTokenizer
 
 from app.config import Settings

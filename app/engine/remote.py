@@ -195,8 +195,8 @@ class RemoteEngine:
                         await self._read_events(request_id, response, started, queue)
                         return
                     detail = (await response.aread()).decode(errors="replace")[:300]
-                rejected = [f for f in self._extensions if f in body and f in detail.lower()] if response.status_code == 400 else []
-                if not rejected:
+                rejected = [f for f in self._extensions if f in body and f in detail.lower()]
+                if response.status_code != 400 or not rejected:
                     raise RemoteError(f"the LLM server answered {response.status_code}: {detail}")
                 for field in rejected:
                     log.warning("the LLM server rejects the %r field; sending requests without it "
@@ -205,6 +205,8 @@ class RemoteEngine:
                     del body[field]
         except RemoteError as exc:
             self._fail(request_id, str(exc), queue)
+        except ValueError as exc:  # a data line that is not JSON
+            self._fail(request_id, f"the LLM server at {self.api_base} sent a malformed event: {exc}", queue)
         except httpx.HTTPError as exc:
             self._fail(request_id, f"LLM server at {self.api_base} failed ({type(exc).__name__}: {exc}): "
                                    "check VOICECHAT_LLM_API_BASE and that the server runs", queue)
@@ -224,6 +226,7 @@ class RemoteEngine:
                 continue
             data = line[5:].strip()
             if data == "[DONE]":
+                finish_reason = finish_reason or "stop"
                 break
             event = json.loads(data)
             if "error" in event:
@@ -242,5 +245,7 @@ class RemoteEngine:
                         first = False
                     self._counters["stream_chunks"] += 1
                     queue.put_nowait(Delta(request_id, token_ids, text, False))
+        if finish_reason is None:
+            raise RemoteError(f"the LLM server at {self.api_base} closed the stream before the reply ended")
         self._counters["requests_finished"] += 1
-        queue.put_nowait(Delta(request_id, [], "", True, finish_reason or "stop"))
+        queue.put_nowait(Delta(request_id, [], "", True, finish_reason))

@@ -131,8 +131,11 @@ class Scheduler:
         return bool(self.waiting or self.running)
 
     def rank(self, seq: Sequence, now: float) -> tuple[float, float]:
-        """Lower ranks run first: the class, minus one class per ``aging_s`` seconds waited."""
-        aged = (now - seq.arrival) / self.config.aging_s if self.config.aging_s > 0 else 0.0
+        """Lower ranks run first: the class, minus one class per ``aging_s`` seconds without a place
+        in a step (since arrival, or since it last ran), so a request that keeps running does not
+        outrank newer voice requests while one left waiting rises until it runs."""
+        since = seq.last_served if seq.last_served is not None else seq.arrival
+        aged = (now - since) / self.config.aging_s if self.config.aging_s > 0 else 0.0
         return (int(seq.priority) - aged, seq.arrival)
 
     def _reserve(self) -> int:
@@ -233,6 +236,7 @@ class Scheduler:
             budget -= n
 
         for seq, n in chosen.items():
+            seq.last_served = now
             if seq.is_decoding:
                 batch.decode.append(seq)
             else:

@@ -32,6 +32,7 @@ class Sequence:
     session_id: str | None = None
     dropped_turns: int = 0
     arrival: float = field(default_factory=time.monotonic)
+    last_served: float | None = None  # when it last got a place in a step (aging counts from here)
     status: Status = Status.WAITING
     num_computed: int = 0
     num_prefix_hit: int = 0
