@@ -30,9 +30,10 @@ MESSAGES = [{"role": "system", "content": "You are a helpful assistant."},
 class OpenAICompatibleServer:
     """/v1/models and streamed /v1/chat/completions + /v1/completions over a local engine, like vLLM."""
 
-    def __init__(self, engine, *, reject_priority: bool = False) -> None:
+    def __init__(self, engine, *, reject_priority: bool = False, cut_after: int | None = None) -> None:
         self.engine = engine
         self.reject_priority = reject_priority
+        self.cut_after = cut_after  # end the stream after this many chunks, as a crashing server would
         self.bodies: list[dict] = []
         self.disconnected: list[str] = []
         self.app = FastAPI()
@@ -82,6 +83,7 @@ class OpenAICompatibleServer:
 
         async def events():
             finished = False
+            sent = 0
             try:
                 async for delta in self.engine.generate(**source, params=params, priority=Priority(body.get("priority", 0)),
                                                         request_id=request_id):
@@ -94,6 +96,9 @@ class OpenAICompatibleServer:
                         choice["token_ids"] = delta.token_ids
                     yield f"data: {json.dumps({'id': request_id, 'choices': [choice]})}\n\n"
                     finished = delta.finished
+                    sent += 1
+                    if sent == self.cut_after:
+                        return
                 yield f"data: {json.dumps({'id': request_id, 'choices': [], 'usage': {'completion_tokens': 0}})}\n\n"
                 yield "data: [DONE]\n\n"
             finally:
@@ -208,3 +213,17 @@ async def test_unreachable_server_gives_a_clear_error():
     assert len(deltas) == 1 and deltas[0].finished and deltas[0].finish_reason == "error"
     assert f"127.0.0.1:{port}" in deltas[0].error and "cannot reach" in deltas[0].error
     assert backend.stats()["requests_failed"] == 1
+
+
+async def test_a_stream_that_ends_early_is_an_error_not_a_reply(local_engine):
+    with OpenAICompatibleServer(local_engine, cut_after=2) as crashing:
+        backend = RemoteEngine(crashing.base)
+        await backend.start()
+        try:
+            _, text, deltas = await collect(backend, messages=MESSAGES, params=SamplingParams(max_tokens=40,
+                                                                                                  ignore_eos=True),
+                                            priority=Priority.TEXT)
+        finally:
+            await backend.stop()
+    assert text and deltas[-1].finished and deltas[-1].finish_reason == "error"
+    assert "closed the stream" in deltas[-1].error
