@@ -8,6 +8,8 @@ import logging
 import sys
 from typing import Any, get_args, get_origin
 
+from pydantic import ValidationError
+
 from app.config import Settings, load_settings
 
 BENCHMARKS = {
@@ -75,7 +77,14 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    settings = _settings_from(args)
+    try:
+        settings = _settings_from(args)
+    except ValidationError as error:
+        problems = "; ".join(
+            f"VOICECHAT_{'_'.join(map(str, e['loc'])).upper()}: {e['msg']}" for e in error.errors()
+        )
+        print(f"voicechat: bad setting: {problems}", file=sys.stderr)
+        return 2
     logging.basicConfig(
         level=settings.log_level.upper(),
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",

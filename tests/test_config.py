@@ -1,0 +1,64 @@
+"""Settings: every one documented in the README table, read from the environment and from flags."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from app.cli import build_parser, _settings_from
+from app.config import Settings
+
+README = Path(__file__).resolve().parent.parent / "README.md"
+
+
+def settings_table() -> str:
+    """The README's configuration table, rendered from the Settings fields."""
+    rows = ["| environment variable | flag | default | meaning |", "|---|---|---|---|"]
+    for name, field in Settings.model_fields.items():
+        default = field.default
+        if isinstance(default, Path):
+            default = str(default).replace(str(Path.home()), "~")
+        shown = str(default).replace("|", "\\|").replace("\n", " ")
+        rows.append(
+            f"| `VOICECHAT_{name.upper()}` | `--{name.replace('_', '-')}` | `{shown}` | {field.description} |"
+        )
+    return "\n".join(rows)
+
+
+def test_readme_documents_every_setting() -> None:
+    text = README.read_text()
+    match = re.search(r"<!-- settings-table:start -->\n(.*?)\n<!-- settings-table:end -->", text, re.S)
+    assert match, "README lacks the settings-table markers"
+    assert match.group(1) == settings_table(), (
+        "README settings table is out of date; replace it with:\n" + settings_table()
+    )
+
+
+def test_every_setting_has_a_description() -> None:
+    assert all(field.description for field in Settings.model_fields.values())
+
+
+def test_environment_and_flags_set_values_and_flags_win(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("VOICECHAT_PORT", "9123")
+    monkeypatch.setenv("VOICECHAT_MAX_SESSIONS", "5")
+    args = build_parser().parse_args(["serve", "--max-sessions", "7", "--no-speculative-asr"])
+    settings = _settings_from(args)
+    assert settings.port == 9123
+    assert settings.max_sessions == 7
+    assert settings.speculative_asr is False
+
+
+def test_a_bad_value_names_the_setting(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("VOICECHAT_PORT", "eighty")
+    with pytest.raises(ValueError, match="port"):
+        Settings()
+
+
+def test_cli_reports_a_bad_setting_in_one_line(capsys: pytest.CaptureFixture[str]) -> None:
+    from app.cli import main
+
+    assert main(["serve", "--port", "eighty"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "VOICECHAT_PORT" in err and "Traceback" not in err
