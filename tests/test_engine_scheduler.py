@@ -198,3 +198,16 @@ def test_a_long_running_text_request_does_not_outrank_a_newer_voice_request():
     # running for a long time earns no rank; waiting does: text gets a step after ~aging_s
     assert order[:10] == ["voice"] * 10
     assert "text" in order[10:]
+
+
+def test_the_latency_cap_holds_back_text_but_never_voice():
+    sched = make_scheduler(max_batch=8, itl_ms=100)
+    for b, ms in [(1, 150), (2, 300), (4, 600)]:
+        sched.sizer.observe(b, ms)
+    assert sched.sizer.limit(latency_sensitive=True) == 1
+    for name in ("voice1", "voice2", "voice3"):
+        sched.add(seq(name, Priority.VOICE, arrival=0.0))
+    sched.add(seq("text", Priority.TEXT, arrival=0.0))
+    assert sorted(run_step(sched, now=0.1)) == ["voice1", "voice2", "voice3"]
+    assert sched.last_limit == 3
+    assert sorted(run_step(sched, now=0.2)) == ["voice1", "voice2", "voice3"]  # text waits for a place

@@ -185,8 +185,10 @@ class Scheduler:
     def schedule(self, now: float) -> ScheduledBatch:
         ranked_running = sorted(self.running, key=lambda s: self.rank(s, now))
         ranked_waiting = sorted(self.waiting, key=lambda s: self.rank(s, now))
-        latency_sensitive = any(s.priority == Priority.VOICE for s in ranked_running + ranked_waiting)
-        limit = min(self.sizer.limit(latency_sensitive), self._kv_limit(ranked_waiting))
+        # the latency cap holds back text, never voice: a voice request kept out of the batch
+        # waits a whole reply for its first token, which costs more than a slower step
+        voice = sum(1 for s in ranked_running + ranked_waiting if s.priority == Priority.VOICE)
+        limit = min(max(self.sizer.limit(voice > 0), voice), self._kv_limit(ranked_waiting))
         self.last_limit = limit
         batch = ScheduledBatch(batch_limit=limit)
         chosen: dict[Sequence, int] = {}
