@@ -106,7 +106,7 @@ class Settings(BaseSettings):
         1, description="CPU threads of the ASR worker (1 leaves the other core to the LLM; 0 = torch's default)."
     )
     asr_dtype: Literal["auto", "float32", "bfloat16", "float16"] = Field(
-        "auto", description="Whisper weights dtype; auto = bf16 on CPUs with bf16 support, fp16 on GPU, else fp32."
+        "auto", description="Whisper weights dtype; auto = bf16 on CPUs with bf16 support or GPU, else fp32."
     )
     asr_full_window: bool = Field(
         False,

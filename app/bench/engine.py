@@ -383,7 +383,7 @@ def run(args: argparse.Namespace, settings: Settings) -> dict[str, Any]:
     from transformers import AutoTokenizer
 
     from app.engine.metrics import peak_rss_bytes
-    from app.engine.model_runner import resolve_device, resolve_dtype
+    from app.device import resolve_device, resolve_dtype
     from app.models.prepare import prepare_models
 
     started = time.perf_counter()

@@ -25,7 +25,8 @@ from app.engine.attention import prepare_step
 from app.engine.detokenizer import IncrementalDetokenizer
 from app.engine.kv_cache import BlockManager
 from app.engine.metrics import EngineMetrics, peak_rss_bytes
-from app.engine.model_runner import ModelRunner, resolve_device, resolve_dtype
+from app.device import resolve_device, resolve_dtype
+from app.engine.model_runner import ModelRunner
 from app.engine.prompt import PromptTooLongError, build_prompt
 from app.engine.sampling import sample
 from app.engine.scheduler import ScheduledBatch, Scheduler, SchedulerConfig

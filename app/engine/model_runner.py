@@ -28,29 +28,6 @@ LEAN_MODEL_TYPES = {"llama", "qwen2", "mistral"}
 ATTENTION_NAME = "voicechat_paged"
 
 
-def resolve_device(name: str) -> torch.device:
-    if name == "auto":
-        return torch.device("cuda" if torch.cuda.is_available() else "cpu")
-    return torch.device(name)
-
-
-def cpu_has_fast_bf16() -> bool:
-    """AVX-512 bf16 or AMX: bf16 matmuls are then ~2.5x faster than fp32 (MODELS.md)."""
-    try:
-        flags = Path("/proc/cpuinfo").read_text()
-    except OSError:
-        return False
-    return "avx512_bf16" in flags or "amx_bf16" in flags
-
-
-def resolve_dtype(name: str, device: torch.device) -> torch.dtype:
-    if name != "auto":
-        return getattr(torch, name)
-    if device.type == "cuda":
-        return torch.bfloat16 if torch.cuda.is_bf16_supported() else torch.float16
-    return torch.bfloat16 if cpu_has_fast_bf16() else torch.float32
-
-
 def _hf_paged_attention(module, query, key, value, attention_mask, scaling=None, dropout=0.0, **kwargs):
     """transformers attention-interface adapter: [1, H, T, D] in, [1, T, H, D] out."""
     out = paged_attention(
@@ -240,4 +217,4 @@ class ModelRunner:
         return out.logits[0]
 
 
-__all__ = ["ModelRunner", "StepMetadata", "resolve_device", "resolve_dtype"]
+__all__ = ["ModelRunner", "StepMetadata"]

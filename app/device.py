@@ -1,0 +1,33 @@
+"""Where torch work runs and in which precision: one answer for every stage."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import torch
+
+
+def resolve_device(setting: str) -> torch.device:
+    """The ``device`` setting: 'auto' is the first GPU when torch sees one, else the CPU."""
+    if setting == "auto":
+        return torch.device("cuda" if torch.cuda.is_available() else "cpu")
+    return torch.device(setting)
+
+
+def cpu_has_fast_bf16() -> bool:
+    """AVX-512 bf16 or AMX: bf16 matmuls are then ~2.5x faster than fp32 on the CPU."""
+    try:
+        flags = Path("/proc/cpuinfo").read_text()
+    except OSError:
+        return False
+    return "avx512_bf16" in flags or "amx_bf16" in flags
+
+
+def resolve_dtype(setting: str, device: torch.device) -> torch.dtype:
+    """A dtype setting: 'auto' is bf16 (fp16 on GPUs without it) on a GPU, bf16 on CPUs with
+    native bf16, else fp32."""
+    if setting != "auto":
+        return getattr(torch, setting)
+    if device.type == "cuda":
+        return torch.bfloat16 if torch.cuda.is_bf16_supported() else torch.float16
+    return torch.bfloat16 if cpu_has_fast_bf16() else torch.float32
