@@ -11,7 +11,6 @@ from __future__ import annotations
 import base64
 import re
 import shutil
-import threading
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
@@ -19,14 +18,13 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-import uvicorn
 from playwright.sync_api import Browser, BrowserContext, Page, Playwright, sync_playwright
 
 from app.audio import resample, write_wav
 from app.bench.speech_samples import espeak_speech
 from app.config import Settings
 from app.web.history import HistoryStore
-from app.web.server import MAX_FRAME_BYTES, create_app
+from app.web.server import ServerThread, create_app
 
 ROOT = Path(__file__).resolve().parents[1]
 ARTIFACTS = ROOT / "artifacts" / "browser"
@@ -43,7 +41,6 @@ CHROMIUM_ARGS = [
     "--use-fake-device-for-media-stream",
     "--autoplay-policy=no-user-gesture-required",
 ]
-SERVER_START_S = 600  # first start may prepare and load every model on a busy 2-core machine
 REPLY_MS = 120_000  # one spoken turn end to end on a loaded CPU, with generous headroom
 
 
@@ -53,28 +50,8 @@ REPLY_MS = 120_000  # one spoken turn end to end on a loaded CPU, with generous 
 @pytest.fixture(scope="module")
 def base_url(settings: Settings, prepared) -> Iterator[str]:
     """The real app (real models, real SQLite) served by uvicorn on a free port in a thread."""
-    server = uvicorn.Server(
-        uvicorn.Config(
-            create_app(settings, prepared=prepared),
-            host="127.0.0.1",
-            port=0,
-            log_level="warning",
-            ws_max_size=MAX_FRAME_BYTES,
-        )
-    )
-    thread = threading.Thread(target=server.run, name="uvicorn", daemon=True)
-    thread.start()
-    deadline = time.monotonic() + SERVER_START_S
-    while not server.started:
-        if not thread.is_alive():
-            pytest.fail("the server stopped while starting (its log is above)")
-        if time.monotonic() > deadline:
-            pytest.fail(f"the server did not start within {SERVER_START_S} s")
-        time.sleep(0.1)
-    port = server.servers[0].sockets[0].getsockname()[1]
-    yield f"http://127.0.0.1:{port}"
-    server.should_exit = True
-    thread.join(timeout=30)
+    with ServerThread(create_app(settings, prepared=prepared)) as url:
+        yield url
 
 
 @pytest.fixture(scope="module")
@@ -410,3 +387,17 @@ def test_dashboard_shows_live_sessions_engine_and_latency(launch, base_url):
     page.screenshot(path=str(ARTIFACTS / "dashboard.png"), full_page=True)
     assert not errors, errors
     chat.assert_clean()
+
+
+def test_an_idle_tab_is_closed_and_reconnects_only_when_the_user_comes_back(launch, settings, prepared):
+    idle = settings.model_copy(update={"idle_timeout_s": 2.0})
+    with ServerThread(create_app(idle, prepared=prepared)) as url:
+        tab = open_chat(launch(), url)
+        session_id = tab.hook("window.voicechat.sessionId")
+        tab.wait("!window.voicechat.connected", timeout_ms=20_000)
+        assert "press a key or click to reconnect" in tab.page.locator("#connection-label").inner_text()
+        time.sleep(2.0)  # past the first automatic retries (0.5 s, 1 s): none may happen
+        assert tab.hook("window.voicechat.connected") is False
+        tab.page.keyboard.press("Shift")
+        tab.wait(f"window.voicechat.connected && window.voicechat.sessionId === '{session_id}'")
+        tab.assert_clean()

@@ -274,10 +274,12 @@ connection.addEventListener("server-event", (message) => {
   renderState();
 });
 connection.addEventListener("audio", (message) => receiveAudio(message.detail));
+for (const type of ["keydown", "pointerdown"]) document.addEventListener(type, () => connection.wake());
 connection.addEventListener("open", () => setConnection("open", "Connected"));
 connection.addEventListener("close", (message) => {
-  const full = message.detail.code === 1013;
-  setConnection("closed", full ? "Server full" : "Reconnecting…");
+  const { code, parked } = message.detail;
+  const label = code === 1013 ? "Server full" : parked ? "Disconnected: press a key or click to reconnect" : "Reconnecting…";
+  setConnection("closed", label);
   session.userSpeaking = false;
   playback.flush();
   session.response = null;

@@ -5,6 +5,10 @@
 const RETRY_MIN_MS = 500;
 const RETRY_MAX_MS = 8000;
 
+// Closes that dialling again at once would only repeat: a policy refusal (1008: origin, access
+// token, a client too slow to read) or the idle timeout. These wait for the user's next action.
+const waitsForUser = (close) => close.code === 1008 || close.reason === "idle";
+
 export class RealtimeConnection extends EventTarget {
   /** @param {() => string} urlFor  builds the socket URL (it carries the session id to resume) */
   constructor(urlFor) {
@@ -13,6 +17,7 @@ export class RealtimeConnection extends EventTarget {
     this.socket = null;
     this.retryMs = RETRY_MIN_MS;
     this.closedOnPurpose = false;
+    this.parked = false;
   }
 
   get open() {
@@ -42,8 +47,9 @@ export class RealtimeConnection extends EventTarget {
     socket.onclose = (close) => {
       if (this.socket !== socket) return;
       this.socket = null;
-      this.dispatchEvent(new CustomEvent("close", { detail: { code: close.code, reason: close.reason } }));
-      if (!this.closedOnPurpose) {
+      this.parked = !this.closedOnPurpose && waitsForUser(close);
+      this.dispatchEvent(new CustomEvent("close", { detail: { code: close.code, reason: close.reason, parked: this.parked } }));
+      if (!this.closedOnPurpose && !this.parked) {
         setTimeout(() => this.dial(), this.retryMs);
         this.retryMs = Math.min(this.retryMs * 2, RETRY_MAX_MS);
       }
@@ -78,6 +84,13 @@ export class RealtimeConnection extends EventTarget {
     if (!this.open) return false;
     this.socket.send(pcm);
     return true;
+  }
+
+  /** Dials again after a close that waited for the user (idle timeout, refusal). */
+  wake() {
+    if (!this.parked) return;
+    this.parked = false;
+    this.dial();
   }
 
   /** Drops the current socket; the usual retry dials again shortly. */
