@@ -45,5 +45,5 @@ system-test-deps:
 prepare: install
 	$(BIN)/voicechat prepare
 
-bench-quick: install
+bench-quick: install-dev
 	$(BIN)/voicechat bench engine --quick --json artifacts/bench-engine.json
