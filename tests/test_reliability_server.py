@@ -26,6 +26,7 @@ from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 from websockets.sync.client import connect as connect_sync
 
+from app.audio import float32_to_pcm16
 from app.bench.client import RealtimeClient
 from app.bench.speech_samples import espeak_speech
 from app.config import Settings
@@ -234,6 +235,25 @@ async def test_an_utterance_over_the_maximum_is_refused_with_a_code(strict: Serv
         error = await client.wait_for("error", after=seen, timeout=10)
         assert error["error"]["code"] == "audio_buffer_full"
         await still_answers(client, "shorter please")
+
+
+async def test_speech_over_the_maximum_utterance_is_cut_into_pieces_with_a_notice(strict: Server):
+    speech = espeak_speech("I would like to hear about the history of Paris, the river that runs through it, and its tower.")
+    audio = np.concatenate([speech, np.zeros(16000, np.float32)])
+    done = "conversation.item.input_audio_transcription.completed"
+    async with RealtimeClient(f"{strict.ws_url}?token={TOKEN}") as client:
+        seen = len(client.events)
+        for offset in range(0, len(audio), 1600):  # 100 ms frames in real time: under the strict message rate
+            await client.send_raw(float32_to_pcm16(audio[offset : offset + 1600]))
+            await asyncio.sleep(0.1)
+        assert len(speech) / 16000 > 2 * 2.0  # max_utterance_s is 2: at least three pieces
+        error = await client.wait_for("error", after=seen, timeout=30)
+        assert error["error"]["code"] == "utterance_too_long"
+        await client.wait_for("response.done", after=seen, timeout=120)  # the reply follows the last piece
+        transcripts = [e["transcript"].lower() for e in client.events[seen:] if e["type"] == done]
+        assert len(transcripts) >= 3
+        assert "paris" in " ".join(transcripts) and "river" in " ".join(transcripts)  # nothing dropped
+        await still_answers(client, "after a monologue")
 
 
 async def test_an_idle_session_is_told_and_closed(strict: Server):

@@ -393,6 +393,9 @@ class Session:
         vad = self.config.turn_detection
         respond = bool(vad and vad.create_response) and not event.cut
         self._send(p.server_event("input_audio_buffer.speech_stopped", audio_end_ms=int(event.end_s * 1000), item_id=item_id))
+        if event.cut:
+            limit = self.settings.max_utterance_s
+            self._error(p.ProtocolError("utterance_too_long", f"speech over {limit:g} s is cut into pieces; each is transcribed"))
         turn, self._speculative = self._speculative, None
         if turn is not None and respond:
             turn.item_id = item_id  # the speculative turn is this utterance: adopt it
