@@ -10,7 +10,7 @@ import pytest
 from app.config import Settings
 from app.web.limits import AccessPolicy, AudioBudget, SessionLimits, TokenBucket
 from app.web.security import RedactingFilter, redact
-from app.web.session import Outbox
+from app.web.outbox import Outbox
 
 
 class Clock:

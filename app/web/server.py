@@ -28,7 +28,8 @@ from app.web import protocol as p
 from app.web.history import HistoryStore
 from app.web.limits import AccessPolicy
 from app.web.security import SecurityMiddleware, install_log_redaction
-from app.web.session import Outbox, Session, SharedParts
+from app.web.outbox import Outbox
+from app.web.session import Session, SharedParts
 from app.web.telemetry import Telemetry, normalize_engine_stats
 
 log = logging.getLogger(__name__)

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import time
 from collections import deque
@@ -26,6 +25,7 @@ from app.vad import Endpointer, PartialAudio, SpeechPaused, SpeechResumed, Speec
 from app.web import protocol as p
 from app.web.history import HistoryStore, StoredMessage
 from app.web.limits import SessionLimits
+from app.web.outbox import Outbox
 from app.web.reply import Reply, StageError, Timing
 from app.web.telemetry import Telemetry
 
@@ -47,49 +47,6 @@ class SharedParts:
     tts: Any  # app.tts TTSWorker
     history: HistoryStore
     telemetry: Telemetry
-
-
-class Outbox:
-    """Bounded queue of frames to send (by count and bytes); ``pump`` writes them to the socket in order."""
-
-    def __init__(self, limit: int = 4096, max_bytes: int = 8 * 1024**2):
-        self._queue: asyncio.Queue[tuple[str | bytes, Callable[[], None] | None] | None] = asyncio.Queue(limit)
-        self.overflowed = asyncio.Event()
-        self.max_bytes = max_bytes
-        self.queued_bytes = 0
-
-    def event(self, event: dict[str, Any], on_sent: Callable[[], None] | None = None) -> None:
-        self._put(json.dumps(event, ensure_ascii=False), on_sent)
-
-    def audio(self, pcm16: bytes, on_sent: Callable[[], None] | None = None) -> None:
-        self._put(pcm16, on_sent)
-
-    def _put(self, frame: str | bytes, on_sent: Callable[[], None] | None) -> None:
-        if self.overflowed.is_set():
-            return
-        try:
-            if self.queued_bytes + len(frame) > self.max_bytes:
-                raise asyncio.QueueFull
-            self._queue.put_nowait((frame, on_sent))
-            self.queued_bytes += len(frame)
-        except asyncio.QueueFull:
-            log.warning("client is not reading: send queue full, dropping the session")
-            self.overflowed.set()
-
-    def close(self) -> None:
-        with contextlib.suppress(asyncio.QueueFull):
-            self._queue.put_nowait(None)
-
-    async def pump(self, send_text: Callable[[str], Awaitable[None]], send_bytes: Callable[[bytes], Awaitable[None]]) -> None:
-        while (item := await self._queue.get()) is not None:
-            frame, on_sent = item
-            self.queued_bytes -= len(frame)
-            if isinstance(frame, str):
-                await send_text(frame)
-            else:
-                await send_bytes(frame)
-            if on_sent is not None:
-                on_sent()
 
 
 @dataclass(eq=False)
