@@ -40,7 +40,17 @@ def _settings_from(args: argparse.Namespace) -> Settings:
     return load_settings(**{name: getattr(args, name, None) for name in Settings.model_fields})
 
 
-def build_parser() -> argparse.ArgumentParser:
+def _chosen_benchmark(argv: list[str]) -> str | None:
+    """The benchmark named on the command line, if any: only its module is imported (they load torch)."""
+    words = [word for word in argv if not word.startswith("-")]
+    if len(words) >= 2 and words[0] == "bench" and words[1] in BENCHMARKS:
+        return words[1]
+    return None
+
+
+def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
+    """The full parser; a benchmark's own options are added when ``argv`` names that benchmark."""
+    chosen = _chosen_benchmark(sys.argv[1:] if argv is None else argv)
     parser = argparse.ArgumentParser(
         prog="voicechat",
         description="Real-time voice chat server: browser mic -> Whisper -> shared continuous-batching LLM -> TTS.",
@@ -70,13 +80,14 @@ def build_parser() -> argparse.ArgumentParser:
     for name, summary in BENCHMARKS.items():
         sub = benches.add_parser(name, help=summary, description=summary)
         sub.add_argument("--json", dest="json_path", metavar="PATH", help="write the results as a flat JSON object")
-        importlib.import_module(f"app.bench.{name}").add_arguments(sub)
+        if name == chosen:
+            importlib.import_module(f"app.bench.{name}").add_arguments(sub)
         _add_settings_flags(sub)
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    args = build_parser(argv).parse_args(argv)
     try:
         settings = _settings_from(args)
     except ValidationError as error:
