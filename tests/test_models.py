@@ -135,6 +135,16 @@ def test_silently_corrupted_prepared_file_is_found_by_verify_and_rebuilt(
     assert _tree_state(model_dir / Path(prepared.llm_dir).name) == llm_before
 
 
+def test_the_same_source_in_another_place_reuses_the_prepared_model(
+    settings: Settings, prepared: PreparedModels, damaged_ct2
+) -> None:
+    """A new virtual environment holds the same packaged files elsewhere: nothing is rebuilt."""
+    _, moved = damaged_ct2  # an intact copy here
+    before = _tree_state(Path(prepared.whisper_pt))
+    assert prepare_models(settings, packaged=PackagedSources(whisper_ct2=moved)) == prepared
+    assert _tree_state(Path(prepared.whisper_pt)) == before
+
+
 def test_modified_prepared_file_is_rebuilt_without_verify(settings: Settings, tmp_path: Path) -> None:
     model_dir = tmp_path / "models"
     local = settings.model_copy(update={"model_dir": model_dir, "asr_model": "small", "llm_model": "any/llm"})

@@ -1,8 +1,9 @@
 """Build-once artifacts in the model directory, each with a manifest of checksums.
 
 An artifact (a file or a folder) is built under a temporary name and renamed into place, then a
-``<name>.manifest.json`` records its sources' sizes and mtimes and its own files' sizes, mtimes
-and sha256. A later call that finds everything unchanged returns at once; ``verify=True`` re-hashes
+``<name>.manifest.json`` records its sources' names and sizes and its own files' sizes, mtimes
+and sha256. Sources are pinned by checksum when they are built from, so where a source lives
+(another virtual environment, a reinstall) does not matter: only a different file does. A later call that finds everything unchanged returns at once; ``verify=True`` re-hashes
 the prepared files, so silent corruption is detected too. Anything that does not match is rebuilt.
 """
 
@@ -22,7 +23,7 @@ from app.models.errors import disk_errors
 
 log = logging.getLogger(__name__)
 
-MANIFEST_VERSION = 1
+MANIFEST_VERSION = 2
 _CHUNK = 8 * 1024 * 1024
 
 
@@ -59,8 +60,8 @@ class Artifact:
     def manifest_path(self) -> Path:
         return self.output.with_name(self.output.name + ".manifest.json")
 
-    def _source_entries(self) -> dict[str, dict[str, int]]:
-        return {str(p): _stat_entry(p) for p in self.sources}
+    def _source_entries(self) -> dict[str, int]:
+        return {p.name: p.stat().st_size for p in self.sources}
 
     def _read_manifest(self) -> dict[str, Any] | None:
         try:
