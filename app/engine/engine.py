@@ -378,7 +378,7 @@ class LocalEngine:
                 "forward": "lean" if self.runner.lean is not None else "generic",
                 "running": len(sched.running),
                 "waiting": len(sched.waiting),
-                "batch_size": m.last_batch_size,
+                "batch_size": m.last_batch_size if sched.running else 0,  # the last step's, while one runs
                 "batch_limit": sched.last_limit,
                 "max_batch": self.settings.max_batch,
                 "kv_blocks_total": blocks.num_blocks,
