@@ -7,6 +7,7 @@ SDK); speech is espeak-ng audio streamed in real time.
 from __future__ import annotations
 
 import asyncio
+import base64
 import json
 import sqlite3
 import urllib.request
@@ -18,6 +19,7 @@ import numpy as np
 import pytest
 import websockets
 
+from app.audio import float32_to_pcm16, resample
 from app.bench.client import RealtimeClient
 from app.bench.speech_samples import espeak_speech
 from app.config import Settings
@@ -293,6 +295,34 @@ async def test_openai_style_client_sends_base64_24khz_audio_and_gets_base64_audi
     heard = set(words(WhisperTranscriber(prepared.whisper_pt).transcribe_batch([reply.audio_float()])[0].text))
     said = words(reply.text)
     assert sum(w in heard for w in said) >= 0.6 * len(said), (reply.text, heard)
+
+
+async def test_a_recorded_audio_item_is_transcribed_stored_and_answered(
+    base_url: str, question: np.ndarray, server_settings: Settings
+):
+    url = base_url.replace("http://", "ws://") + "/v1/realtime?model=any"  # input at OpenAI's 24 kHz
+    audio = base64.b64encode(float32_to_pcm16(resample(question, 16000, 24000))).decode()
+    async with RealtimeClient(url) as client:
+        await client.send({"type": "session.update", "session": {"output_modalities": ["text"]}})
+        await client.wait_for("session.updated")
+        seen = len(client.events)
+        await client.send({"type": "conversation.item.create", "item": {
+            "type": "message", "role": "user", "content": [{"type": "input_audio", "audio": audio}]}})
+        done = await client.wait_for("conversation.item.done", after=seen)
+        transcript = await client.wait_for("conversation.item.input_audio_transcription.completed", after=seen)
+        assert transcript["item_id"] == done["item"]["id"] and "capital" in transcript["transcript"].lower()
+        assert done["item"]["content"][0] == {"type": "input_audio", "transcript": transcript["transcript"]}
+        await client.send({"type": "response.create"})
+        reply = await client.next_reply(after=seen)
+        assert reply.status == "completed" and reply.text.strip()
+        stored = history_rows(server_settings, client.session["id"])
+        assert (done["item"]["id"], "user", transcript["transcript"]) in stored
+
+        seen = len(client.events)
+        await client.send({"type": "conversation.item.create", "item": {"type": "message", "role": "user", "content": [
+            {"type": "input_audio", "audio": audio}, {"type": "input_text", "text": "and this"}]}})
+        error = await client.wait_for("error", after=seen)
+        assert error["error"]["code"] == "invalid_event" and error["error"]["param"] == "item.content"
 
 
 async def test_manual_turns_commit_then_respond(ws_url: str, question: np.ndarray):

@@ -245,10 +245,13 @@ class AudioClear:
 
 @dataclass(frozen=True)
 class ItemCreate:
+    """A message: typed ``text``, or recorded ``audio`` (PCM16 at the session's input rate) to transcribe."""
+
     role: Literal["user", "system"]
     text: str
     item_id: str
     event_id: str | None = None
+    audio: bytes = b""
 
 
 @dataclass(frozen=True)
@@ -293,6 +296,7 @@ class _AppendWire(_Wire):
 class _ContentWire(_Wire):
     type: StrictStr
     text: StrictStr | None = None
+    audio: StrictStr | None = None  # input_audio: base64 PCM16 at the session's input rate
 
 
 class _ItemWire(_Wire):
@@ -365,14 +369,7 @@ def parse_client_event(data: dict[str, Any], *, max_text_chars: int) -> ClientEv
     if kind == "session.update":
         return SessionUpdate(_validated(_SessionUpdateWire, data, event_id).session, event_id)
     if kind == "input_audio_buffer.append":
-        wire = _validated(_AppendWire, data, event_id)
-        try:
-            pcm = base64.b64decode(wire.audio, validate=True)
-        except (binascii.Error, ValueError):
-            raise ProtocolError("invalid_audio", "audio is not valid base64", param="audio", event_id=event_id) from None
-        if len(pcm) % 2:
-            raise ProtocolError("invalid_audio", "PCM16 audio must have an even number of bytes", param="audio", event_id=event_id)
-        return AudioAppend(pcm, event_id)
+        return AudioAppend(_base64_pcm16(_validated(_AppendWire, data, event_id).audio, "audio", event_id), event_id)
     if kind == "input_audio_buffer.commit":
         return AudioCommit(event_id)
     if kind == "input_audio_buffer.clear":
@@ -389,22 +386,42 @@ def parse_client_event(data: dict[str, Any], *, max_text_chars: int) -> ClientEv
     raise ProtocolError("unknown_event", f"unknown event type {kind[:64]!r}", param="type", event_id=event_id)
 
 
+def _base64_pcm16(encoded: str | None, param: str, event_id: str | None) -> bytes:
+    if encoded is None:
+        raise ProtocolError("invalid_event", "audio is required", param=param, event_id=event_id)
+    try:
+        pcm = base64.b64decode(encoded, validate=True)
+    except (binascii.Error, ValueError):
+        raise ProtocolError("invalid_audio", "audio is not valid base64", param=param, event_id=event_id) from None
+    if len(pcm) % 2:
+        raise ProtocolError("invalid_audio", "PCM16 audio must have an even number of bytes", param=param, event_id=event_id)
+    return pcm
+
+
 def _item_create(wire: _ItemCreateWire, event_id: str | None, max_text_chars: int) -> ItemCreate:
     item = wire.item
     if item.type != "message":
         raise ProtocolError("invalid_event", "only message items can be created", param="item.type", event_id=event_id)
     if item.role not in ("user", "system"):
         raise ProtocolError("invalid_event", "item.role must be 'user' or 'system'", param="item.role", event_id=event_id)
-    texts = []
+    texts: list[str] = []
+    audio: list[bytes] = []
     for index, part in enumerate(item.content):
+        if part.type == "input_audio" and item.role == "user":
+            audio.append(_base64_pcm16(part.audio, f"item.content.{index}.audio", event_id))
+            continue
         if part.type not in ("input_text", "text"):
             raise ProtocolError(
-                "invalid_event", f"content type {part.type!r} is not supported; use input_text",
+                "invalid_event", f"content type {part.type!r} is not supported; use input_text or (user) input_audio",
                 param=f"item.content.{index}.type", event_id=event_id,
             )
         if part.text is None:
             raise ProtocolError("invalid_event", "text is required", param=f"item.content.{index}.text", event_id=event_id)
         texts.append(part.text)
+    if audio:
+        if texts:
+            raise ProtocolError("invalid_event", "an item holds text or audio, not both", param="item.content", event_id=event_id)
+        return ItemCreate("user", "", item.id or new_id("item"), event_id, audio=b"".join(audio))
     text = "".join(texts).strip()
     if not text:
         raise ProtocolError("empty_input", "the message has no text", param="item.content", event_id=event_id)

@@ -18,7 +18,7 @@ from typing import Any, Awaitable, Callable
 import numpy as np
 
 from app.audio.pcm import pcm16_to_float32
-from app.audio.resample import StreamResampler
+from app.audio.resample import StreamResampler, resample
 from app.config import Settings
 from app.engine.api import Priority, SamplingParams
 from app.vad import Endpointer, PartialAudio, SpeechPaused, SpeechResumed, SpeechStarted, SpeechStopped, VadEvent
@@ -216,6 +216,8 @@ class Session:
             await self._commit_input()
         elif isinstance(event, p.AudioClear):
             self._clear_input()
+        elif isinstance(event, p.ItemCreate) and event.audio:
+            await self._add_audio_item(event)
         elif isinstance(event, p.ItemCreate):
             await self._add_text_item(event)
         elif isinstance(event, p.ItemTruncate):
@@ -478,16 +480,7 @@ class Session:
         if turn.timing.transcript < (turn.timing.turn_end or 0):
             turn.timing.transcript = turn.timing.turn_end
         async with self._lock:
-            self._send(
-                p.server_event(
-                    "conversation.item.input_audio_transcription.completed",
-                    item_id=turn.item_id,
-                    content_index=0,
-                    transcript=text,
-                    language=transcript.language,
-                    asr_ms=round(transcript.asr_s * 1000, 1),
-                )
-            )
+            self._send_transcript(turn.item_id, transcript)
             if not text:
                 self._error(p.ProtocolError("empty_input", "no words were recognised in the speech"))
                 self._turn_over(turn)
@@ -515,10 +508,46 @@ class Session:
         if message.role == "user":
             self.turns += 1
 
+    def _send_transcript(self, item_id: str, transcript: Any) -> None:
+        self._send(
+            p.server_event(
+                "conversation.item.input_audio_transcription.completed",
+                item_id=item_id,
+                content_index=0,
+                transcript=transcript.text.strip(),
+                language=transcript.language,
+                asr_ms=round(transcript.asr_s * 1000, 1),
+            )
+        )
+
+    def _check_new_item(self, item_id: str) -> None:
+        if any(m.item_id == item_id for m in self.messages):
+            raise p.ProtocolError("invalid_event", f"item id {item_id!r} already exists", param="item.id")
+
+    async def _add_audio_item(self, event: p.ItemCreate) -> None:
+        """A user message sent as recorded audio: transcribed at once and kept as its words."""
+        self._check_new_item(event.item_id)
+        audio = resample(pcm16_to_float32(event.audio), self.config.input_rate, INPUT_RATE)
+        limit = self.settings.max_utterance_s
+        if len(audio) > limit * INPUT_RATE:
+            raise p.ProtocolError("utterance_too_long", f"audio items are limited to {limit:g} s", param="item.content")
+        if not self.limits.audio.allow(len(audio) / INPUT_RATE):
+            raise p.ProtocolError("audio_rate_exceeded", f"over {self.settings.max_audio_s_per_min:g} s of audio per minute")
+        previous = self.messages[-1].item_id if self.messages else None
+        pending = p.message_item(event.item_id, "user", text=None, audio=True, status="in_progress")
+        self._send(p.server_event("conversation.item.added", item=pending, previous_item_id=previous))
+        transcript = await self.parts.recognizer.transcribe(audio, final=True, session_id=self.id)
+        self._send_transcript(event.item_id, transcript)
+        text = transcript.text.strip()
+        if not text:
+            raise p.ProtocolError("empty_input", "no words were recognised in the audio", param="item.content")
+        await self._remember(StoredMessage(event.item_id, "user", text, spoken=True))
+        item = p.message_item(event.item_id, "user", text=text, audio=True)
+        self._send(p.server_event("conversation.item.done", item=item, previous_item_id=previous))
+
     async def _add_text_item(self, event: p.ItemCreate) -> None:
         previous = self.messages[-1].item_id if self.messages else None
-        if any(m.item_id == event.item_id for m in self.messages):
-            raise p.ProtocolError("invalid_event", f"item id {event.item_id!r} already exists", param="item.id")
+        self._check_new_item(event.item_id)
         message = StoredMessage(event.item_id, event.role, event.text, spoken=False)
         await self._remember(message)
         item = p.message_item(event.item_id, event.role, text=event.text, audio=False)
