@@ -401,3 +401,19 @@ def test_an_idle_tab_is_closed_and_reconnects_only_when_the_user_comes_back(laun
         tab.page.keyboard.press("Shift")
         tab.wait(f"window.voicechat.connected && window.voicechat.sessionId === '{session_id}'")
         tab.assert_clean()
+
+
+def test_a_full_server_says_so_and_the_tab_gets_in_when_a_place_frees(launch, settings, prepared):
+    single = settings.model_copy(update={"max_sessions": 1})
+    with ServerThread(create_app(single, prepared=prepared)) as url:
+        browser = launch()
+        first = open_chat(browser.new_context(), url)
+        second_page = browser.new_context().new_page()
+        second_page.goto(f"{url}/")
+        second_page.wait_for_function(
+            "() => document.querySelector('#connection-label').textContent === 'Server full'", timeout=20_000
+        )
+        assert second_page.evaluate("() => window.voicechat.connected") is False
+        first.page.close()
+        second_page.wait_for_function("() => window.voicechat.connected", timeout=30_000)
+        first.assert_clean()
