@@ -175,3 +175,8 @@ def test_chunks_keep_every_word_and_do_not_depend_on_how_the_stream_is_split(
     assert chunks == chunk_stream([text])
     assert " ".join(chunks).split() == text.split()
     assert all(chunk == chunk.strip() and chunk for chunk in chunks)
+
+
+def test_a_reply_pushed_whole_is_cut_where_a_streamed_one_is() -> None:
+    text = "Hi " * 8 + "\n"  # the first clause ends only after the first chunk's word limit
+    assert chunk_stream([text]) == chunk_stream(list(text)) == ["Hi Hi Hi Hi Hi Hi Hi", "Hi"]

@@ -103,6 +103,11 @@ class ClauseChunker:
                     break
                 if found is not None:
                     end, kind = found
+                    limit = self.first_max_words if first else self.max_words
+                    # the phrase ran past the word limit before this mark arrived: a streamed reply
+                    # was cut there already, so a reply pushed whole is cut there too
+                    if _complete_words(text, i) >= limit and (forced := _forced_cut(text[:i], limit)) is not None:
+                        return forced
                     words = _count_words(text[:end])
                     if words and (kind == "sentence" or first or words >= self.min_clause_words):
                         return end
@@ -152,6 +157,11 @@ def _forced_cut(text: str, limit: int) -> int | None:
         if word not in _FUNCTION_WORDS and word.rstrip(".") not in _ABBREVIATIONS and not word[-1:].isdigit():
             return match.end()
     return candidates[-1].end() if candidates else None
+
+
+def _complete_words(text: str, end: int) -> int:
+    """Words of ``text[:end]`` known to be complete (followed by whitespace), as ``_forced_cut`` counts them."""
+    return sum(1 for m in _WORD.finditer(text, 0, end) if m.end() < end)
 
 
 def _count_words(text: str) -> int:
