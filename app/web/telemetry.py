@@ -69,32 +69,18 @@ class LatencyWindow:
 
 
 def normalize_engine_stats(raw: dict[str, Any]) -> dict[str, Any]:
-    """The engine's own flat stats -> the dashboard's fixed fields (``None`` where not reported)."""
-
-    def pick(*names: str) -> Any:
-        for name in names:
-            if name in raw and raw[name] is not None:
-                return raw[name]
-        return None
-
-    used = pick("kv_used_blocks", "kv_blocks_used", "used_blocks")
-    total = pick("kv_total_blocks", "kv_blocks_total", "total_blocks", "num_blocks")
-    kv_use = pick("kv_use", "kv_usage", "kv_utilization")
-    if kv_use is None and isinstance(used, (int, float)) and isinstance(total, (int, float)) and total:
-        kv_use = used / total
+    """The engine's own flat stats (``LLMBackend.stats()``) -> the dashboard's fixed fields
+    (``None`` where a backend does not report one, as the remote one does not report its KV)."""
+    used, total = raw.get("kv_blocks_used"), raw.get("kv_blocks_total")
     return {
-        "batch_size": pick("batch_size", "running", "num_running", "last_batch_size"),
-        "max_batch": pick("max_batch", "batch_limit", "max_batch_size"),
-        "queue": {
-            "voice": pick("queue_voice", "waiting_voice", "queued_voice"),
-            "text": pick("queue_text", "waiting_text", "queued_text"),
-            "background": pick("queue_background", "waiting_background", "queued_background"),
-        },
-        "running": pick("running", "num_running", "running_requests"),
+        "batch_size": raw.get("batch_size", raw.get("running")),  # a remote backend knows only its running requests
+        "max_batch": raw.get("max_batch"),
+        "queue": {kind: raw.get(f"waiting_{kind}") for kind in ("voice", "text", "background")},
+        "running": raw.get("running"),
         "kv_used_blocks": used,
         "kv_total_blocks": total,
-        "kv_use": kv_use,
-        "tokens_per_s": pick("tokens_per_s", "decode_tokens_per_s", "throughput_tokens_per_s"),
+        "kv_use": used / total if isinstance(used, int) and isinstance(total, int) and total else None,
+        "tokens_per_s": raw.get("tokens_per_s"),
         "raw": raw,
     }
 
