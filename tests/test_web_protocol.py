@@ -344,14 +344,15 @@ async def test_manual_turns_commit_then_respond(ws_url: str, question: np.ndarra
 
 
 async def test_barge_in_cancels_the_reply_and_truncates_history_to_what_was_heard(
-    ws_url: str, question: np.ndarray, server_settings: Settings
+    ws_url: str, server_settings: Settings
 ):
+    story = espeak_speech("Please tell me a long story about a brave dragon.")  # a reply that outlasts the interruption
     interruption = espeak_speech("Stop. Tell me something else instead.")
     async with RealtimeClient(ws_url) as client:
         session_id = client.session["id"]
         await client.send({"type": "session.update", "session": {"instructions": LONG_REPLY}})
         await client.wait_for("session.updated")
-        await client.stream_audio(question, trailing_silence_s=0.5)
+        await client.stream_audio(story, trailing_silence_s=0.5)
         first = await client.wait_for("response.created", timeout=120)
         reply = client.replies[first["response"]["id"]]
         while reply.first_audio_at is None:  # the reply is audible
