@@ -2,10 +2,12 @@
 
 import os
 
-# ASR, the LLM engine and TTS each run torch/onnx work on their own threads in one process. With
-# OpenMP's default spin-waiting those threads burn the cores they wait on, and on a 2-core machine
-# single ops ran 10-1000x slower. Sleeping waits keep them out of each other's way. It must be set
-# before torch is first imported, which is why it lives here.
-os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+# A decode step of a small model is hundreds of small torch ops, each an OpenMP parallel region.
+# If the waiting OpenMP thread sleeps between them, every op pays a futex wake-up (measured: half
+# the decode speed); with libgomp's default it spins ~100 ms, burning the core that ASR and TTS
+# need (single ops ran 10-1000x slower). A short spin keeps the thread awake between the ops of a
+# step only. libgomp spins only while it runs no more threads than cores, which is why only the LLM
+# engine's thread runs multi-threaded torch ops (see app/device.py). Set before torch is imported.
+os.environ.setdefault("GOMP_SPINCOUNT", "10000")
 
 __version__ = "0.1.0"

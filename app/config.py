@@ -67,6 +67,9 @@ class Settings(BaseSettings):
     kv_cache_bytes: int = Field(256 * 1024**2, description="Memory budget of the KV cache in bytes.")
     kv_block_size: int = Field(16, description="Tokens per KV-cache block.")
     max_batch: int = Field(32, description="Upper bound on requests decoded in one step (the adaptive limit stays below it).")
+    llm_threads: int = Field(
+        0, description="CPU threads of the LLM engine (0 = one per core); every other stage runs torch on one thread."
+    )
     batch_window_ms: float = Field(2.0, description="How long a step waits for more requests to join a batch.")
     max_seq_len: int = Field(2048, description="Longest context; older turns are dropped beyond it (system prompt kept).")
     llm_max_step_tokens: int = Field(
@@ -103,7 +106,7 @@ class Settings(BaseSettings):
     asr_batch_window_ms: float = Field(20.0, description="How long ASR waits to batch utterances of several sessions.")
     asr_max_batch: int = Field(8, description="Most utterances decoded in one ASR batch.")
     asr_threads: int = Field(
-        1, description="CPU threads of the ASR worker (1 leaves the other core to the LLM; 0 = torch's default)."
+        1, description="CPU threads of the ASR worker (1 leaves the other cores to the LLM engine; 0 = one per core)."
     )
     asr_dtype: Literal["auto", "float32", "bfloat16", "float16"] = Field(
         "auto", description="Whisper weights dtype; auto = bf16 on CPUs with bf16 support or GPU, else fp32."

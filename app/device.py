@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import torch
@@ -31,3 +32,16 @@ def resolve_dtype(setting: str, device: torch.device) -> torch.dtype:
     if device.type == "cuda":
         return torch.bfloat16 if torch.cuda.is_bf16_supported() else torch.float16
     return torch.bfloat16 if cpu_has_fast_bf16() else torch.float32
+
+
+def use_torch_threads(count: int) -> None:
+    """Run the calling thread's torch CPU ops on ``count`` threads (0 = one per usable core).
+
+    Each OpenMP thread team belongs to the thread that started it and lives as long as that
+    thread. libgomp keeps its threads spinning between ops (GOMP_SPINCOUNT, app/__init__.py) only
+    while all teams together have no more threads than cores, so the LLM engine's thread takes
+    the cores and every other thread that runs torch (model loading, ASR) calls this with 1
+    before its first op. torch also makes ``count`` the default of threads that have not yet run
+    a parallel op.
+    """
+    torch.set_num_threads(count or len(os.sched_getaffinity(0)))

@@ -16,9 +16,9 @@ import time
 from dataclasses import dataclass, field
 
 import numpy as np
-import torch
 
 from app.asr.whisper_backend import SAMPLE_RATE, WhisperTranscriber
+from app.device import use_torch_threads
 
 logger = logging.getLogger(__name__)
 
@@ -137,8 +137,7 @@ class SpeechRecognizer:
     # --- worker thread ---
 
     def _run(self) -> None:
-        if self.threads > 0:
-            torch.set_num_threads(self.threads)  # per thread: the LLM engine's threads keep their own count
+        use_torch_threads(self.threads)  # before its first op: the LLM engine's thread keeps its own count
         while True:
             with self._wake:
                 while not self._queue and not self._stopping:

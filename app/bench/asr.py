@@ -48,11 +48,11 @@ def run(args: argparse.Namespace, settings: Settings) -> dict[str, Any]:
     import torch
 
     from app.asr import create_transcriber
+    from app.device import use_torch_threads
     from app.bench.speech_samples import SENTENCES, audioeval_samples, piper_speech, word_error_rate
     from app.models.prepare import prepare_models
 
-    if settings.asr_threads > 0:
-        torch.set_num_threads(settings.asr_threads)
+    use_torch_threads(settings.asr_threads)  # as the server's ASR worker runs
     prepared = prepare_models(settings)
     samples = [(s.audio, s.text) for s in audioeval_samples("en")] + [(piper_speech(t), t) for t in SENTENCES]
     texts = [text for _, text in samples]

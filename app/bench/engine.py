@@ -20,21 +20,25 @@ import argparse
 import asyncio
 import gc
 import logging
+import os
 import statistics
 import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 import torch
 
 from app.bench import hf_baselines, roofline
 from app.bench.report import report
 from app.config import Settings
+from app.device import use_torch_threads
 from app.engine import Priority, SamplingParams, create_backend
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 NEW_TOKENS = 20  # the seed article's workload
 TOPICS = [
@@ -50,8 +54,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--quick", action="store_true",
                         help="fewer requests and repeats (all keys still reported); finishes in a few minutes on a CPU")
     parser.add_argument("--requests", type=int, default=32, help="concurrent requests of the seed workload [32]")
-    parser.add_argument("--threads", type=int, default=None,
-                        help="torch CPU threads for every contender [torch's default]; on a busy shared CPU one "
+    parser.add_argument("--threads", type=int, default=0,
+                        help="torch CPU threads for every contender [0: one per core]; on a busy shared CPU one "
                              "thread avoids spin-wait stalls that slow a 2-thread forward many times over")
 
 
@@ -379,6 +383,25 @@ def _long_prompt(tokenizer, settings: Settings, index: int, tokens: int) -> list
     return ids[:tokens]
 
 
+def _on_own_thread(work: Callable[[], T]) -> T:
+    """Run torch work on a thread that ends with it. Its torch thread team ends too, so the engine
+    measured next has the cores to itself, as each contender had (see ``use_torch_threads``)."""
+    outcome: dict[str, Any] = {}
+
+    def target() -> None:
+        try:
+            outcome["value"] = work()
+        except BaseException as error:  # re-raised on the caller's thread
+            outcome["error"] = error
+
+    thread = threading.Thread(target=target, name="bench-contenders")
+    thread.start()
+    thread.join()
+    if "error" in outcome:
+        raise outcome["error"]
+    return outcome["value"]
+
+
 def run(args: argparse.Namespace, settings: Settings) -> dict[str, Any]:
     from transformers import AutoTokenizer
 
@@ -387,8 +410,7 @@ def run(args: argparse.Namespace, settings: Settings) -> dict[str, Any]:
     from app.models.prepare import prepare_models
 
     started = time.perf_counter()
-    if args.threads:
-        torch.set_num_threads(args.threads)
+    use_torch_threads(1)  # this thread only prepares; each contender runs on its own thread (see below)
     plan = Plan.of(args.quick, args.requests)
     device = resolve_device(settings.device)
     dtype = resolve_dtype(settings.llm_dtype, device)
@@ -398,17 +420,23 @@ def run(args: argparse.Namespace, settings: Settings) -> dict[str, Any]:
     results: dict[str, Any] = {"model": Path(str(llm_dir)).name, "device": str(device),
                                "dtype": str(dtype).removeprefix("torch."), "quick": bool(args.quick),
                                "requests": plan.requests, "new_tokens": NEW_TOKENS,
+                               "torch_threads": args.threads or len(os.sched_getaffinity(0)),
                                "prompt_tokens_mean": statistics.mean(len(p) for p in prompts)}
 
-    log.info("measuring memory bandwidth and matmul peak")
-    limits = roofline.measure_machine(device, sorted({dtype, torch.float32}, key=str), args.quick)
+    def machine_and_transformers() -> tuple[roofline.MachineLimits, roofline.ModelShape]:
+        use_torch_threads(args.threads)
+        log.info("measuring memory bandwidth and matmul peak")
+        limits = roofline.measure_machine(device, sorted({dtype, torch.float32}, key=str), args.quick)
+        return limits, _hf_section(llm_dir, prompts, plan, device, dtype, tokenizer, results)
+
+    limits, shape = _on_own_thread(machine_and_transformers)
     results["machine_mem_read_gb_s"] = limits.read_bytes_per_s / 1e9
     results["machine_mem_copy_gb_s"] = limits.copy_bytes_per_s / 1e9
     for name, flops in limits.matmul_flops_per_s.items():
         results[f"machine_matmul_{name}_gflop_s"] = flops / 1e9
 
-    shape = _hf_section(llm_dir, prompts, plan, device, dtype, tokenizer, results)
-    settings = settings.model_copy(update={"llm_backend": "local"})  # this engine, whatever the server would use
+    # this engine, whatever the server would use, on as many threads as the contenders had
+    settings = settings.model_copy(update={"llm_backend": "local", "llm_threads": args.threads})
     memory: dict[str, Any] = {"kv_bytes_per_token": shape.kv_bytes_per_token}
     asyncio.run(_engine_section(settings, str(llm_dir), tokenizer, prompts, plan, device, results, memory))
 

@@ -17,7 +17,6 @@ def machine_facts() -> dict[str, Any]:
         "machine_cpu": platform.processor() or platform.machine(),
         "machine_cores": os.cpu_count(),
         "machine_torch": torch.__version__,
-        "machine_torch_threads": torch.get_num_threads(),
         "machine_gpu": torch.cuda.get_device_name(0) if torch.cuda.is_available() else "none",
     }
     try:

@@ -25,7 +25,7 @@ from app.engine.attention import prepare_step
 from app.engine.detokenizer import IncrementalDetokenizer
 from app.engine.kv_cache import BlockManager
 from app.engine.metrics import EngineMetrics, peak_rss_bytes
-from app.device import resolve_device, resolve_dtype
+from app.device import resolve_device, resolve_dtype, use_torch_threads
 from app.engine.model_runner import ModelRunner
 from app.engine.prompt import PromptTooLongError, build_prompt
 from app.engine.sampling import sample
@@ -78,10 +78,11 @@ class LocalEngine:
     async def start(self) -> None:
         if self._started:
             return
-        await asyncio.to_thread(self._load)
+        loaded = asyncio.get_running_loop().create_future()
         self._stopping = False
-        self._thread = threading.Thread(target=self._loop, name="llm-engine", daemon=True)
+        self._thread = threading.Thread(target=self._run, args=(loaded,), name="llm-engine", daemon=True)
         self._thread.start()
+        await loaded
         self._started = True
 
     def _load(self) -> None:
@@ -215,6 +216,18 @@ class LocalEngine:
         self._deliver([(req, Delta(request_id, [], "", True, "cancelled", req.seq.dropped_turns))])
 
     # --- the engine thread ---
+    def _run(self, loaded: asyncio.Future) -> None:
+        """Load, warm up and serve on this one thread, the only one whose torch ops run on every core
+        (see ``use_torch_threads``)."""
+        try:
+            use_torch_threads(self.settings.llm_threads)
+            self._load()
+        except BaseException as exc:
+            loaded.get_loop().call_soon_threadsafe(_settle, loaded, exc)
+            return
+        loaded.get_loop().call_soon_threadsafe(_settle, loaded, None)
+        self._loop()
+
     def _loop(self) -> None:
         while True:
             with self._cv:
@@ -427,3 +440,12 @@ def _put_all(items: list[tuple[asyncio.Queue, Delta]]) -> None:
 
 
 __all__ = ["LocalEngine"]
+
+
+def _settle(future: asyncio.Future, error: BaseException | None) -> None:
+    if future.done():
+        return
+    if error is None:
+        future.set_result(None)
+    else:
+        future.set_exception(error)

@@ -75,6 +75,9 @@ class SessionRegistry:
 
 def _build_parts(settings: Settings, prepared: Any, engine: Any, recognizer: Any, tts: Any) -> tuple[Any, Any, Any, list[Any]]:
     """Build whatever was not injected; returns the parts and the list of those built here (owned)."""
+    from app.device import use_torch_threads
+
+    use_torch_threads(1)  # loading runs on a pooled thread that must not keep a torch thread team
     owned: list[Any] = []
     if (recognizer is None or tts is None) and prepared is None:
         from app.models.prepare import prepare_models
