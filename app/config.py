@@ -119,7 +119,7 @@ class Settings(BaseSettings):
     # --- speech out ---
     output_sample_rate: int = Field(24000, description="Default sample rate of audio sent to clients.")
     tts_threads: int = Field(
-        1, description="CPU threads of the piper voice; one leaves the other cores to the LLM engine it runs beside."
+        2, description="CPU threads of the piper voice (its threads sleep when idle, so they take no core from the LLM)."
     )
 
     # --- sessions ---
