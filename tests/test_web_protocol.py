@@ -211,6 +211,68 @@ async def test_typed_turn_streams_text_and_is_stored_before_response_done(ws_url
         assert cancelled.done["status_details"]["reason"] == "client_cancelled"
 
 
+async def test_out_of_band_responses_run_beside_the_reply_over_their_own_context_and_are_not_stored(
+    ws_url: str, server_settings: Settings
+):
+    async with RealtimeClient(ws_url) as client:
+        session_id = client.session["id"]
+        await client.send({"type": "session.update", "session": {"output_modalities": ["text"]}})
+        await client.wait_for("session.updated")
+        await client.say_text("My favourite drink is green tea.")
+        user_item = (await client.wait_for("conversation.item.done", lambda e: e["item"]["role"] == "user"))["item"]
+        await client.next_reply()
+        stored = history_rows(server_settings, session_id)
+
+        # a long reply in the conversation, and an out-of-band question about the first message beside it
+        await client.send({"type": "session.update", "session": {"instructions": LONG_REPLY}})
+        seen = len(client.events)
+        await client.say_text("Tell me about the sea.")
+        main_id = (await client.wait_for("response.created", after=seen))["response"]["id"]
+        await client.wait_for("response.output_text.delta", after=seen)
+        await client.send({"type": "response.create", "response": {
+            "conversation": "none", "metadata": {"purpose": "topic"}, "output_modalities": ["text"],
+            "instructions": "Answer in a few words.", "max_output_tokens": 24,
+            "input": [{"type": "item_reference", "id": user_item["id"]},
+                      {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "Which drink?"}]}],
+        }})  # fmt: skip
+        side_created = await client.wait_for(
+            "response.created", lambda e: e["response"]["conversation_id"] is None, after=seen
+        )
+        side_id = side_created["response"]["id"]
+        assert side_created["response"]["metadata"] == {"purpose": "topic"}
+        side_done = await client.wait_for("response.done", lambda e: e["response"]["id"] == side_id, after=seen)
+        assert client.replies[main_id].done is None  # the story goes on meanwhile
+        assert side_done["response"]["status"] in ("completed", "incomplete")
+        assert side_done["response"]["metadata"] == {"purpose": "topic"}
+        side = client.replies[side_id]
+        assert side.text.strip() and side.text.strip() == side_done["response"]["output"][0]["content"][0]["text"]
+        side_item = side_done["response"]["output"][0]["id"]
+        assert not any(e["type"].startswith("conversation.item") and e.get("item", {}).get("id") == side_item
+                       for e in client.events)  # fmt: skip
+        await client.send({"type": "response.cancel"})
+        cancelled = (await client.wait_for("response.done", lambda e: e["response"]["id"] == main_id, after=seen))["response"]
+        assert cancelled["status"] == "cancelled" and cancelled["conversation_id"] == session_id
+        rows = history_rows(server_settings, session_id)
+        assert rows[: len(stored)] == stored and all(item_id != side_item for item_id, _, _ in rows)
+
+        # cancelled by its id; and the mistakes a client can make get their codes
+        seen = len(client.events)
+        await client.send({"type": "response.create", "response": {"conversation": "none", "input": []}})
+        created = await client.wait_for("response.created", after=seen)
+        await client.send({"type": "response.cancel", "response_id": created["response"]["id"]})
+        assert (await client.next_reply(after=seen)).status == "cancelled"
+        for response, code in [
+            ({"conversation": "other"}, "invalid_event"),
+            ({"input": []}, "invalid_event"),
+            ({"conversation": "none", "output_modalities": ["audio"]}, "invalid_event"),
+            ({"conversation": "none", "metadata": {str(i): "x" for i in range(17)}}, "invalid_event"),
+            ({"conversation": "none", "input": [{"type": "item_reference", "id": "item_nope"}]}, "item_not_found"),
+        ]:
+            seen = len(client.events)
+            await client.send({"type": "response.create", "response": response})
+            assert (await client.wait_for("error", after=seen))["error"]["code"] == code, response
+
+
 async def test_openai_sdk_realtime_client_holds_a_typed_conversation(base_url: str):
     from openai import AsyncOpenAI
 

@@ -163,19 +163,23 @@ class RealtimeClient:
         self.events.append(event)
         kind = event["type"]
         if kind == "response.created":
-            self.current = ReplyRecord(event["response"]["id"], now)
-            self.replies[self.current.response_id] = self.current
+            record = ReplyRecord(event["response"]["id"], now)
+            self.replies[record.response_id] = record
+            if event["response"].get("conversation_id") is not None:  # out-of-band responses send no binary audio
+                self.current = record
         elif kind == "response.output_audio.delta" and self.current is not None:
             self._audio(base64.b64decode(event["delta"]), now)
-        elif kind in ("response.output_text.delta", "response.output_audio_transcript.delta") and self.current:
-            if self.current.first_text_at is None:
-                self.current.first_text_at = now
-            self.current.text += event["delta"]
+        elif kind in ("response.output_text.delta", "response.output_audio_transcript.delta"):
+            record = self.replies.get(event.get("response_id", ""), self.current)
+            if record is not None:
+                record.first_text_at = record.first_text_at or now
+                record.text += event["delta"]
         elif kind == "response.done":
             record = self.replies.get(event["response"]["id"])
             if record is not None:
                 record.done, record.done_at = event["response"], now
-            self.current = None
+            if record is self.current:
+                self.current = None
 
     async def wait_for(
         self, kind: str, predicate: Callable[[dict[str, Any]], bool] | None = None, *, timeout: float = 60.0, after: int = 0

@@ -263,11 +263,24 @@ class ItemTruncate:
 
 
 @dataclass(frozen=True)
+class InputMessage:
+    """A message given inline as an out-of-band response's context."""
+
+    role: Literal["user", "assistant", "system"]
+    text: str
+
+
+@dataclass(frozen=True)
 class ResponseCreate:
     output_audio: bool | None = None  # None: the session's setting
     instructions: str | None = None
     max_output_tokens: int | Literal["inf"] | None = None
     event_id: str | None = None
+    # conversation "none": the response is not added to the conversation and runs beside its reply
+    out_of_band: bool = False
+    metadata: dict[str, str] | None = None  # echoed in the response object
+    # out-of-band context instead of the conversation: item ids (str) of stored items, or inline messages
+    input: tuple[str | InputMessage, ...] | None = None
 
 
 @dataclass(frozen=True)
@@ -317,7 +330,17 @@ class _TruncateWire(_Wire):
     audio_end_ms: StrictInt
 
 
+class _InputItemWire(_Wire):
+    type: StrictStr = "message"
+    id: StrictStr | None = None
+    role: StrictStr = "user"
+    content: list[_ContentWire] = []
+
+
 class _ResponseParamsWire(_Wire):
+    conversation: StrictStr | None = None
+    metadata: dict[StrictStr, StrictStr] | None = None
+    input: list[_InputItemWire] | None = None
     output_modalities: list[StrictStr] | None = None
     modalities: list[StrictStr] | None = None
     instructions: StrictStr | None = None
@@ -380,7 +403,7 @@ def parse_client_event(data: dict[str, Any], *, max_text_chars: int) -> ClientEv
         wire = _validated(_TruncateWire, data, event_id)
         return ItemTruncate(wire.item_id, wire.content_index, wire.audio_end_ms, event_id)
     if kind == "response.create":
-        return _response_create(_validated(_ResponseCreateWire, data, event_id), event_id)
+        return _response_create(_validated(_ResponseCreateWire, data, event_id), event_id, max_text_chars)
     if kind == "response.cancel":
         return ResponseCancel(_validated(_ResponseCancelWire, data, event_id).response_id, event_id)
     raise ProtocolError("unknown_event", f"unknown event type {kind[:64]!r}", param="type", event_id=event_id)
@@ -433,10 +456,36 @@ def _item_create(wire: _ItemCreateWire, event_id: str | None, max_text_chars: in
     return ItemCreate(item.role, text, item.id or new_id("item"), event_id)  # type: ignore[arg-type]
 
 
-def _response_create(wire: _ResponseCreateWire, event_id: str | None) -> ResponseCreate:
+MAX_METADATA_ENTRIES = 16  # OpenAI's limits on response metadata
+MAX_METADATA_KEY_CHARS = 64
+MAX_METADATA_VALUE_CHARS = 512
+
+
+def _response_create(wire: _ResponseCreateWire, event_id: str | None, max_text_chars: int) -> ResponseCreate:
     params = wire.response
     if params is None:
         return ResponseCreate(event_id=event_id)
+
+    def invalid(message: str, param: str) -> ProtocolError:
+        return ProtocolError("invalid_event", message, param=param, event_id=event_id)
+
+    if params.conversation not in (None, "auto", "none"):
+        raise invalid("response.conversation must be 'auto' or 'none'", "response.conversation")
+    out_of_band = params.conversation == "none"
+    if params.input is not None and not out_of_band:
+        raise invalid("response.input needs response.conversation 'none'", "response.input")
+    metadata = params.metadata
+    if metadata is not None and (
+        len(metadata) > MAX_METADATA_ENTRIES
+        or any(len(k) > MAX_METADATA_KEY_CHARS or len(v) > MAX_METADATA_VALUE_CHARS for k, v in metadata.items())
+    ):
+        raise invalid(
+            f"response.metadata holds at most {MAX_METADATA_ENTRIES} entries, keys up to {MAX_METADATA_KEY_CHARS} "
+            f"and values up to {MAX_METADATA_VALUE_CHARS} characters", "response.metadata",
+        )
+    context = None if params.input is None else tuple(
+        _input_item(item, f"response.input.{index}", max_text_chars, event_id) for index, item in enumerate(params.input)
+    )
     modalities = params.output_modalities if params.output_modalities is not None else params.modalities
     output_audio = None
     if modalities is not None:
@@ -448,7 +497,32 @@ def _response_create(wire: _ResponseCreateWire, event_id: str | None) -> Respons
     tokens = params.max_output_tokens if params.max_output_tokens is not None else params.max_response_output_tokens
     if isinstance(tokens, int) and tokens < 1:
         raise ProtocolError("invalid_event", "max_output_tokens must be at least 1", param="response.max_output_tokens", event_id=event_id)
-    return ResponseCreate(output_audio, params.instructions, tokens, event_id)
+    if out_of_band and output_audio:
+        raise invalid("out-of-band responses (conversation 'none') are text only", "response.output_modalities")
+    return ResponseCreate(output_audio, params.instructions, tokens, event_id, out_of_band, metadata, context)
+
+
+def _input_item(item: _InputItemWire, param: str, max_text_chars: int, event_id: str | None) -> str | InputMessage:
+    """One entry of an out-of-band response's ``input``: a reference to a stored item, or a message."""
+    if item.type == "item_reference":
+        if not item.id:
+            raise ProtocolError("invalid_event", "an item_reference needs an id", param=f"{param}.id", event_id=event_id)
+        return item.id
+    if item.type != "message" or item.role not in ("user", "assistant", "system"):
+        raise ProtocolError(
+            "invalid_event", "input items are item_reference or message items of role user, assistant or system",
+            param=param, event_id=event_id,
+        )
+    parts = [part for part in item.content if part.type in ("input_text", "text", "output_text") and part.text]
+    text = "".join(part.text for part in parts).strip()  # type: ignore[misc]
+    if not text or len(parts) != len(item.content):
+        raise ProtocolError("invalid_event", "input messages hold text only", param=f"{param}.content", event_id=event_id)
+    if len(text) > max_text_chars:
+        raise ProtocolError(
+            "text_too_long", f"text is {len(text)} characters; the limit is {max_text_chars}",
+            param=f"{param}.content", event_id=event_id,
+        )
+    return InputMessage(item.role, text)  # type: ignore[arg-type]
 
 
 # --------------------------------------------------------------------------------------------
@@ -494,6 +568,8 @@ def response_object(
     status_details: dict[str, Any] | None = None,
     usage: dict[str, Any] | None = None,
     latency: dict[str, Any] | None = None,
+    conversation_id: str | None = None,
+    metadata: dict[str, str] | None = None,
 ) -> dict[str, Any]:
     body: dict[str, Any] = {
         "id": response_id,
@@ -502,7 +578,8 @@ def response_object(
         "status_details": status_details,
         "output_modalities": ["audio"] if output_audio else ["text"],
         "output": output or [],
-        "conversation_id": None,
+        "conversation_id": conversation_id,
+        "metadata": metadata,
     }
     if usage is not None:
         body["usage"] = usage
@@ -517,7 +594,7 @@ def encode_audio(pcm16: bytes) -> str:
 
 __all__ = [
     "AudioAppend", "AudioClear", "AudioCommit", "ClientEvent", "ItemCreate", "ItemTruncate", "ProtocolError",
-    "ResponseCancel", "ResponseCreate", "SessionConfig", "SessionUpdate", "TurnDetection", "apply_session_update",
+    "InputMessage", "ResponseCancel", "ResponseCreate", "SessionConfig", "SessionUpdate", "TurnDetection", "apply_session_update",
     "decode_text_frame", "encode_audio", "error_event", "message_item", "new_id", "parse_client_event",
     "response_object", "server_event",
 ]

@@ -98,6 +98,8 @@ class Reply:
     output_rate: int
     voice_turn: bool
     timing: Timing = field(default_factory=Timing)
+    in_conversation: bool = True  # False: an out-of-band response, neither stored nor shown as an item
+    metadata: dict[str, str] | None = None
     id: str = field(default_factory=lambda: new_id("resp"))
     item_id: str = field(default_factory=lambda: new_id("item"))
 

@@ -34,6 +34,7 @@ log = logging.getLogger(__name__)
 INPUT_RATE = 16000
 AUDIO_BACKLOG_S = 10.0  # audio queued for VAD beyond this is refused (client sends faster than real time)
 RECENT_REPLIES = 8  # replies kept for conversation.item.truncate
+MAX_SIDE_RESPONSES = 2  # out-of-band responses running at once per session
 HISTORY_LIMIT = 1000  # messages loaded when a session resumes
 
 
@@ -102,6 +103,7 @@ class Session:
         self._committed: list[VoiceTurn] = []  # committed turns still in ASR (replies not yet started)
         self._reply: Reply | None = None  # the reply being sent
         self._reply_task: asyncio.Task | None = None
+        self._side_replies: dict[str, asyncio.Task] = {}  # out-of-band responses, by response id
         self._recent: deque[Reply] = deque(maxlen=RECENT_REPLIES)
         self._playback_end = 0.0  # perf_counter time when the client will have played all audio sent
         self._partial_busy = False
@@ -132,10 +134,11 @@ class Session:
             self._stop_turn(turn)
         if self._reply is not None:
             self._reply.stop()
-        if self._reply_task is not None:
-            self._reply_task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await self._reply_task
+        for task in [self._reply_task, *self._side_replies.values()]:
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await task
         for task in list(self._tasks):
             task.cancel()
         with contextlib.suppress(asyncio.CancelledError, Exception):
@@ -565,9 +568,16 @@ class Session:
         extra_user: str | None = None,
         instructions: str | None = None,
         max_tokens: int | str | None = None,
+        context: list[dict[str, str]] | None = None,
+        priority: Priority | None = None,
+        in_conversation: bool = True,
+        metadata: dict[str, str] | None = None,
     ) -> Reply:
+        """A reply to the conversation so far, or to ``context`` (the messages after the system prompt)."""
         messages = [{"role": "system", "content": instructions if instructions is not None else self.config.instructions}]
-        messages += [{"role": m.role, "content": m.text} for m in self.messages if m.text]
+        if context is None:
+            context = [{"role": m.role, "content": m.text} for m in self.messages if m.text]
+        messages += context
         if extra_user is not None:
             messages.append({"role": "user", "content": extra_user})
         limit = self.config.max_output_tokens
@@ -581,15 +591,20 @@ class Session:
             tts=self.parts.tts,
             messages=messages,
             params=params,
-            priority=Priority.TEXT if text_turn else Priority.VOICE,
+            priority=priority or (Priority.TEXT if text_turn else Priority.VOICE),
             session_id=self.id,
             output_audio=self.config.output_audio if output_audio is None else output_audio,
             output_rate=self.config.output_rate,
             voice_turn=not text_turn,
             timing=timing,
+            in_conversation=in_conversation,
+            metadata=metadata,
         )
 
     def _create_response(self, event: p.ResponseCreate) -> None:
+        if event.out_of_band:
+            self._create_side_response(event)
+            return
         if self._reply is not None:
             raise p.ProtocolError(
                 "conversation_already_has_active_response",
@@ -603,9 +618,45 @@ class Session:
             timing=timing,
             instructions=event.instructions,
             max_tokens=event.max_output_tokens,
+            metadata=event.metadata,
         )
         reply.start()
         self._launch_reply(reply)
+
+    def _create_side_response(self, event: p.ResponseCreate) -> None:
+        """An out-of-band response (conversation 'none'): text over the given context, beside any reply,
+        at background priority, and never stored (e.g. a summary or a classification for the client)."""
+        if len(self._side_replies) >= MAX_SIDE_RESPONSES:
+            raise p.ProtocolError(
+                "too_many_responses", f"at most {MAX_SIDE_RESPONSES} out-of-band responses may run at once"
+            )
+        context = None
+        if event.input is not None:
+            stored = {m.item_id: m for m in self.messages}
+            context = []
+            for index, entry in enumerate(event.input):
+                if isinstance(entry, p.InputMessage):
+                    context.append({"role": entry.role, "content": entry.text})
+                elif entry in stored:
+                    context.append({"role": stored[entry].role, "content": stored[entry].text})
+                else:
+                    raise p.ProtocolError("item_not_found", f"no item {entry!r} in this conversation",
+                                          param=f"response.input.{index}.id")  # fmt: skip
+        reply = self._make_reply(
+            text_turn=True,
+            output_audio=False,
+            timing=Timing(speech_end=time.perf_counter()),
+            instructions=event.instructions,
+            max_tokens=event.max_output_tokens,
+            context=context,
+            priority=Priority.BACKGROUND,
+            in_conversation=False,
+            metadata=event.metadata,
+        )
+        reply.start()
+        task = asyncio.create_task(self._send_reply(reply), name=f"side-reply-{reply.id}")
+        self._side_replies[reply.id] = task
+        task.add_done_callback(lambda _: self._side_replies.pop(reply.id, None))
 
     def _launch_reply(self, reply: Reply) -> None:
         self._reply = reply
@@ -615,10 +666,11 @@ class Session:
         """Send a produced reply's events and audio as they come; finish it (stored, then response.done)."""
         ids = {"response_id": reply.id, "item_id": reply.item_id, "output_index": 0, "content_index": 0}
         audio = reply.output_audio
-        self._send(p.server_event("response.created", response=p.response_object(reply.id, status="in_progress", output_audio=audio)))
+        self._send(p.server_event("response.created", response=self._response_object(reply, "in_progress")))
         item = p.message_item(reply.item_id, "assistant", text="", audio=audio, status="in_progress")
-        previous = self.messages[-1].item_id if self.messages else None
-        self._send(p.server_event("conversation.item.added", item=item, previous_item_id=previous))
+        if reply.in_conversation:
+            previous = self.messages[-1].item_id if self.messages else None
+            self._send(p.server_event("conversation.item.added", item=item, previous_item_id=previous))
         self._send(p.server_event("response.output_item.added", response_id=reply.id, output_index=0, item=item))
         part = {"type": "audio", "transcript": ""} if audio else {"type": "text", "text": ""}
         self._send(p.server_event("response.content_part.added", part=part, **ids))
@@ -664,6 +716,12 @@ class Session:
 
         return stamp
 
+    def _response_object(self, reply: Reply, status: str, **fields: Any) -> dict[str, Any]:
+        return p.response_object(
+            reply.id, status=status, output_audio=reply.output_audio, metadata=reply.metadata,
+            conversation_id=self.id if reply.in_conversation else None, **fields,
+        )  # fmt: skip
+
     def _send_audio(self, reply: Reply, clause: int, pcm: bytes, ids: dict[str, Any]) -> None:
         samples = len(pcm) // 2
         reply.clauses[clause].samples += samples
@@ -694,29 +752,24 @@ class Session:
             self._send(p.server_event("response.content_part.done", part=part, **ids))
         item_status = "completed" if status == "completed" else "incomplete"
         item = p.message_item(reply.item_id, "assistant", text=text, audio=audio, status=item_status)
-        if text:
+        if text and reply.in_conversation:
             with contextlib.suppress(Exception):  # a failed write must not leave the reply hanging
                 await self._remember(StoredMessage(reply.item_id, "assistant", text, spoken=audio))
-        self._recent.append(reply)
         self._send(p.server_event("response.output_item.done", response_id=reply.id, output_index=0, item=item))
-        self._send(p.server_event("conversation.item.done", item=item, previous_item_id=None))
+        if reply.in_conversation:
+            self._recent.append(reply)
+            self._send(p.server_event("conversation.item.done", item=item, previous_item_id=None))
         latency = reply.timing.breakdown()
         usage = {"output_tokens": reply.output_tokens, "total_tokens": reply.output_tokens}
-        self._send(
-            p.server_event(
-                "response.done",
-                response=p.response_object(
-                    reply.id, status=status, output_audio=audio, output=[item], status_details=details,
-                    usage=usage, latency=latency,
-                ),
-            )
-        )
+        response = self._response_object(reply, status, output=[item], status_details=details, usage=usage, latency=latency)
+        self._send(p.server_event("response.done", response=response))
         if latency["total_ms"] is not None and status in ("completed", "incomplete"):
             self.last_total_ms = latency["total_ms"]
-        self.parts.telemetry.record_response(
-            "completed" if status == "incomplete" else status, latency, text_only=not audio and not reply.voice_turn,
-            voice_turn=reply.voice_turn,
-        )
+        if reply.in_conversation:  # out-of-band work is not a turn of the conversation
+            self.parts.telemetry.record_response(
+                "completed" if status == "incomplete" else status, latency, text_only=not audio and not reply.voice_turn,
+                voice_turn=reply.voice_turn,
+            )
         if self._reply is reply:
             self._reply = None
             self._reply_task = None
@@ -736,6 +789,12 @@ class Session:
                 await task
 
     async def _cancel_response(self, event: p.ResponseCancel) -> None:
+        side = self._side_replies.get(event.response_id or "")
+        if side is not None:
+            side.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await side
+            return
         if self._reply is None or (event.response_id and event.response_id != self._reply.id):
             raise p.ProtocolError("response_not_found", "no such reply in progress", param="response_id")
         await self._interrupt("client_cancelled")
