@@ -19,6 +19,7 @@ import numpy as np
 
 from app.asr.whisper_backend import SAMPLE_RATE, WhisperTranscriber
 from app.device import use_torch_threads
+from app.handoff import resolve_from_thread
 
 logger = logging.getLogger(__name__)
 
@@ -42,23 +43,12 @@ class _Request:
     final: bool
     session_id: str | None
     future: asyncio.Future
-    loop: asyncio.AbstractEventLoop
     submitted: float = field(default_factory=time.perf_counter)
-
-
-def _settle(future: asyncio.Future, value: object) -> None:
-    if not future.done():
-        if isinstance(value, BaseException):
-            future.set_exception(value)
-        else:
-            future.set_result(value)
 
 
 def _deliver(request: _Request, value: object) -> None:
     """Hand a result to the request's event loop (from the worker thread); a closed loop has no one waiting."""
-    try:
-        request.loop.call_soon_threadsafe(_settle, request.future, value)
-    except RuntimeError:
+    if not resolve_from_thread(request.future, value):
         logger.debug("ASR result for a closed event loop dropped")
 
 
@@ -107,8 +97,7 @@ class SpeechRecognizer:
         audio = np.asarray(audio, dtype=np.float32).reshape(-1)
         if len(audio) == 0:
             return Transcript("", self.transcriber.language or "en", 0.0, 0.0, 0)
-        loop = asyncio.get_running_loop()
-        request = _Request(audio, final, session_id, loop.create_future(), loop)
+        request = _Request(audio, final, session_id, asyncio.get_running_loop().create_future())
         superseded: list[_Request] = []
         with self._wake:
             if session_id is not None:  # an older partial of this session is no longer worth decoding
@@ -119,7 +108,8 @@ class SpeechRecognizer:
             self._stats["asr_partials_dropped"] += len(superseded)
             self._wake.notify()
         for old in superseded:
-            _settle(old.future, None)
+            if not old.future.done():
+                old.future.set_result(None)
         return await request.future
 
     def stats(self) -> dict:

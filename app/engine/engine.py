@@ -26,6 +26,7 @@ from app.engine.detokenizer import IncrementalDetokenizer
 from app.engine.kv_cache import BlockManager
 from app.engine.metrics import EngineMetrics, peak_rss_bytes
 from app.device import resolve_device, resolve_dtype, use_torch_threads
+from app.handoff import resolve_from_thread
 from app.engine.model_runner import ModelRunner
 from app.engine.prompt import PromptTooLongError, build_prompt
 from app.engine.sampling import sample
@@ -223,9 +224,9 @@ class LocalEngine:
             use_torch_threads(self.settings.llm_threads)
             self._load()
         except BaseException as exc:
-            loaded.get_loop().call_soon_threadsafe(_settle, loaded, exc)
+            resolve_from_thread(loaded, exc)
             return
-        loaded.get_loop().call_soon_threadsafe(_settle, loaded, None)
+        resolve_from_thread(loaded, None)
         self._loop()
 
     def _loop(self) -> None:
@@ -440,12 +441,3 @@ def _put_all(items: list[tuple[asyncio.Queue, Delta]]) -> None:
 
 
 __all__ = ["LocalEngine"]
-
-
-def _settle(future: asyncio.Future, error: BaseException | None) -> None:
-    if future.done():
-        return
-    if error is None:
-        future.set_result(None)
-    else:
-        future.set_exception(error)
