@@ -42,7 +42,7 @@ class ClauseChunker:
     state at that point, so a long reply (or a long code block) costs linear time, not quadratic.
     """
 
-    def __init__(self, *, first_max_words: int = 7, min_clause_words: int = 6, max_words: int = 40) -> None:
+    def __init__(self, *, first_max_words: int = 5, min_clause_words: int = 6, max_words: int = 40) -> None:
         """``first_max_words``: the first chunk is cut after this many words if no clause ended sooner;
         ``min_clause_words``: later chunks end at a clause only when they are at least this long;
         ``max_words``: any chunk is cut by then, at the best word boundary."""
