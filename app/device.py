@@ -34,7 +34,7 @@ def resolve_dtype(setting: str, device: torch.device) -> torch.dtype:
     return torch.bfloat16 if cpu_has_fast_bf16() else torch.float32
 
 
-def use_torch_threads(count: int) -> None:
+def use_torch_threads(count: int) -> int:
     """Run the calling thread's torch CPU ops on ``count`` threads (0 = one per usable core).
 
     Each OpenMP thread team belongs to the thread that started it and lives as long as that
@@ -42,6 +42,8 @@ def use_torch_threads(count: int) -> None:
     while all teams together have no more threads than cores, so the LLM engine's thread takes
     the cores and every other thread that runs torch (model loading, ASR) calls this with 1
     before its first op. torch also makes ``count`` the default of threads that have not yet run
-    a parallel op.
+    a parallel op. Returns the count.
     """
-    torch.set_num_threads(count or len(os.sched_getaffinity(0)))
+    count = count or len(os.sched_getaffinity(0))
+    torch.set_num_threads(count)
+    return count

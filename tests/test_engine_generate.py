@@ -127,6 +127,19 @@ async def test_stats_are_flat_and_json_able(engine):
     assert b"llm_ttft_seconds" in engine.metrics_text()
 
 
+async def test_steps_leave_a_core_to_each_speech_job_and_take_it_back_after(engine, hf_model):
+    from app.cpu_share import speech_activity
+
+    ids = prompt_ids(engine, PROMPTS[0])
+    params = SamplingParams(max_tokens=4, ignore_eos=True)
+    with speech_activity.job():
+        tokens, _, _ = await collect(engine, prompt_token_ids=ids, params=params)
+        assert engine.stats()["cpu_threads"] == max(1, engine._threads - 1)
+    assert tokens == hf_greedy(hf_model, ids, 4, ignore_eos=True)  # the same tokens on fewer threads
+    await collect(engine, prompt_token_ids=ids, params=params)
+    assert engine.stats()["cpu_threads"] == engine._threads
+
+
 async def test_a_voice_request_cuts_a_long_step_short_and_both_outputs_stay_exact(engine, hf_model):
     long_prompt = engine.tokenizer.encode(" ".join(f"Fact {i}: the sky is blue." for i in range(45)))
     text_ids = prompt_ids(engine, PROMPTS[2])[:1] + long_prompt + prompt_ids(engine, PROMPTS[2])[1:]

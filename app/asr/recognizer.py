@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from app.asr.whisper_backend import SAMPLE_RATE, WhisperTranscriber
+from app.cpu_share import speech_activity
 from app.device import use_torch_threads
 from app.handoff import resolve_from_thread
 
@@ -146,7 +147,8 @@ class SpeechRecognizer:
             for request in dropped:
                 _deliver(request, None)
             if batch:
-                self._decode(batch)
+                with speech_activity.job():
+                    self._decode(batch)
 
     def _take_batch(self) -> tuple[list[_Request], list[_Request]]:
         """Finals first (oldest first), then partials that fit; partials left over are dropped. Holds the lock.

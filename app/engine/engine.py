@@ -17,6 +17,7 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
 
+import torch
 from transformers import AutoTokenizer
 
 from app.config import Settings
@@ -25,6 +26,7 @@ from app.engine.attention import prepare_step
 from app.engine.detokenizer import IncrementalDetokenizer
 from app.engine.kv_cache import BlockManager
 from app.engine.metrics import EngineMetrics, peak_rss_bytes
+from app.cpu_share import speech_activity
 from app.device import resolve_device, resolve_dtype, use_torch_threads
 from app.handoff import resolve_from_thread
 from app.engine.model_runner import ModelRunner
@@ -69,6 +71,7 @@ class LocalEngine:
         self._cv = threading.Condition()
         self._requests: dict[str, _Request] = {}
         self._thread: threading.Thread | None = None
+        self._threads = self._step_threads = 1  # torch threads of the engine thread: its own, and this step's
         self._stopping = False
         self._started = False
         self._voice_arrived = threading.Event()  # set when a voice request is queued, cleared per step
@@ -221,7 +224,7 @@ class LocalEngine:
         """Load, warm up and serve on this one thread, the only one whose torch ops run on every core
         (see ``use_torch_threads``)."""
         try:
-            use_torch_threads(self.settings.llm_threads)
+            self._threads = self._step_threads = use_torch_threads(self.settings.llm_threads)
             self._load()
         except BaseException as exc:
             resolve_from_thread(loaded, exc)
@@ -264,8 +267,16 @@ class LocalEngine:
         while not self._stopping and (left := deadline - time.monotonic()) > 0:
             self._cv.wait(left)
 
+    def _share_cores(self) -> None:
+        """Leave a core to each speech job running now (see ``app.cpu_share``)."""
+        threads = max(1, self._threads - speech_activity.jobs)
+        if threads != self._step_threads:
+            torch.set_num_threads(threads)
+            self._step_threads = threads
+
     def _run_step(self, batch: ScheduledBatch, inputs) -> None:
         started = time.monotonic()
+        self._share_cores()
         sampled = batch.decode + [seq for seq, n in batch.prefill if seq.num_computed + n == len(seq)]
         # a step without voice work gives way to a voice request that arrives while it runs
         logits = self.runner.run(inputs, None if batch.has_voice else self._voice_arrived.is_set)
@@ -413,6 +424,7 @@ class LocalEngine:
                 "aborted_steps": m.total_aborted_steps,
                 "steps": m.steps,
                 "last_step_ms": round(m.last_step_ms, 2),
+                "cpu_threads": self._step_threads,
                 "peak_memory_bytes": m.peak_memory_bytes(),
                 "peak_rss_bytes": peak_rss_bytes(),
             }

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from app.audio import StreamResampler, float32_to_pcm16
+from app.cpu_share import speech_activity
 from app.tts.normalize import normalize_for_speech
 from app.tts.synthesizer import SpeechSynthesizer, SynthesisError, create_synthesizer
 
@@ -196,7 +197,8 @@ class TTSWorker:
                 job = heapq.heappop(self._queue)
                 self._busy = True
             try:
-                self._speak(job)
+                with speech_activity.job():
+                    self._speak(job)
             finally:
                 self._busy = False
 
