@@ -763,9 +763,9 @@ class Session:
         usage = {"output_tokens": reply.output_tokens, "total_tokens": reply.output_tokens}
         response = self._response_object(reply, status, output=[item], status_details=details, usage=usage, latency=latency)
         self._send(p.server_event("response.done", response=response))
-        if latency["total_ms"] is not None and status in ("completed", "incomplete"):
-            self.last_total_ms = latency["total_ms"]
         if reply.in_conversation:  # out-of-band work is not a turn of the conversation
+            if latency["total_ms"] is not None and status in ("completed", "incomplete"):
+                self.last_total_ms = latency["total_ms"]
             self.parts.telemetry.record_response(
                 "completed" if status == "incomplete" else status, latency, text_only=not audio and not reply.voice_turn,
                 voice_turn=reply.voice_turn,
