@@ -1,9 +1,10 @@
 """Which speech stages are at work right now, so the LLM engine can leave them a core.
 
-On a small CPU the engine's threads and a speech stage's threads compete for the same cores. The
-speech stage is on the user's critical path (the transcript of a finished turn, the first clause to
-speak), while the engine is often producing text far ahead of playback; so while ASR or TTS works,
-the engine runs its steps on fewer threads.
+On a small CPU the engine's threads and a speech stage's threads compete for the same cores. A
+speech job the user is waiting for (the transcript of a finished turn, the first clause of a reply)
+is on the critical path, while the engine is often producing text far ahead of playback; so while
+such a job runs, the engine steps on fewer threads. Other speech work (partial transcripts, later
+clauses) does not count: under sustained load it would keep the engine on fewer threads for good.
 """
 
 from __future__ import annotations
@@ -14,14 +15,18 @@ from contextlib import contextmanager
 
 
 class SpeechActivity:
-    """A count of speech jobs running now (ASR batches, TTS chunks), thread-safe."""
+    """A count of urgent speech jobs running now, thread-safe."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._jobs = 0
 
     @contextmanager
-    def job(self) -> Iterator[None]:
+    def job(self, urgent: bool = True) -> Iterator[None]:
+        """Counts the job while it runs if it is ``urgent`` (the user is waiting for it)."""
+        if not urgent:
+            yield
+            return
         with self._lock:
             self._jobs += 1
         try:

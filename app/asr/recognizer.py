@@ -147,7 +147,7 @@ class SpeechRecognizer:
             for request in dropped:
                 _deliver(request, None)
             if batch:
-                with speech_activity.job():
+                with speech_activity.job(urgent=any(r.final for r in batch)):
                     self._decode(batch)
 
     def _take_batch(self) -> tuple[list[_Request], list[_Request]]:

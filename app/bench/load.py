@@ -18,6 +18,7 @@ import random
 import re
 import time
 import urllib.request
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
@@ -214,6 +215,7 @@ def summarize(run: dict[str, Any], args: argparse.Namespace) -> dict[str, Any]:
         "voice_turns": len(v2v),
         "text_turns": len(ttft),
         "errors": sum(len(r.errors) for r in results),
+        "error_kinds": "; ".join(f"{n}x {kind}" for kind, n in Counter(e[:120] for r in results for e in r.errors).most_common()),
         "v2v_p50_s": _p(v2v, 50),
         "v2v_p95_s": _p(v2v, 95),
         "text_ttft_p50_s": _p(ttft, 50),

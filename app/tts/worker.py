@@ -197,7 +197,7 @@ class TTSWorker:
                 job = heapq.heappop(self._queue)
                 self._busy = True
             try:
-                with speech_activity.job():
+                with speech_activity.job(urgent=job.rank == 0):
                     self._speak(job)
             finally:
                 self._busy = False
