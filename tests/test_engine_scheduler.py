@@ -200,14 +200,19 @@ def test_a_long_running_text_request_does_not_outrank_a_newer_voice_request():
     assert "text" in order[10:]
 
 
-def test_the_latency_cap_holds_back_text_but_never_voice():
+def test_the_latency_cap_holds_back_text_but_never_voice_and_never_starves_text():
     sched = make_scheduler(max_batch=8, itl_ms=100)
     for b, ms in [(1, 150), (2, 300), (4, 600)]:
         sched.sizer.observe(b, ms)
     assert sched.sizer.limit(latency_sensitive=True) == 1
     for name in ("voice1", "voice2", "voice3"):
-        sched.add(seq(name, Priority.VOICE, arrival=0.0))
-    sched.add(seq("text", Priority.TEXT, arrival=0.0))
-    assert sorted(run_step(sched, now=0.1)) == ["voice1", "voice2", "voice3"]
-    assert sched.last_limit == 3
-    assert sorted(run_step(sched, now=0.2)) == ["voice1", "voice2", "voice3"]  # text waits for a place
+        sched.add(seq(name, Priority.VOICE, arrival=0.0, max_tokens=50))
+    for name in ("text1", "text2"):
+        sched.add(seq(name, Priority.TEXT, arrival=0.0, max_tokens=50, start=200))
+    assert sorted(run_step(sched, now=0.1)) == ["voice1", "voice2", "voice3"]  # new voice: a voice-only step
+    # then one place beyond the voice requests, taken in turn by the text requests (no aging needed)
+    steps = [sorted(run_step(sched, now=0.1 + 0.01 * i)) for i in range(1, 5)]
+    assert sched.last_limit == 4
+    assert all(step[-3:] == ["voice1", "voice2", "voice3"] and len(step) == 4 for step in steps)
+    texts = [step[0] for step in steps]
+    assert texts.count("text1") == texts.count("text2") == 2

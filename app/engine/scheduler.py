@@ -186,9 +186,13 @@ class Scheduler:
         ranked_running = sorted(self.running, key=lambda s: self.rank(s, now))
         ranked_waiting = sorted(self.waiting, key=lambda s: self.rank(s, now))
         # the latency cap holds back text, never voice: a voice request kept out of the batch
-        # waits a whole reply for its first token, which costs more than a slower step
+        # waits a whole reply for its first token, which costs more than a slower step. Nor does
+        # it starve text: one place beyond the voice requests goes to the best-ranked other one
+        # (aging alone gave a streaming typed reply one token per aging period under voice load)
         voice = sum(1 for s in ranked_running + ranked_waiting if s.priority == Priority.VOICE)
-        limit = min(max(self.sizer.limit(voice > 0), voice), self._kv_limit(ranked_waiting))
+        others = len(ranked_running) + len(ranked_waiting) - voice
+        floor = voice + (1 if voice and others else 0)
+        limit = min(max(self.sizer.limit(voice > 0), floor), self._kv_limit(ranked_waiting))
         self.last_limit = limit
         batch = ScheduledBatch(batch_limit=limit)
         chosen: dict[Sequence, int] = {}
