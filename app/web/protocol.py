@@ -448,12 +448,16 @@ def _item_create(wire: _ItemCreateWire, event_id: str | None, max_text_chars: in
     text = "".join(texts).strip()
     if not text:
         raise ProtocolError("empty_input", "the message has no text", param="item.content", event_id=event_id)
+    _check_length(text, max_text_chars, "item.content", event_id)
+    return ItemCreate(item.role, text, item.id or new_id("item"), event_id)  # type: ignore[arg-type]
+
+
+def _check_length(text: str, max_text_chars: int, param: str, event_id: str | None) -> None:
     if len(text) > max_text_chars:
         raise ProtocolError(
             "text_too_long", f"text is {len(text)} characters; the limit is {max_text_chars}",
-            param="item.content", event_id=event_id,
+            param=param, event_id=event_id,
         )
-    return ItemCreate(item.role, text, item.id or new_id("item"), event_id)  # type: ignore[arg-type]
 
 
 MAX_METADATA_ENTRIES = 16  # OpenAI's limits on response metadata
@@ -517,11 +521,7 @@ def _input_item(item: _InputItemWire, param: str, max_text_chars: int, event_id:
     text = "".join(part.text for part in parts).strip()  # type: ignore[misc]
     if not text or len(parts) != len(item.content):
         raise ProtocolError("invalid_event", "input messages hold text only", param=f"{param}.content", event_id=event_id)
-    if len(text) > max_text_chars:
-        raise ProtocolError(
-            "text_too_long", f"text is {len(text)} characters; the limit is {max_text_chars}",
-            param=f"{param}.content", event_id=event_id,
-        )
+    _check_length(text, max_text_chars, f"{param}.content", event_id)
     return InputMessage(item.role, text)  # type: ignore[arg-type]
 
 
