@@ -1,8 +1,9 @@
 # CPU image: the app with its packaged models; the model directory and history live in /data.
+# g++ builds the engine's bf16-weight kernel on first start (app/engine/linear.py).
 FROM python:3.11-slim-bookworm
 
 RUN apt-get update \
-    && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends espeak-ng libsndfile1 \
+    && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends espeak-ng libsndfile1 g++ \
     && rm -rf /var/lib/apt/lists/*
 
 WORKDIR /srv/voicechat

@@ -2,7 +2,7 @@
 PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV   := .venv
 BIN    := $(VENV)/bin
-APT_TEST_PACKAGES := chromium chromium-driver espeak-ng sox docker-compose
+APT_TEST_PACKAGES := chromium chromium-driver espeak-ng sox docker-compose g++
 
 .PHONY: run test install install-dev system-test-deps strip-cuda-torchaudio prepare bench-quick
 
@@ -34,7 +34,8 @@ strip-cuda-torchaudio:
 	$(BIN)/python -c "import sys, torch; sys.exit(0 if torch.version.cuda else 1)" \
 	  || rm -f $(VENV)/lib/python3.*/site-packages/torchaudio/lib/*.so
 
-# Chromium (browser tests), espeak-ng and sox (test speech), docker-compose (validates the compose file).
+# Chromium (browser tests), espeak-ng and sox (test speech), docker-compose (validates the compose file),
+# g++ (the engine's bf16-weight kernel, which the tests check against torch).
 system-test-deps:
 	@missing=""; for p in $(APT_TEST_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then \

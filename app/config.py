@@ -14,7 +14,7 @@ from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
-def _cache_home() -> Path:
+def cache_home() -> Path:
     return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
 
 
@@ -35,7 +35,7 @@ class Settings(BaseSettings):
 
     # --- models ---
     model_dir: Path = Field(
-        _cache_home() / "voicechat" / "models",
+        cache_home() / "voicechat" / "models",
         description="Where prepared models are kept (built once from the installed packages).",
     )
     device: str = Field("auto", description="torch device: auto, cpu, cuda, cuda:1 ...")
@@ -49,7 +49,12 @@ class Settings(BaseSettings):
         description="LLM: packaged 'smollm2-135m', or a transformers model name or folder.",
     )
     llm_dtype: Literal["auto", "float32", "bfloat16", "float16"] = Field(
-        "auto", description="LLM weights dtype; auto = bf16 on CPUs with bf16 support or GPU, else fp32."
+        "auto", description="LLM compute dtype; auto = bf16 on CPUs with bf16 support or GPU, else fp32."
+    )
+    llm_bf16_weights: bool = Field(
+        True,
+        description="On a CPU computing in fp32, keep weights that are exact in bf16 (a bf16 checkpoint) in bf16 and "
+        "multiply with the engine's AVX2 kernel: half the memory traffic, the same products.",
     )
     tts_backend: Literal["piper", "coqui", "espeak"] = Field("piper", description="Speech synthesiser.")
     tts_voice: str = Field(

@@ -25,7 +25,7 @@ import statistics
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -370,7 +370,7 @@ async def _engine_section(settings: Settings, llm_dir: str, tokenizer, prompts, 
         results["ttft_prefix_reuse_s"] = statistics.median(reuse)
         results["ttft_prefix_cold_s"] = statistics.median(cold)
         stats = engine.stats()
-        for key in ("forward", "kv_cache_bytes", "prefix_hit_rate", "preemptions"):
+        for key in ("forward", "weight_dtype", "kv_cache_bytes", "prefix_hit_rate", "preemptions"):
             if key in stats:
                 results[f"engine_{key}"] = stats[key]
     finally:
@@ -439,6 +439,9 @@ def run(args: argparse.Namespace, settings: Settings) -> dict[str, Any]:
     settings = settings.model_copy(update={"llm_backend": "local", "llm_threads": args.threads})
     memory: dict[str, Any] = {"kv_bytes_per_token": shape.kv_bytes_per_token}
     asyncio.run(_engine_section(settings, str(llm_dir), tokenizer, prompts, plan, device, results, memory))
+    # the limit of the weights the engine streams (bf16 under fp32 compute with the bf16-weight kernel)
+    streamed = getattr(torch, results.get("engine_weight_dtype", str(dtype).removeprefix("torch.")))
+    shape = replace(shape, bytes_per_parameter=torch.empty(0, dtype=streamed).element_size())
 
     results["decode_tps_limit_8"] = roofline.decode_tokens_per_s_limit(
         shape, 8, results["decode_context_8"], limits, dtype)

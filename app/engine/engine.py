@@ -100,6 +100,7 @@ class LocalEngine:
             block_size=s.kv_block_size,
             max_seq_len=s.max_seq_len,
             lean=s.llm_lean_forward,
+            bf16_weights=s.llm_bf16_weights,
         )
         self.eos_ids = _eos_ids(self.runner.model, self.tokenizer)
         self.blocks = BlockManager(self.runner.cache.num_blocks, s.kv_block_size)
@@ -400,6 +401,7 @@ class LocalEngine:
                 "model": str(self.model_path),
                 "device": str(self.device),
                 "dtype": str(self.dtype).removeprefix("torch."),
+                "weight_dtype": str(self.runner.weight_dtype).removeprefix("torch."),
                 "forward": "lean" if self.runner.lean is not None else "generic",
                 "running": len(sched.running),
                 "waiting": len(sched.waiting),
