@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import torch
 import torch.nn.functional as F
 
+from app.engine.cpu_kernels import CpuKernels
 from app.engine.kv_cache import KVCache
 from app.engine.scheduler import ScheduledBatch
 
@@ -46,6 +47,7 @@ class StepMetadata:
     num_decode: int
     decode_gather: torch.Tensor | None  # [B * L] cache slots of the decode rows' contexts, padded
     decode_mask: torch.Tensor | None  # [B, 1, 1, L] True where a key is real
+    decode_lengths: torch.Tensor | None  # [B] context length of each decode row
     decode_len: int
     prefills: list[PrefillGroup]
 
@@ -144,7 +146,7 @@ def prepare_step(batch: ScheduledBatch, block_size: int, device: torch.device) -
             )
         )
 
-    decode_gather = decode_mask = None
+    decode_gather = decode_mask = lens = None
     if decode:
         decode_gather = _context_slots([s.block_table for s in decode], decode_len, block_size, device).reshape(-1)
         lens = torch.tensor([len(s) for s in decode], device=device)
@@ -155,6 +157,7 @@ def prepare_step(batch: ScheduledBatch, block_size: int, device: torch.device) -
         num_decode=len(decode),
         decode_gather=decode_gather,
         decode_mask=decode_mask,
+        decode_lengths=lens,
         decode_len=decode_len,
         prefills=prefills,
     )
@@ -173,10 +176,12 @@ def paged_attention(
     cache: KVCache,
     meta: StepMetadata,
     scale: float,
+    kernels: CpuKernels | None = None,
 ) -> torch.Tensor:
     """Write the step's keys/values into the cache and attend.
 
-    q: [T, Hq, D]; kv: [T, 2, Hkv, D] (keys, values); returns [T, Hq, D].
+    q: [T, Hq, D]; kv: [T, 2, Hkv, D] (keys, values); returns [T, Hq, D]. With ``kernels`` (fp32 on
+    the CPU) decode rows read their keys and values in place instead of through a gathered copy.
     """
     kv_cache = cache.layer(layer)
     kv_cache.index_copy_(0, meta.slot_mapping, kv)
@@ -186,7 +191,9 @@ def paged_attention(
     out = torch.empty_like(q)
 
     b = meta.num_decode
-    if b:
+    if b and kernels is not None:
+        kernels.decode_attention(q[:b], kv_cache, meta.decode_gather, meta.decode_len, meta.decode_lengths, scale, out)
+    elif b:
         # the `group` query heads sharing a KV head attend to the same keys with the same mask,
         # so they ride in the query-length dimension: no KV repeat, one batched call
         qd = q[:b].reshape(b, num_kv, group, head_dim)

@@ -3,35 +3,21 @@
 - CPU, bf16/fp16 compute: the weight prepacked once for oneDNN (streams 1.5-2x faster than the
   default matmul at decode batch sizes).
 - CPU, fp32 compute, weights that are exact in bf16 (a bf16 checkpoint on a CPU without bf16
-  arithmetic): the weight kept in bf16 and multiplied by the AVX2 kernel in linear_bf16.cpp, which
-  streams half the bytes of an fp32 copy for the same products. It is compiled once per machine
-  with the system C++ compiler; without one (or without AVX2/FMA) the next form is used.
+  arithmetic): the weight kept in bf16 and multiplied by the AVX2 kernel in cpu_kernels.cpp, which
+  streams half the bytes of an fp32 copy for the same products (app/engine/cpu_kernels.py); where
+  the kernels cannot run (no AVX2/FMA, no C++ compiler) the next form is used.
 - CPU, fp32 otherwise: prepacked for oneDNN as well (2x the default matmul at batch 8 on AMD CPUs).
 - GPU: ``F.linear``.
 """
 
 from __future__ import annotations
 
-import ctypes
-import functools
-import hashlib
-import logging
-import os
-import shutil
-import subprocess
-import tempfile
-from pathlib import Path
-
 import torch
 import torch.nn.functional as F
 
-from app.config import cache_home
+from app.engine import cpu_kernels
 
-log = logging.getLogger(__name__)
-
-KERNEL_SOURCE = Path(__file__).with_name("linear_bf16.cpp")
-KERNEL_FLAGS = ["-O3", "-mavx2", "-mfma", "-fopenmp", "-shared", "-fPIC"]
-BLOCK = 16  # output columns per packed block (linear_bf16.cpp)
+BLOCK = 16  # output columns per packed block (cpu_kernels.cpp)
 
 
 class Linear:
@@ -43,8 +29,8 @@ class Linear:
         self.weight = self.packed = self.kernel = None
         if weight.device.type != "cpu":
             self.weight = weight
-        elif weight.dtype == torch.float32 and bf16_weights and _exact_in_bf16(weight) and bf16_kernel() is not None:
-            self.kernel = bf16_kernel()
+        elif weight.dtype == torch.float32 and bf16_weights and cpu_kernels.load() is not None and _exact_in_bf16(weight):
+            self.kernel = cpu_kernels.load()
             self.packed = pack_bf16(weight)
             self.bias = None if bias is None else F.pad(bias.float(), (0, self.packed.shape[0] * BLOCK - bias.numel()))
         elif _mkldnn_linear_ok(weight.dtype):
@@ -58,19 +44,10 @@ class Linear:
 
     def __call__(self, x: torch.Tensor) -> torch.Tensor:
         if self.kernel is not None:
-            return self._bf16_kernel(x)
+            return self.kernel.linear_bf16_weights(x, self.packed, self.out_features, self.bias)
         if self.packed is not None:
             return torch.ops.mkldnn._linear_pointwise(x, self.packed, self.bias, "none", [], "")
         return F.linear(x, self.weight, self.bias)
-
-    def _bf16_kernel(self, x: torch.Tensor) -> torch.Tensor:
-        if x.stride(-1) != 1:
-            x = x.contiguous()
-        rows, inputs = x.shape
-        y = torch.empty(rows, self.out_features, dtype=torch.float32)
-        self.kernel(x.data_ptr(), rows, inputs, x.stride(0), self.packed.data_ptr(), self.out_features,
-                    None if self.bias is None else self.bias.data_ptr(), y.data_ptr(), y.stride(0))
-        return y
 
 
 def pack_bf16(weight: torch.Tensor) -> torch.Tensor:
@@ -94,42 +71,3 @@ def _mkldnn_linear_ok(dtype: torch.dtype) -> bool:
     if dtype == torch.float16:
         return torch.ops.mkldnn._is_mkldnn_fp16_supported()
     return dtype == torch.float32
-
-
-def _cpu_flags() -> set[str]:
-    try:
-        text = Path("/proc/cpuinfo").read_text()
-    except OSError:
-        return set()
-    return next((set(line.split(":", 1)[1].split()) for line in text.splitlines() if line.startswith("flags")), set())
-
-
-@functools.cache
-def bf16_kernel():
-    """The compiled kernel's entry point, or None where it cannot run (no AVX2/FMA, no compiler)."""
-    if not {"avx2", "fma"} <= _cpu_flags():
-        return None
-    compiler = os.environ.get("CXX") or shutil.which("c++") or shutil.which("g++")
-    if compiler is None:
-        log.warning("no C++ compiler found: bf16 weights are kept as fp32 copies (twice the memory traffic)")
-        return None
-    source = KERNEL_SOURCE.read_bytes()
-    key = hashlib.sha256(source + " ".join([compiler, *KERNEL_FLAGS]).encode()).hexdigest()[:16]
-    library = cache_home() / "voicechat" / "kernels" / f"linear_bf16-{key}.so"
-    if not library.exists():
-        library.parent.mkdir(parents=True, exist_ok=True)
-        log.info("compiling the bf16-weight linear kernel (once per machine) into %s", library)
-        with tempfile.TemporaryDirectory(dir=library.parent) as tmp:
-            built = Path(tmp) / library.name
-            done = subprocess.run([compiler, *KERNEL_FLAGS, str(KERNEL_SOURCE), "-o", str(built)],
-                                  capture_output=True, text=True)
-            if done.returncode != 0:
-                log.warning("the bf16-weight kernel did not compile; using fp32 weights:\n%s", done.stderr[-2000:])
-                return None
-            built.replace(library)
-    # torch has loaded its OpenMP runtime already, so the kernel's parallel loops run on torch's threads
-    function = ctypes.CDLL(str(library)).linear_bf16_weights
-    function.argtypes = [ctypes.c_void_p, ctypes.c_int64, ctypes.c_int64, ctypes.c_int64, ctypes.c_void_p,
-                         ctypes.c_int64, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int64]
-    function.restype = None
-    return function

@@ -21,6 +21,7 @@ import torch.nn.functional as F
 from transformers import AttentionInterface, AutoModelForCausalLM
 
 from app.engine.attention import StepInputs, StepMetadata, paged_attention
+from app.engine import cpu_kernels
 from app.engine.kv_cache import KVCache, KVLayout
 from app.engine.linear import Linear
 
@@ -77,14 +78,18 @@ class LeanLlama:
                     linear(mlp.down_proj.weight),
                 )
             )
-        # rotary tables from the model's own rotary module, so every rope variant is honoured
+        # rotary tables from the model's own rotary module, so every rope variant is honoured;
+        # sin is signed (-sin over the first half) so that rotate_half becomes a swap of halves
         positions = torch.arange(max_positions, device=self.embed.device)[None]
         probe = torch.zeros(1, dtype=self.embed.dtype, device=self.embed.device)
         cos, sin = inner.rotary_emb(probe, positions)
         half = self.head_dim // 2
-        # rotate_half(x) * sin == roll(x, half) * [-sin, sin]: one roll instead of slices, neg and cat
-        self.cos = cos[0]
+        self.cos = cos[0].contiguous()
         self.sin = torch.cat((-sin[0, :, :half], sin[0, :, half:]), dim=-1)
+        # fp32 on a CPU that runs the engine's kernels: one compiled call per small op
+        kernels = cpu_kernels.load() if self.embed.device.type == "cpu" and self.embed.dtype == torch.float32 else None
+        self.kernels = kernels
+        self.ops = kernels or TorchOps()
 
     @staticmethod
     def supports(config) -> bool:
@@ -96,30 +101,51 @@ class LeanLlama:
         )
 
     def forward(self, inputs: StepInputs, cache: KVCache, should_abort: Callable[[], bool] | None = None) -> torch.Tensor | None:
+        ops = self.ops
         t = inputs.input_ids.shape[0]
         h = F.embedding(inputs.input_ids, self.embed)
-        cos = self.cos[inputs.positions].unsqueeze(1)
-        sin = self.sin[inputs.positions].unsqueeze(1)
+        cos, sin = self.cos[inputs.positions], self.sin[inputs.positions]
         nq, d = self.num_heads * self.head_dim, self.head_dim
         nqk = self.num_heads + self.num_kv
-        half = d // 2
-        hidden = h.shape[-1]
+        delta = None  # what the last sublayer adds to the residual stream h
         for i, (ln1, qkv_proj, o_proj, ln2, gate_up_proj, down_proj) in enumerate(self.layers):
             if should_abort is not None and 2 * i < len(self.layers) and should_abort():
                 return None  # only in the first half: a step past it is cheaper to finish
-            x = F.rms_norm(h, (hidden,), ln1, self.eps)
+            h, x = ops.add_rms_norm(h, delta, ln1, self.eps)
             qkv = qkv_proj(x)
-            qk = qkv[:, : nqk * d].view(t, nqk, d)
-            qk.copy_(qk * cos + qk.roll(half, -1) * sin)  # rotary on queries and keys at once
+            ops.rotary(qkv, nqk, d, cos, sin)  # on queries and keys at once
             q = qkv[:, :nq].view(t, self.num_heads, d)
             kv = qkv[:, nq:].view(t, 2, self.num_kv, d)
-            a = paged_attention(q, kv, i, cache, inputs.meta, self.scale)
-            h = h + o_proj(a.view(t, nq))
-            x = F.rms_norm(h, (hidden,), ln2, self.eps)
-            gate, up = gate_up_proj(x).chunk(2, dim=-1)
-            h = h + down_proj(F.silu(gate) * up)
-        h = F.rms_norm(h[inputs.logits_indices], (hidden,), self.final_norm, self.eps)
-        return self.lm_head(h)
+            a = paged_attention(q, kv, i, cache, inputs.meta, self.scale, self.kernels)
+            h, x = ops.add_rms_norm(h, o_proj(a.view(t, nq)), ln2, self.eps)
+            delta = down_proj(ops.silu_mul(gate_up_proj(x)))
+        h = h[inputs.logits_indices] + delta[inputs.logits_indices]
+        return self.lm_head(ops.add_rms_norm(h, None, self.final_norm, self.eps)[1])
+
+
+class TorchOps:
+    """The lean forward's small ops in plain torch (GPUs, bf16 compute, CPUs without the kernels).
+
+    :class:`app.engine.cpu_kernels.CpuKernels` has the same methods, one compiled call each.
+    """
+
+    @staticmethod
+    def add_rms_norm(h: torch.Tensor, delta: torch.Tensor | None, weight: torch.Tensor,
+                     eps: float) -> tuple[torch.Tensor, torch.Tensor]:
+        if delta is not None:
+            h = h + delta
+        return h, F.rms_norm(h, (h.shape[-1],), weight, eps)
+
+    @staticmethod
+    def rotary(x: torch.Tensor, heads: int, head_dim: int, cos: torch.Tensor, sin: torch.Tensor) -> None:
+        # rotate_half(x) * sin == roll(x, half) * [-sin, sin]: one roll instead of slices, neg and cat
+        rotated = x[:, : heads * head_dim].view(x.shape[0], heads, head_dim)
+        rotated.copy_(rotated * cos[:, None] + rotated.roll(head_dim // 2, -1) * sin[:, None])
+
+    @staticmethod
+    def silu_mul(gate_up: torch.Tensor) -> torch.Tensor:
+        gate, up = gate_up.chunk(2, dim=-1)
+        return F.silu(gate) * up
 
 
 class ModelRunner:
