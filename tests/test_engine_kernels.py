@@ -58,9 +58,10 @@ def test_silu_mul_matches_torch(rows):
     torch.testing.assert_close(kernels.silu_mul(gate_up), TorchOps.silu_mul(gate_up))
 
 
-def test_decode_attention_reads_the_paged_cache_like_a_gather_and_sdpa():
-    torch.manual_seed(0)
-    rows, kv_heads, group, head_dim, slots = 4, 3, 3, 64, 200
+@pytest.mark.parametrize(("head_dim", "group"), [(64, 3), (32, 1), (128, 4)])
+def test_decode_attention_reads_the_paged_cache_like_a_gather_and_sdpa(head_dim, group):
+    torch.manual_seed(head_dim)
+    rows, kv_heads, slots = 4, 3, 200
     q_heads = kv_heads * group
     cache = torch.randn(slots, 2, kv_heads, head_dim)
     lengths = torch.tensor([5, 37, 1, 20])

@@ -205,10 +205,96 @@ extern "C" void silu_mul(const float* gate_up, int64_t rows, int64_t width, floa
     }
 }
 
+// The sums of eight vectors, one per lane.
+static inline __m256 sum8(__m256 a0, __m256 a1, __m256 a2, __m256 a3, __m256 a4, __m256 a5, __m256 a6, __m256 a7) {
+    const __m256 low = _mm256_hadd_ps(_mm256_hadd_ps(a0, a1), _mm256_hadd_ps(a2, a3));
+    const __m256 high = _mm256_hadd_ps(_mm256_hadd_ps(a4, a5), _mm256_hadd_ps(a6, a7));
+    return _mm256_add_ps(_mm256_permute2f128_ps(low, high, 0x20), _mm256_permute2f128_ps(low, high, 0x31));
+}
+
+static inline float sum_lanes(__m256 v) {
+    float lanes[8];
+    _mm256_storeu_ps(lanes, v);
+    return lanes[0] + lanes[1] + lanes[2] + lanes[3] + lanes[4] + lanes[5] + lanes[6] + lanes[7];
+}
+
+// One query head (V vectors of 8) against n keys: scores[j] = scale * q . key_j, eight keys at a
+// time so that eight independent FMA chains run and one horizontal sum serves all eight.
+template <int V>
+static inline void head_scores(const float* q, const float* const* keys, int64_t n, float scale, float* scores) {
+    int64_t j = 0;
+    for (; j + 8 <= n; j += 8) {
+        __m256 acc[8];
+#pragma GCC unroll 8
+        for (int key = 0; key < 8; key++) acc[key] = _mm256_setzero_ps();
+#pragma GCC unroll 16
+        for (int v = 0; v < V; v++) {
+            const __m256 qv = _mm256_loadu_ps(q + 8 * v);
+#pragma GCC unroll 8
+            for (int key = 0; key < 8; key++) acc[key] = _mm256_fmadd_ps(qv, _mm256_loadu_ps(keys[j + key] + 8 * v), acc[key]);
+        }
+        const __m256 sums = sum8(acc[0], acc[1], acc[2], acc[3], acc[4], acc[5], acc[6], acc[7]);
+        _mm256_storeu_ps(scores + j, _mm256_mul_ps(sums, _mm256_set1_ps(scale)));
+    }
+    for (; j < n; j++) {
+        __m256 acc = _mm256_setzero_ps();
+#pragma GCC unroll 16
+        for (int v = 0; v < V; v++) acc = _mm256_fmadd_ps(_mm256_loadu_ps(q + 8 * v), _mm256_loadu_ps(keys[j] + 8 * v), acc);
+        scores[j] = sum_lanes(acc) * scale;
+    }
+}
+
+// scores -> softmax weights, in place.
+static inline void softmax(float* s, int64_t n) {
+    float top = s[0];
+    for (int64_t j = 1; j < n; j++) top = s[j] > top ? s[j] : top;
+    __m256 sums = _mm256_setzero_ps();
+    int64_t j = 0;
+    for (; j + 8 <= n; j += 8) {
+        const __m256 e = exp8(_mm256_sub_ps(_mm256_loadu_ps(s + j), _mm256_set1_ps(top)));
+        _mm256_storeu_ps(s + j, e);
+        sums = _mm256_add_ps(sums, e);
+    }
+    float total = sum_lanes(sums);
+    for (; j < n; j++) {
+        s[j] = expf(s[j] - top);
+        total += s[j];
+    }
+    const __m256 inv = _mm256_set1_ps(1.f / total);
+    for (j = 0; j + 8 <= n; j += 8) _mm256_storeu_ps(s + j, _mm256_mul_ps(_mm256_loadu_ps(s + j), inv));
+    for (; j < n; j++) s[j] *= 1.f / total;
+}
+
+// out = sum_j p[j] * value_j for one head, the V output vectors held in registers.
+template <int V>
+static inline void head_values(const float* p, const float* const* values, int64_t n, float* out) {
+    __m256 acc[V];
+#pragma GCC unroll 16
+    for (int v = 0; v < V; v++) acc[v] = _mm256_setzero_ps();
+    for (int64_t j = 0; j < n; j++) {
+        const __m256 weight = _mm256_set1_ps(p[j]);
+#pragma GCC unroll 16
+        for (int v = 0; v < V; v++) acc[v] = _mm256_fmadd_ps(weight, _mm256_loadu_ps(values[j] + 8 * v), acc[v]);
+    }
+#pragma GCC unroll 16
+    for (int v = 0; v < V; v++) _mm256_storeu_ps(out + 8 * v, acc[v]);
+}
+
+template <int V>
+static void attend(const float* q, int64_t group, const float* const* keys, const float* const* values, int64_t n,
+                   float scale, float* scores, float* out) {
+    for (int64_t g = 0; g < group; g++) {
+        head_scores<V>(q + g * 8 * V, keys, n, scale, scores);
+        softmax(scores, n);
+        head_values<V>(scores, values, n, out + g * 8 * V);
+    }
+}
+
 // Single-query attention of decode rows over the paged cache, reading keys and values where they
 // lie (no gathered copy). q: [rows, q_heads, head_dim] (row stride q_stride); cache: [slots, 2,
 // kv_heads, head_dim]; slots: [rows, width], row r's positions 0..lengths[r]-1; out: [rows, q_heads,
-// head_dim]. The q_heads / kv_heads query heads of a KV head share each key and value read.
+// head_dim]; head_dim is 32, 64 or 128 (app/engine/cpu_kernels.py checks). The q_heads / kv_heads
+// query heads of a KV head read the same keys and values while they are in cache.
 extern "C" void decode_attention(const float* q, int64_t q_stride, int64_t rows, int64_t q_heads, int64_t kv_heads,
                                  int64_t head_dim, const float* cache, const int64_t* slots, int64_t width,
                                  const int64_t* lengths, float scale, float* out) {
@@ -217,50 +303,21 @@ extern "C" void decode_attention(const float* q, int64_t q_stride, int64_t rows,
     for (int64_t r = 0; r < rows; r++) {
         for (int64_t kvh = 0; kvh < kv_heads; kvh++) {
             const int64_t n = lengths[r];
-            float* scores = new float[group * n];
+            float* scores = new float[n];
+            const float** keys = new const float*[2 * n];
+            const float** values = keys + n;
+            for (int64_t j = 0; j < n; j++) {
+                keys[j] = cache + (slots[r * width + j] * 2 * kv_heads + kvh) * head_dim;
+                values[j] = keys[j] + kv_heads * head_dim;
+            }
             const float* qr = q + r * q_stride + kvh * group * head_dim;
-            for (int64_t j = 0; j < n; j++) {
-                const float* key = cache + (slots[r * width + j] * 2 * kv_heads + kvh) * head_dim;
-                for (int64_t g = 0; g < group; g++) {
-                    const float* qh = qr + g * head_dim;
-                    float dot = 0.f;
-#pragma omp simd reduction(+ : dot)
-                    for (int64_t i = 0; i < head_dim; i++) dot += qh[i] * key[i];
-                    scores[g * n + j] = dot * scale;
-                }
-            }
-            for (int64_t g = 0; g < group; g++) {
-                float* s = scores + g * n;
-                float top = s[0];
-                for (int64_t j = 1; j < n; j++) top = s[j] > top ? s[j] : top;
-                __m256 sums = _mm256_setzero_ps();
-                int64_t j = 0;
-                for (; j + 8 <= n; j += 8) {
-                    const __m256 e = exp8(_mm256_sub_ps(_mm256_loadu_ps(s + j), _mm256_set1_ps(top)));
-                    _mm256_storeu_ps(s + j, e);
-                    sums = _mm256_add_ps(sums, e);
-                }
-                float lanes[8];
-                _mm256_storeu_ps(lanes, sums);
-                float total = lanes[0] + lanes[1] + lanes[2] + lanes[3] + lanes[4] + lanes[5] + lanes[6] + lanes[7];
-                for (; j < n; j++) {
-                    s[j] = expf(s[j] - top);
-                    total += s[j];
-                }
-                const float inv = 1.f / total;
-                for (int64_t j = 0; j < n; j++) s[j] *= inv;
-            }
             float* o = out + (r * q_heads + kvh * group) * head_dim;
-            for (int64_t i = 0; i < group * head_dim; i++) o[i] = 0.f;
-            for (int64_t j = 0; j < n; j++) {
-                const float* value = cache + ((slots[r * width + j] * 2 + 1) * kv_heads + kvh) * head_dim;
-                for (int64_t g = 0; g < group; g++) {
-                    const float p = scores[g * n + j];
-                    float* oh = o + g * head_dim;
-#pragma omp simd
-                    for (int64_t i = 0; i < head_dim; i++) oh[i] += p * value[i];
-                }
+            switch (head_dim) {
+                case 32: attend<4>(qr, group, keys, values, n, scale, scores, o); break;
+                case 64: attend<8>(qr, group, keys, values, n, scale, scores, o); break;
+                default: attend<16>(qr, group, keys, values, n, scale, scores, o); break;
             }
+            delete[] keys;
             delete[] scores;
         }
     }

@@ -28,6 +28,8 @@ log = logging.getLogger(__name__)
 SOURCE = Path(__file__).with_name("cpu_kernels.cpp")
 FLAGS = ["-O3", "-mavx2", "-mfma", "-fopenmp", "-shared", "-fPIC"]
 
+ATTENTION_HEAD_DIMS = (32, 64, 128)
+
 _i64, _f32, _ptr = ctypes.c_int64, ctypes.c_float, ctypes.c_void_p
 SIGNATURES = {
     "linear_bf16_weights": [_ptr, _i64, _i64, _i64, _ptr, _i64, _ptr, _ptr, _i64],
@@ -99,6 +101,8 @@ class CpuKernels:
         """Single-query attention of decode rows q [B, Hq, D] over the cache layer [slots, 2, Hkv, D] into ``out``."""
         rows, q_heads, head_dim = q.shape
         kv_heads = kv_cache.shape[2]
+        if head_dim not in ATTENTION_HEAD_DIMS:
+            raise ValueError(f"decode_attention supports head_dim {ATTENTION_HEAD_DIMS}, not {head_dim}")
         if q.stride(2) != 1 or q.stride(1) != head_dim or not kv_cache.is_contiguous() or not out.is_contiguous():
             raise ValueError("decode_attention needs packed heads in q and a contiguous cache and output")
         self._lib.decode_attention(q.data_ptr(), q.stride(0), rows, q_heads, kv_heads, head_dim, kv_cache.data_ptr(),

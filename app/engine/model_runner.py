@@ -88,8 +88,8 @@ class LeanLlama:
         self.sin = torch.cat((-sin[0, :, :half], sin[0, :, half:]), dim=-1)
         # fp32 on a CPU that runs the engine's kernels: one compiled call per small op
         kernels = cpu_kernels.load() if self.embed.device.type == "cpu" and self.embed.dtype == torch.float32 else None
-        self.kernels = kernels
         self.ops = kernels or TorchOps()
+        self.attention_kernels = kernels if self.head_dim in cpu_kernels.ATTENTION_HEAD_DIMS else None
 
     @staticmethod
     def supports(config) -> bool:
@@ -116,7 +116,7 @@ class LeanLlama:
             ops.rotary(qkv, nqk, d, cos, sin)  # on queries and keys at once
             q = qkv[:, :nq].view(t, self.num_heads, d)
             kv = qkv[:, nq:].view(t, 2, self.num_kv, d)
-            a = paged_attention(q, kv, i, cache, inputs.meta, self.scale, self.kernels)
+            a = paged_attention(q, kv, i, cache, inputs.meta, self.scale, self.attention_kernels)
             h, x = ops.add_rms_norm(h, o_proj(a.view(t, nq)), ln2, self.eps)
             delta = down_proj(ops.silu_mul(gate_up_proj(x)))
         h = h[inputs.logits_indices] + delta[inputs.logits_indices]
