@@ -1,5 +1,5 @@
 # CPU image: the app with its packaged models; the model directory and history live in /data.
-# g++ builds the engine's bf16-weight kernel on first start (app/engine/linear.py).
+# g++ builds the CPU kernels on first start (app/kernels/cpu_kernels.py).
 FROM python:3.11-slim-bookworm
 
 RUN apt-get update \

@@ -35,7 +35,7 @@ strip-cuda-torchaudio:
 	  || rm -f $(VENV)/lib/python3.*/site-packages/torchaudio/lib/*.so
 
 # Chromium (browser tests), espeak-ng and sox (test speech), docker-compose (validates the compose file),
-# g++ (the engine's bf16-weight kernel, which the tests check against torch).
+# g++ (the CPU kernels, app/kernels/, which the tests check against torch).
 system-test-deps:
 	@missing=""; for p in $(APT_TEST_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then \

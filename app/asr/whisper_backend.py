@@ -16,6 +16,7 @@ import numpy as np
 import torch
 
 from app.asr.encoder import FRAME, HOP, RealFramesEncoder, install_tail_sharing
+from app.kernels.linear import Linear
 
 logger = logging.getLogger(__name__)
 
@@ -54,6 +55,34 @@ def _features_task(full_window: Callable[[torch.Tensor], torch.Tensor]):
     return FeaturesTask
 
 
+def _use_fast_linears(model: torch.nn.Module) -> None:
+    """Every linear layer and the decoder's vocabulary projection through :class:`app.kernels.linear.Linear`.
+
+    On CPUs without bf16 arithmetic torch's default matmul streams weights at a third of the
+    memory bandwidth for the few rows of a decode step; measured here with 8 utterances, one by one
+    and batched, 18-27% less time, same transcripts. Whisper's KV-cache hooks on the key/value
+    layers still fire (only ``forward`` is replaced).
+    """
+    from whisper.model import Linear as WhisperLinear
+
+    for module in model.modules():
+        if isinstance(module, WhisperLinear):
+            module.forward = Linear(module.weight.data, None if module.bias is None else module.bias.data, bf16_weights=False)
+    decoder = model.decoder
+    vocabulary = Linear(decoder.token_embedding.weight.data, bf16_weights=False)
+
+    def decoder_forward(x: torch.Tensor, xa: torch.Tensor, kv_cache: dict | None = None) -> torch.Tensor:
+        # whisper's TextDecoder.forward, with the projection onto the token embedding prepacked
+        offset = next(iter(kv_cache.values())).shape[1] if kv_cache else 0
+        x = decoder.token_embedding(x) + decoder.positional_embedding[offset : offset + x.shape[-1]]
+        x = x.to(xa.dtype)
+        for block in decoder.blocks:
+            x = block(x, xa, mask=decoder.mask, kv_cache=kv_cache)
+        return vocabulary(decoder.ln(x)).float()
+
+    decoder.forward = decoder_forward
+
+
 class WhisperTranscriber:
     """An openai-whisper model with its padding policy; not thread-safe (one caller at a time)."""
 
@@ -80,6 +109,8 @@ class WhisperTranscriber:
             for module in self.model.modules():  # whisper's LayerNorm computes in float32 with float32 weights
                 if isinstance(module, torch.nn.LayerNorm):
                     module.float()
+        if torch.device(device).type == "cpu":
+            _use_fast_linears(self.model)
         self.n_mels = self.model.dims.n_mels
         self.full_window = full_window
         self._window = whisper.audio.N_SAMPLES  # 30 s: the longest input the encoder accepts

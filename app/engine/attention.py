@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import torch
 import torch.nn.functional as F
 
-from app.engine.cpu_kernels import CpuKernels
+from app.kernels.cpu_kernels import CpuKernels
 from app.engine.kv_cache import KVCache
 from app.engine.scheduler import ScheduledBatch
 

@@ -21,9 +21,9 @@ import torch.nn.functional as F
 from transformers import AttentionInterface, AutoModelForCausalLM
 
 from app.engine.attention import StepInputs, StepMetadata, paged_attention
-from app.engine import cpu_kernels
+from app.kernels import cpu_kernels
 from app.engine.kv_cache import KVCache, KVLayout
-from app.engine.linear import Linear
+from app.kernels.linear import Linear
 
 log = logging.getLogger(__name__)
 
@@ -126,7 +126,7 @@ class LeanLlama:
 class TorchOps:
     """The lean forward's small ops in plain torch (GPUs, bf16 compute, CPUs without the kernels).
 
-    :class:`app.engine.cpu_kernels.CpuKernels` has the same methods, one compiled call each.
+    :class:`app.kernels.cpu_kernels.CpuKernels` has the same methods, one compiled call each.
     """
 
     @staticmethod

@@ -60,7 +60,7 @@ class CpuKernels:
 
     def linear_bf16_weights(self, x: torch.Tensor, packed: torch.Tensor, out_features: int,
                             bias: torch.Tensor | None) -> torch.Tensor:
-        """``x @ W.T + bias`` with W packed by :func:`app.engine.linear.pack_bf16`; x fp32 [M, K] (unit stride)."""
+        """``x @ W.T + bias`` with W packed by :func:`app.kernels.linear.pack_bf16`; x fp32 [M, K] (unit stride)."""
         if x.stride(-1) != 1:
             x = x.contiguous()
         rows, inputs = x.shape

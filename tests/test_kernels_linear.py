@@ -5,7 +5,7 @@ from __future__ import annotations
 import torch
 import torch.nn.functional as F
 
-from app.engine.linear import Linear
+from app.kernels.linear import Linear
 
 
 def test_weights_not_exact_in_bf16_stay_in_fp32():

@@ -4,7 +4,7 @@
   default matmul at decode batch sizes).
 - CPU, fp32 compute, weights that are exact in bf16 (a bf16 checkpoint on a CPU without bf16
   arithmetic): the weight kept in bf16 and multiplied by the AVX2 kernel in cpu_kernels.cpp, which
-  streams half the bytes of an fp32 copy for the same products (app/engine/cpu_kernels.py); where
+  streams half the bytes of an fp32 copy for the same products (app/kernels/cpu_kernels.py); where
   the kernels cannot run (no AVX2/FMA, no C++ compiler) the next form is used.
 - CPU, fp32 otherwise: prepacked for oneDNN as well (2x the default matmul at batch 8 on AMD CPUs).
 - GPU: ``F.linear``.
@@ -15,7 +15,7 @@ from __future__ import annotations
 import torch
 import torch.nn.functional as F
 
-from app.engine import cpu_kernels
+from app.kernels import cpu_kernels
 
 BLOCK = 16  # output columns per packed block (cpu_kernels.cpp)
 

@@ -1,4 +1,4 @@
-// The engine's CPU kernels for fp32 compute on x86-64 with AVX2 and FMA (app/engine/cpu_kernels.py
+// The engine's CPU kernels for fp32 compute on x86-64 with AVX2 and FMA (app/kernels/cpu_kernels.py
 // compiles them once per machine and calls them through ctypes).
 //
 // --- linear layers ---------------------------------------------------------------------------------
@@ -6,7 +6,7 @@
 // checkpoint computed in fp32 thus streams half the bytes of fp32 weight copies, with the same
 // products: a bf16 value is exactly the top half of its fp32 value.
 //
-// W is packed by app/engine/linear.py as [ceil(N / 16)][K][16]: for each block of 16 output columns,
+// W is packed by app/kernels/linear.py as [ceil(N / 16)][K][16]: for each block of 16 output columns,
 // the 16 weights of input k lie together, ordered c0, c8, c1, c9, ..., c7, c15, so that one 32-byte
 // load gives columns 0-7 by a shift and 8-15 by a mask, leaving the shuffle ports alone. Columns
 // past N are zero. Blocks are shared out among the OpenMP threads of the caller (torch's own
@@ -293,7 +293,7 @@ static void attend(const float* q, int64_t group, const float* const* keys, cons
 // Single-query attention of decode rows over the paged cache, reading keys and values where they
 // lie (no gathered copy). q: [rows, q_heads, head_dim] (row stride q_stride); cache: [slots, 2,
 // kv_heads, head_dim]; slots: [rows, width], row r's positions 0..lengths[r]-1; out: [rows, q_heads,
-// head_dim]; head_dim is 32, 64 or 128 (app/engine/cpu_kernels.py checks). The q_heads / kv_heads
+// head_dim]; head_dim is 32, 64 or 128 (app/kernels/cpu_kernels.py checks). The q_heads / kv_heads
 // query heads of a KV head read the same keys and values while they are in cache.
 extern "C" void decode_attention(const float* q, int64_t q_stride, int64_t rows, int64_t q_heads, int64_t kv_heads,
                                  int64_t head_dim, const float* cache, const int64_t* slots, int64_t width,

@@ -1,4 +1,4 @@
-"""The engine's CPU kernels (app/engine/cpu_kernels.cpp) against the torch ops they replace."""
+"""The engine's CPU kernels (app/kernels/cpu_kernels.cpp) against the torch ops they replace."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ import pytest
 import torch
 import torch.nn.functional as F
 
-from app.engine import cpu_kernels
-from app.engine.linear import Linear
+from app.kernels import cpu_kernels
+from app.kernels.linear import Linear
 from app.engine.model_runner import TorchOps
 
 kernels = cpu_kernels.load()
