@@ -426,7 +426,7 @@ def run(args: argparse.Namespace, settings: Settings) -> dict[str, Any]:
     def machine_and_transformers() -> tuple[roofline.MachineLimits, roofline.ModelShape]:
         use_torch_threads(args.threads)
         log.info("measuring memory bandwidth and matmul peak")
-        limits = roofline.measure_machine(device, sorted({dtype, torch.float32}, key=str), args.quick)
+        limits = roofline.measure_machine(device, sorted({dtype, torch.float32}, key=str))
         return limits, _hf_section(llm_dir, prompts, plan, device, dtype, tokenizer, results)
 
     limits, shape = _on_own_thread(machine_and_transformers)

@@ -62,9 +62,10 @@ def _best_seconds(work, repeats: int, device: torch.device) -> float:
 
 
 @torch.inference_mode()
-def measure_machine(device: torch.device, dtypes: list[torch.dtype], quick: bool) -> MachineLimits:
-    """Best of a few runs: the figures are ceilings, and a shared machine only ever makes them lower."""
-    repeats = 3 if quick else 8
+def measure_machine(device: torch.device, dtypes: list[torch.dtype]) -> MachineLimits:
+    """Best of several runs: the figures are ceilings, and a shared machine only ever makes them
+    lower (a low ceiling would flatter the efficiency, so --quick takes as many runs: ~2 s on a CPU)."""
+    repeats = 8
     gpu = device.type == "cuda"
     elements = (1 << 28 if gpu else 1 << 26)  # 1 GiB on a GPU, 256 MiB on a CPU (fp32): far beyond any cache
     big = torch.ones(elements, dtype=torch.float32, device=device)
