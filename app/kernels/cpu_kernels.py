@@ -22,6 +22,7 @@ from pathlib import Path
 import torch
 
 from app.config import cache_home
+from app.device import cpu_flags
 
 log = logging.getLogger(__name__)
 
@@ -109,18 +110,10 @@ class CpuKernels:
                                    slots.data_ptr(), width, lengths.data_ptr(), scale, out.data_ptr())
 
 
-def _cpu_flags() -> set[str]:
-    try:
-        text = Path("/proc/cpuinfo").read_text()
-    except OSError:
-        return set()
-    return next((set(line.split(":", 1)[1].split()) for line in text.splitlines() if line.startswith("flags")), set())
-
-
 @functools.cache
 def load() -> CpuKernels | None:
     """The kernels, or None where they cannot run (no AVX2/FMA, no C++ compiler, a failed build)."""
-    if not {"avx2", "fma"} <= _cpu_flags():
+    if not {"avx2", "fma"} <= cpu_flags():
         return None
     compiler = os.environ.get("CXX") or shutil.which("c++") or shutil.which("g++")
     if compiler is None:
