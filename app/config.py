@@ -51,10 +51,10 @@ class Settings(BaseSettings):
     llm_dtype: Literal["auto", "float32", "bfloat16", "float16"] = Field(
         "auto", description="LLM compute dtype; auto = bf16 on CPUs with bf16 support or GPU, else fp32."
     )
-    llm_bf16_weights: bool = Field(
+    llm_half_weights: bool = Field(
         True,
-        description="On a CPU computing in fp32, keep weights that are exact in bf16 (a bf16 checkpoint) in bf16 and "
-        "multiply with the engine's AVX2 kernel: half the memory traffic, the same products.",
+        description="On a CPU computing in fp32, keep weights that are exact in bf16 or fp16 (a 16-bit checkpoint) in "
+        "that format and multiply with the AVX2 kernel: half the memory traffic, the same products.",
     )
     tts_backend: Literal["piper", "coqui", "espeak"] = Field("piper", description="Speech synthesiser.")
     tts_voice: str = Field(

@@ -10,7 +10,7 @@ import pytest
 import torch
 
 from app.asr import SpeechRecognizer, Transcript, WhisperTranscriber, create_recognizer, create_transcriber
-from app.asr.encoder import _attend_with_shared_tail
+from app.asr.encoder import _attend_with_shared_tail, split_keys, split_values
 from app.bench.speech_samples import (
     SENTENCES,
     audioeval_samples,
@@ -73,7 +73,9 @@ def test_shared_tail_attention_equals_attention_over_all_frames():
     batch, n_q, own, tail, heads, width = 3, 2, 7, 11, 4, 32
     q, k, v = torch.randn(batch, n_q, width), torch.randn(batch, own, width), torch.randn(batch, own, width)
     tail_k, tail_v = torch.randn(tail, width), torch.randn(tail, width)
-    merged = _attend_with_shared_tail(q, k, v, tail_k, tail_v, heads)
+    merged = _attend_with_shared_tail(
+        q, split_keys(k, heads), split_values(v, heads), split_keys(tail_k[None], heads)[0], split_values(tail_v[None], heads)[0], heads
+    )
 
     def split(t: torch.Tensor) -> torch.Tensor:
         return t.view(batch, -1, heads, width // heads).transpose(1, 2)

@@ -14,19 +14,21 @@ kernels = cpu_kernels.load()
 pytestmark = pytest.mark.skipif(kernels is None, reason="the CPU kernels need an x86-64 CPU with AVX2/FMA and a C++ compiler")
 
 
+@pytest.mark.parametrize("half", [torch.bfloat16, torch.float16])
 @pytest.mark.parametrize("rows", [1, 2, 3, 4, 5, 6, 7, 8, 13, 64])
-def test_bf16_weight_linear_equals_fp32_matmul_over_the_same_weights(rows):
+def test_16_bit_weight_linear_equals_fp32_matmul_over_the_same_weights(rows, half):
     torch.manual_seed(rows)
-    weight = torch.randn(1000, 577).to(torch.bfloat16).float()  # exact in bf16; N and K not multiples of 16
+    weight = torch.randn(1000, 577).to(half).float()  # exact in 16 bits; N and K not multiples of 16
     bias = torch.randn(1000)
     x = torch.randn(rows, 577)
     layer = Linear(weight, bias)
-    assert layer.kernel is not None and layer.weight_dtype == torch.bfloat16
+    assert layer.kernel is not None and layer.weight_dtype == half
     torch.testing.assert_close(layer(x), F.linear(x, weight, bias), rtol=1e-5, atol=2e-4)
 
 
-def test_bf16_weight_linear_reads_rows_of_a_wider_tensor():
-    weight = torch.randn(48, 64).to(torch.bfloat16).float()
+@pytest.mark.parametrize("half", [torch.bfloat16, torch.float16])
+def test_16_bit_weight_linear_reads_rows_of_a_wider_tensor(half):
+    weight = torch.randn(48, 64).to(half).float()
     x = torch.randn(5, 100)[:, 10:74]  # row stride 100
     torch.testing.assert_close(Linear(weight)(x), F.linear(x, weight), rtol=1e-5, atol=1e-4)
 

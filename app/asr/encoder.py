@@ -67,49 +67,69 @@ def _encoder_block(block: torch.nn.Module, x: torch.Tensor, key_mask: torch.Tens
 
 
 class TailSharingCrossAttention(torch.nn.Module):
-    """A decoder block's cross-attention over the given frames plus the shared silence tail up to 30 s."""
+    """A decoder block's cross-attention over the given frames plus the shared silence tail up to 30 s.
+
+    Keys and values are kept per head, keys transposed ([.., d, frames]), so that every decoding
+    step multiplies contiguous matrices: laid out as whisper caches them, each step of a batch
+    copied all of them first (a fifth of a batched decode's time).
+    """
 
     def __init__(self, attention: torch.nn.Module, silence: torch.Tensor) -> None:
         super().__init__()
         self.inner = attention  # whisper's MultiHeadAttention; its KV-cache hooks stay on its key/value
         with torch.inference_mode():
-            self.tail_key = attention.key(silence)
-            self.tail_value = attention.value(silence)
+            heads = attention.n_head
+            self.tail_keys = split_keys(attention.key(silence)[None], heads)[0]  # [H, d, 1500]
+            self.tail_values = split_values(attention.value(silence)[None], heads)[0]  # [H, 1500, d]
 
     def forward(self, x: torch.Tensor, xa: torch.Tensor, mask=None, kv_cache: dict | None = None):
         attn = self.inner
         frames = xa.shape[1]
-        if frames >= self.tail_key.shape[0]:  # a full window: nothing to add
+        if frames >= self.tail_values.shape[1]:  # a full window: nothing to add
             return attn(x, xa, mask=mask, kv_cache=kv_cache)
         q = attn.query(x)
-        if kv_cache is not None and attn.key in kv_cache:
-            k, v = kv_cache[attn.key], kv_cache[attn.value]
-        else:
-            k, v = attn.key(xa), attn.value(xa)
-        out = _attend_with_shared_tail(q, k, v, self.tail_key[frames:], self.tail_value[frames:], attn.n_head)
-        return attn.out(out), None
+        own = kv_cache.get(self) if kv_cache is not None else None
+        if own is None:
+            own = split_keys(attn.key(xa), attn.n_head), split_values(attn.value(xa), attn.n_head)
+            if kv_cache is not None:
+                kv_cache[self] = own
+        tail = self.tail_keys[..., frames:], self.tail_values[:, frames:]
+        return attn.out(_attend_with_shared_tail(q, *own, *tail, attn.n_head)), None
+
+
+def split_keys(k: torch.Tensor, heads: int) -> torch.Tensor:
+    """[B, frames, width] -> contiguous [B, H, d, frames]."""
+    batch, frames, width = k.shape
+    return k.view(batch, frames, heads, width // heads).permute(0, 2, 3, 1).contiguous()
+
+
+def split_values(v: torch.Tensor, heads: int) -> torch.Tensor:
+    """[B, frames, width] -> contiguous [B, H, frames, d]."""
+    batch, frames, width = v.shape
+    return v.view(batch, frames, heads, width // heads).transpose(1, 2).contiguous()
 
 
 def _attend_with_shared_tail(
-    q: torch.Tensor, k: torch.Tensor, v: torch.Tensor, tail_k: torch.Tensor, tail_v: torch.Tensor, heads: int
+    q: torch.Tensor, keys: torch.Tensor, values: torch.Tensor, tail_keys: torch.Tensor, tail_values: torch.Tensor, heads: int
 ) -> torch.Tensor:
-    """softmax(q [k; tail_k]^T / sqrt(d)) [v; tail_v] per item; tail_k/tail_v [S, width] are shared by all items."""
+    """softmax(q [k; tail_k]^T / sqrt(d)) [v; tail_v] per item, laid out as ``split_keys``/``split_values``.
+
+    ``keys`` [B, H, d, L] and ``values`` [B, H, L, d] are each item's own; ``tail_keys`` [H, d, S] and
+    ``tail_values`` [H, S, d] are shared by all items, so every query of the batch meets them in one matmul.
+    """
     batch, n_q, width = q.shape
     d = width // heads
     scale = d**-0.5
     qh = q.view(batch, n_q, heads, d).transpose(1, 2)  # [B, H, n, d]
-    kh = k.view(batch, -1, heads, d).transpose(1, 2)  # [B, H, L, d]
-    vh = v.view(batch, -1, heads, d).transpose(1, 2)
-    own = (qh @ kh.transpose(-1, -2)).float() * scale  # [B, H, n, L]
-    q_rows = qh.permute(1, 0, 2, 3).reshape(heads, batch * n_q, d)  # every query of the batch, per head
-    tk = tail_k.to(q.dtype).view(-1, heads, d).transpose(0, 1)  # [H, S, d]
-    tv = tail_v.to(q.dtype).view(-1, heads, d).transpose(0, 1)
-    shared = (torch.bmm(q_rows, tk.transpose(1, 2)).float() * scale).view(heads, batch, n_q, -1).transpose(0, 1)
+    own = (qh @ keys).float() * scale  # [B, H, n, L]
+    q_rows = qh.transpose(0, 1).reshape(heads, batch * n_q, d)  # every query of the batch, per head
+    shared = (torch.bmm(q_rows, tail_keys.to(q.dtype)).float() * scale).view(heads, batch, n_q, -1).transpose(0, 1)
     top = torch.maximum(own.amax(-1, keepdim=True), shared.amax(-1, keepdim=True))
     own_w, shared_w = torch.exp(own - top), torch.exp(shared - top)
     total = own_w.sum(-1, keepdim=True) + shared_w.sum(-1, keepdim=True)
-    shared_out = torch.bmm(shared_w.to(q.dtype).transpose(0, 1).reshape(heads, batch * n_q, -1), tv)
-    out = (own_w.to(q.dtype) @ vh).float() + shared_out.view(heads, batch, n_q, d).transpose(0, 1).float()
+    shared_rows = shared_w.to(q.dtype).transpose(0, 1).reshape(heads, batch * n_q, -1)
+    shared_out = torch.bmm(shared_rows, tail_values.to(q.dtype)).view(heads, batch, n_q, d).transpose(0, 1)
+    out = (own_w.to(q.dtype) @ values).float() + shared_out.float()
     return (out / total).to(q.dtype).transpose(1, 2).reshape(batch, n_q, width)
 
 

@@ -100,7 +100,7 @@ class LocalEngine:
             block_size=s.kv_block_size,
             max_seq_len=s.max_seq_len,
             lean=s.llm_lean_forward,
-            bf16_weights=s.llm_bf16_weights,
+            half_weights=s.llm_half_weights,
         )
         self.eos_ids = _eos_ids(self.runner.model, self.tokenizer)
         self.blocks = BlockManager(self.runner.cache.num_blocks, s.kv_block_size)

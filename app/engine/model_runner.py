@@ -50,7 +50,7 @@ AttentionInterface.register(ATTENTION_NAME, _hf_paged_attention)
 class LeanLlama:
     """Llama-family decoder over fused copies of the HF weights."""
 
-    def __init__(self, model: torch.nn.Module, max_positions: int, *, bf16_weights: bool) -> None:
+    def __init__(self, model: torch.nn.Module, max_positions: int, *, half_weights: bool) -> None:
         cfg = model.config
         inner = model.model
         self.num_heads = cfg.num_attention_heads
@@ -60,7 +60,7 @@ class LeanLlama:
         self.scale = self.head_dim**-0.5
         self.embed = inner.embed_tokens.weight
         self.final_norm = inner.norm.weight
-        linear = functools.partial(Linear, bf16_weights=bf16_weights)
+        linear = functools.partial(Linear, half_weights=half_weights)
         self.lm_head = linear(model.lm_head.weight)
         self.layers = []
         for layer in inner.layers:
@@ -161,7 +161,7 @@ class ModelRunner:
         block_size: int,
         max_seq_len: int,
         lean: bool = True,
-        bf16_weights: bool = True,
+        half_weights: bool = True,
     ) -> None:
         self.device = device
         self.dtype = dtype
@@ -174,7 +174,7 @@ class ModelRunner:
         self.lean: LeanLlama | None = None
         if lean and LeanLlama.supports(cfg):
             with torch.inference_mode():
-                self.lean = LeanLlama(self.model, max_seq_len + 1, bf16_weights=bf16_weights)
+                self.lean = LeanLlama(self.model, max_seq_len + 1, half_weights=half_weights)
             # the HF modules are no longer used; keep only what the lean forward holds
             for layer in self.model.model.layers:
                 att, mlp = layer.self_attn, layer.mlp

@@ -1,17 +1,19 @@
-// The engine's CPU kernels for fp32 compute on x86-64 with AVX2 and FMA (app/kernels/cpu_kernels.py
+// The CPU kernels for fp32 compute on x86-64 with AVX2, FMA and F16C (app/kernels/cpu_kernels.py
 // compiles them once per machine and calls them through ctypes).
 //
 // --- linear layers ---------------------------------------------------------------------------------
-// y = x W^T + b with W held in bf16 and x, y, b in fp32, for CPUs without bf16 arithmetic. A bf16
-// checkpoint computed in fp32 thus streams half the bytes of fp32 weight copies, with the same
-// products: a bf16 value is exactly the top half of its fp32 value.
+// y = x W^T + b with W held in 16 bits (bf16 or fp16) and x, y, b in fp32, for CPUs without 16-bit
+// arithmetic. A checkpoint whose weights are exact in one of these formats (a bf16 LLM, Whisper's
+// fp16 weights) computed in fp32 thus streams half the bytes of fp32 weight copies, with the same
+// products: the conversion to fp32 is exact.
 //
 // W is packed by app/kernels/linear.py as [ceil(N / 16)][K][16]: for each block of 16 output columns,
-// the 16 weights of input k lie together, ordered c0, c8, c1, c9, ..., c7, c15, so that one 32-byte
-// load gives columns 0-7 by a shift and 8-15 by a mask, leaving the shuffle ports alone. Columns
-// past N are zero. Blocks are shared out among the OpenMP threads of the caller (torch's own
-// runtime: torch.set_num_threads applies), and each block is applied to every row of x while it
-// sits in L1, so the weights stream from memory once per call.
+// the 16 weights of input k lie together. bf16 is ordered c0, c8, c1, c9, ..., c7, c15, so that one
+// 32-byte load gives columns 0-7 by a shift and 8-15 by a mask, leaving the shuffle ports alone; fp16
+// is in column order, converted 8 at a time by F16C. Columns past N are zero. Blocks are shared out
+// among the OpenMP threads of the caller (torch's own runtime: torch.set_num_threads applies), and
+// each block is applied to every row of x while it sits in L1, so the weights stream from memory once
+// per call.
 
 #include <immintrin.h>
 #include <stdint.h>
@@ -21,15 +23,24 @@
 // measured 15-25% faster at batch 8 than the hardware prefetcher alone.
 #define PREFETCH 64
 
-static inline void load_weights(const uint16_t* w, __m256& low, __m256& high) {
-    __m256i v = _mm256_loadu_si256((const __m256i*)w);
-    low = _mm256_castsi256_ps(_mm256_slli_epi32(v, 16));
-    high = _mm256_castsi256_ps(_mm256_and_si256(v, _mm256_set1_epi32((int)0xFFFF0000u)));
-}
+struct Bf16 {
+    static inline void load(const uint16_t* w, __m256& low, __m256& high) {
+        __m256i v = _mm256_loadu_si256((const __m256i*)w);
+        low = _mm256_castsi256_ps(_mm256_slli_epi32(v, 16));
+        high = _mm256_castsi256_ps(_mm256_and_si256(v, _mm256_set1_epi32((int)0xFFFF0000u)));
+    }
+};
+
+struct Fp16 {
+    static inline void load(const uint16_t* w, __m256& low, __m256& high) {
+        low = _mm256_cvtph_ps(_mm_loadu_si128((const __m128i*)w));
+        high = _mm256_cvtph_ps(_mm_loadu_si128((const __m128i*)(w + 8)));
+    }
+};
 
 // R rows x 16 columns. S sets of accumulators over interleaved inputs keep short tiles at enough
 // independent FMA chains to hide the FMA latency.
-template <int R, int S>
+template <class W, int R, int S>
 static inline void tile(const float* x, int64_t ldx, int64_t K, const uint16_t* w, const float* bias,
                         float* y, int64_t ldy, int cols) {
     __m256 acc[S][R][2];
@@ -42,7 +53,7 @@ static inline void tile(const float* x, int64_t ldx, int64_t K, const uint16_t* 
 #pragma GCC unroll 8
         for (int s = 0; s < S; s++) {
             __m256 low, high;
-            load_weights(w + (k + s) * 16, low, high);
+            W::load(w + (k + s) * 16, low, high);
             _mm_prefetch((const char*)(w + (k + s + PREFETCH) * 16), _MM_HINT_T0);
 #pragma GCC unroll 8
             for (int r = 0; r < R; r++) {
@@ -54,7 +65,7 @@ static inline void tile(const float* x, int64_t ldx, int64_t K, const uint16_t* 
     }
     for (; k < K; k++) {
         __m256 low, high;
-        load_weights(w + k * 16, low, high);
+        W::load(w + k * 16, low, high);
 #pragma GCC unroll 8
         for (int r = 0; r < R; r++) {
             __m256 v = _mm256_broadcast_ss(x + r * ldx + k);
@@ -84,21 +95,22 @@ static inline void tile(const float* x, int64_t ldx, int64_t K, const uint16_t* 
     }
 }
 
+template <class W>
 static inline void rows(int count, const float* x, int64_t ldx, int64_t K, const uint16_t* w, const float* bias,
                         float* y, int64_t ldy, int cols) {
     switch (count) {
-        case 1: tile<1, 4>(x, ldx, K, w, bias, y, ldy, cols); break;
-        case 2: tile<2, 2>(x, ldx, K, w, bias, y, ldy, cols); break;
-        case 3: tile<3, 2>(x, ldx, K, w, bias, y, ldy, cols); break;
-        case 4: tile<4, 1>(x, ldx, K, w, bias, y, ldy, cols); break;
-        case 5: tile<5, 1>(x, ldx, K, w, bias, y, ldy, cols); break;
-        default: tile<6, 1>(x, ldx, K, w, bias, y, ldy, cols); break;
+        case 1: tile<W, 1, 4>(x, ldx, K, w, bias, y, ldy, cols); break;
+        case 2: tile<W, 2, 2>(x, ldx, K, w, bias, y, ldy, cols); break;
+        case 3: tile<W, 3, 2>(x, ldx, K, w, bias, y, ldy, cols); break;
+        case 4: tile<W, 4, 1>(x, ldx, K, w, bias, y, ldy, cols); break;
+        case 5: tile<W, 5, 1>(x, ldx, K, w, bias, y, ldy, cols); break;
+        default: tile<W, 6, 1>(x, ldx, K, w, bias, y, ldy, cols); break;
     }
 }
 
-// x: [M, K] (row stride ldx), w: packed as above, bias: [ceil(N / 16) * 16] or null, y: [M, N] (row stride ldy).
-extern "C" void linear_bf16_weights(const float* x, int64_t M, int64_t K, int64_t ldx, const uint16_t* w, int64_t N,
-                                    const float* bias, float* y, int64_t ldy) {
+template <class W>
+static void linear(const float* x, int64_t M, int64_t K, int64_t ldx, const uint16_t* w, int64_t N, const float* bias,
+                   float* y, int64_t ldy) {
     const int64_t blocks = (N + 15) / 16;
 #pragma omp parallel for schedule(static)
     for (int64_t block = 0; block < blocks; block++) {
@@ -108,9 +120,20 @@ extern "C" void linear_bf16_weights(const float* x, int64_t M, int64_t K, int64_
         // 6-row tiles, the most that fit the 16 registers; 8 rows as 6 + 2 measured 1.25x faster than 4 + 4
         for (int64_t m = 0; m < M; m += 6) {
             const int count = (int)(M - m < 6 ? M - m : 6);
-            rows(count, x + m * ldx, ldx, K, wb, bb, y + m * ldy + block * 16, ldy, cols);
+            rows<W>(count, x + m * ldx, ldx, K, wb, bb, y + m * ldy + block * 16, ldy, cols);
         }
     }
+}
+
+// x: [M, K] (row stride ldx), w: packed as above, bias: [ceil(N / 16) * 16] or null, y: [M, N] (row stride ldy).
+extern "C" void linear_bf16_weights(const float* x, int64_t M, int64_t K, int64_t ldx, const uint16_t* w, int64_t N,
+                                    const float* bias, float* y, int64_t ldy) {
+    linear<Bf16>(x, M, K, ldx, w, N, bias, y, ldy);
+}
+
+extern "C" void linear_fp16_weights(const float* x, int64_t M, int64_t K, int64_t ldx, const uint16_t* w, int64_t N,
+                                    const float* bias, float* y, int64_t ldy) {
+    linear<Fp16>(x, M, K, ldx, w, N, bias, y, ldy);
 }
 
 // --- the small per-layer ops of a decode step ---------------------------------------------------

@@ -1,7 +1,7 @@
 """The engine's CPU kernels (cpu_kernels.cpp): compiled once per machine, called through ctypes.
 
-They serve fp32 compute on x86-64 CPUs with AVX2/FMA and no bf16 arithmetic, where a decode step
-is otherwise bound by torch's per-op dispatch (a few KiB per op) and by fp32 weight traffic. Each
+They serve fp32 compute on x86-64 CPUs with AVX2/FMA/F16C and no 16-bit arithmetic, where a decode
+step is otherwise bound by torch's per-op dispatch (a few KiB per op) and by fp32 weight traffic. Each
 function takes raw pointers; the wrappers here check the layouts they rely on. ctypes releases the
 GIL for the call, and the parallel loops run on torch's own OpenMP threads (torch has loaded its
 runtime first), so ``torch.set_num_threads`` in the calling thread applies to them too.
@@ -27,13 +27,14 @@ from app.device import cpu_flags
 log = logging.getLogger(__name__)
 
 SOURCE = Path(__file__).with_name("cpu_kernels.cpp")
-FLAGS = ["-O3", "-mavx2", "-mfma", "-fopenmp", "-shared", "-fPIC"]
+FLAGS = ["-O3", "-mavx2", "-mfma", "-mf16c", "-fopenmp", "-shared", "-fPIC"]
 
 ATTENTION_HEAD_DIMS = (32, 64, 128)
 
 _i64, _f32, _ptr = ctypes.c_int64, ctypes.c_float, ctypes.c_void_p
 SIGNATURES = {
     "linear_bf16_weights": [_ptr, _i64, _i64, _i64, _ptr, _i64, _ptr, _ptr, _i64],
+    "linear_fp16_weights": [_ptr, _i64, _i64, _i64, _ptr, _i64, _ptr, _ptr, _i64],
     "add_rms_norm": [_ptr, _ptr, _i64, _i64, _ptr, _f32, _ptr],
     "rotary": [_ptr, _i64, _i64, _i64, _i64, _ptr, _ptr],
     "silu_mul": [_ptr, _i64, _i64, _ptr],
@@ -59,15 +60,15 @@ class CpuKernels:
             function.argtypes, function.restype = argtypes, None
         self._lib = library
 
-    def linear_bf16_weights(self, x: torch.Tensor, packed: torch.Tensor, out_features: int,
-                            bias: torch.Tensor | None) -> torch.Tensor:
-        """``x @ W.T + bias`` with W packed by :func:`app.kernels.linear.pack_bf16`; x fp32 [M, K] (unit stride)."""
+    def linear(self, x: torch.Tensor, packed: torch.Tensor, out_features: int, bias: torch.Tensor | None) -> torch.Tensor:
+        """``x @ W.T + bias`` with W packed by :func:`app.kernels.linear.pack_half` (bf16 or fp16); x fp32 [M, K] (unit stride)."""
         if x.stride(-1) != 1:
             x = x.contiguous()
         rows, inputs = x.shape
         y = torch.empty(rows, out_features, dtype=torch.float32)
-        self._lib.linear_bf16_weights(x.data_ptr(), rows, inputs, x.stride(0), packed.data_ptr(), out_features,
-                                      _ptr_of(bias), y.data_ptr(), y.stride(0))
+        kernel = self._lib.linear_bf16_weights if packed.dtype == torch.bfloat16 else self._lib.linear_fp16_weights
+        kernel(x.data_ptr(), rows, inputs, x.stride(0), packed.data_ptr(), out_features, _ptr_of(bias), y.data_ptr(),
+               y.stride(0))
         return y
 
     def add_rms_norm(self, h: torch.Tensor, delta: torch.Tensor | None, weight: torch.Tensor,
@@ -112,8 +113,8 @@ class CpuKernels:
 
 @functools.cache
 def load() -> CpuKernels | None:
-    """The kernels, or None where they cannot run (no AVX2/FMA, no C++ compiler, a failed build)."""
-    if not {"avx2", "fma"} <= cpu_flags():
+    """The kernels, or None where they cannot run (no AVX2/FMA/F16C, no C++ compiler, a failed build)."""
+    if not {"avx2", "fma", "f16c"} <= cpu_flags():
         return None
     compiler = os.environ.get("CXX") or shutil.which("c++") or shutil.which("g++")
     if compiler is None:

@@ -2,10 +2,11 @@
 
 - CPU, bf16/fp16 compute: the weight prepacked once for oneDNN (streams 1.5-2x faster than the
   default matmul at decode batch sizes).
-- CPU, fp32 compute, weights that are exact in bf16 (a bf16 checkpoint on a CPU without bf16
-  arithmetic): the weight kept in bf16 and multiplied by the AVX2 kernel in cpu_kernels.cpp, which
-  streams half the bytes of an fp32 copy for the same products (app/kernels/cpu_kernels.py); where
-  the kernels cannot run (no AVX2/FMA, no C++ compiler) the next form is used.
+- CPU, fp32 compute, weights that are exact in bf16 or fp16 (a bf16 LLM checkpoint, Whisper's fp16
+  weights, on a CPU without 16-bit arithmetic): the weight kept in that format and multiplied by the
+  AVX2 kernel in cpu_kernels.cpp, which streams half the bytes of an fp32 copy for the same products
+  (app/kernels/cpu_kernels.py); where the kernels cannot run (no AVX2/FMA/F16C, no C++ compiler) the
+  next form is used.
 - CPU, fp32 otherwise: prepacked for oneDNN as well (2x the default matmul at batch 8 on AMD CPUs).
 - GPU: ``F.linear``.
 """
@@ -23,17 +24,18 @@ BLOCK = 16  # output columns per packed block (cpu_kernels.cpp)
 class Linear:
     """``y = x W^T + b`` over a weight taken from the loaded model."""
 
-    def __init__(self, weight: torch.Tensor, bias: torch.Tensor | None = None, *, bf16_weights: bool = True) -> None:
+    def __init__(self, weight: torch.Tensor, bias: torch.Tensor | None = None, *, half_weights: bool = True) -> None:
         self.out_features = weight.shape[0]
         self.bias = bias
         self.weight = self.packed = self.kernel = None
         on_cpu = weight.device.type == "cpu"
-        kernels = cpu_kernels.load() if on_cpu and weight.dtype == torch.float32 and bf16_weights else None
+        kernels = cpu_kernels.load() if on_cpu and weight.dtype == torch.float32 and half_weights else None
+        half = _exact_half_dtype(weight) if kernels is not None else None
         if not on_cpu:
             self.weight = weight
-        elif kernels is not None and _exact_in_bf16(weight):
+        elif half is not None:
             self.kernel = kernels
-            self.packed = pack_bf16(weight)
+            self.packed = pack_half(weight, half)
             self.bias = None if bias is None else F.pad(bias.float(), (0, self.packed.shape[0] * BLOCK - bias.numel()))
         elif _mkldnn_linear_ok(weight.dtype):
             self.packed = torch.ops.mkldnn._reorder_linear_weight(weight, 8)
@@ -42,27 +44,33 @@ class Linear:
 
     @property
     def weight_dtype(self) -> torch.dtype:
-        return torch.bfloat16 if self.kernel is not None else (self.weight if self.weight is not None else self.packed).dtype
+        return (self.weight if self.weight is not None else self.packed).dtype
 
     def __call__(self, x: torch.Tensor) -> torch.Tensor:
         if self.kernel is not None:
-            return self.kernel.linear_bf16_weights(x, self.packed, self.out_features, self.bias)
+            rows = x.reshape(-1, x.shape[-1])  # the kernel takes 2-D rows
+            return self.kernel.linear(rows, self.packed, self.out_features, self.bias).view(*x.shape[:-1], -1)
         if self.packed is not None:
             return torch.ops.mkldnn._linear_pointwise(x, self.packed, self.bias, "none", [], "")
         return F.linear(x, self.weight, self.bias)
 
 
-def pack_bf16(weight: torch.Tensor) -> torch.Tensor:
-    """[N, K] weight -> [ceil(N / 16), K, 16] bf16 in the kernel's column order (c0, c8, c1, c9, ...)."""
+def pack_half(weight: torch.Tensor, dtype: torch.dtype) -> torch.Tensor:
+    """[N, K] weight -> [ceil(N / 16), K, 16] in bf16 or fp16, in the kernel's column order (cpu_kernels.cpp)."""
     n, k = weight.shape
     blocks = -(-n // BLOCK)
-    padded = F.pad(weight.to(torch.bfloat16), (0, 0, 0, blocks * BLOCK - n))
-    order = torch.tensor([c for i in range(BLOCK // 2) for c in (i, i + BLOCK // 2)])
-    return padded.view(blocks, BLOCK, k)[:, order].transpose(1, 2).contiguous()
+    padded = F.pad(weight.to(dtype), (0, 0, 0, blocks * BLOCK - n)).view(blocks, BLOCK, k)
+    if dtype == torch.bfloat16:  # c0, c8, c1, c9, ...: one load, then a shift and a mask
+        padded = padded[:, torch.tensor([c for i in range(BLOCK // 2) for c in (i, i + BLOCK // 2)])]
+    return padded.transpose(1, 2).contiguous()
 
 
-def _exact_in_bf16(weight: torch.Tensor) -> bool:
-    return torch.equal(weight.to(torch.bfloat16).float(), weight)
+def _exact_half_dtype(weight: torch.Tensor) -> torch.dtype | None:
+    """bf16 or fp16 where every value of ``weight`` survives the round trip, else None."""
+    for dtype in (torch.bfloat16, torch.float16):
+        if torch.equal(weight.to(dtype).float(), weight):
+            return dtype
+    return None
 
 
 def _mkldnn_linear_ok(dtype: torch.dtype) -> bool:
