@@ -69,7 +69,11 @@ class Settings(BaseSettings):
     )
     llm_api_base: str = Field("http://127.0.0.1:8001/v1", description="Base URL of the remote OpenAI-compatible server.")
     llm_api_key: str = Field("EMPTY", description="API key for the remote server.")
-    kv_cache_bytes: int = Field(256 * 1024**2, description="Memory budget of the KV cache in bytes.")
+    kv_cache_bytes: int = Field(
+        1024**3,
+        description="Memory budget of the KV cache in bytes. 1 GiB holds ~23k tokens of the default model in fp32: "
+        "the histories of 16 busy sessions stay cached, so a new turn prefills only its new tokens.",
+    )
     kv_block_size: int = Field(16, description="Tokens per KV-cache block.")
     max_batch: int = Field(32, description="Upper bound on requests decoded in one step (the adaptive limit stays below it).")
     llm_threads: int = Field(
