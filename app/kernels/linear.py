@@ -49,7 +49,7 @@ class Linear:
     def __call__(self, x: torch.Tensor) -> torch.Tensor:
         if self.kernel is not None:
             rows = x.reshape(-1, x.shape[-1])  # the kernel takes 2-D rows
-            return self.kernel.linear(rows, self.packed, self.out_features, self.bias).view(*x.shape[:-1], -1)
+            return self.kernel.linear(rows, self.packed, self.out_features, self.bias).view(*x.shape[:-1], self.out_features)
         if self.packed is not None:
             return torch.ops.mkldnn._linear_pointwise(x, self.packed, self.bias, "none", [], "")
         return F.linear(x, self.weight, self.bias)
