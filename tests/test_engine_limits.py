@@ -23,6 +23,7 @@ async def tight(settings, prepared):
         settings.model_copy(
             update={
                 "llm_dtype": "float32",
+                "llm_kv_dtype": "float32",
                 "device": "cpu",
                 "system_prompt": SYSTEM,
                 "kv_block_size": BLOCK,

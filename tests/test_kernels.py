@@ -26,6 +26,13 @@ def test_16_bit_weight_linear_equals_fp32_matmul_over_the_same_weights(rows, hal
     torch.testing.assert_close(layer(x), F.linear(x, weight, bias), rtol=1e-5, atol=2e-4)
 
 
+@pytest.mark.parametrize("shape", [(0, 64), (2, 3, 64), (2, 0, 64)])
+def test_16_bit_weight_linear_takes_any_leading_dims_even_no_rows(shape):
+    weight = torch.randn(48, 64).to(torch.float16).float()  # a prefill chunk with no sampled row calls it with 0
+    x = torch.randn(shape)
+    torch.testing.assert_close(Linear(weight)(x), F.linear(x, weight), rtol=1e-5, atol=1e-4)
+
+
 @pytest.mark.parametrize("half", [torch.bfloat16, torch.float16])
 def test_16_bit_weight_linear_reads_rows_of_a_wider_tensor(half):
     weight = torch.randn(48, 64).to(half).float()
@@ -60,12 +67,13 @@ def test_silu_mul_matches_torch(rows):
     torch.testing.assert_close(kernels.silu_mul(gate_up), TorchOps.silu_mul(gate_up))
 
 
+@pytest.mark.parametrize("cache_dtype", [torch.float32, torch.bfloat16])
 @pytest.mark.parametrize(("head_dim", "group"), [(64, 3), (32, 1), (128, 4)])
-def test_decode_attention_reads_the_paged_cache_like_a_gather_and_sdpa(head_dim, group):
+def test_decode_attention_reads_the_paged_cache_like_a_gather_and_sdpa(head_dim, group, cache_dtype):
     torch.manual_seed(head_dim)
     rows, kv_heads, slots = 4, 3, 200
     q_heads = kv_heads * group
-    cache = torch.randn(slots, 2, kv_heads, head_dim)
+    cache = torch.randn(slots, 2, kv_heads, head_dim).to(cache_dtype)
     lengths = torch.tensor([5, 37, 1, 20])
     width = int(lengths.max())
     table = torch.stack([torch.randperm(slots)[:width] for _ in range(rows)])  # scattered slots, as blocks are
@@ -74,7 +82,7 @@ def test_decode_attention_reads_the_paged_cache_like_a_gather_and_sdpa(head_dim,
     out = torch.empty(rows, q_heads, head_dim)
     kernels.decode_attention(q, cache, table.reshape(-1), width, lengths, 0.125, out)
     for r in range(rows):
-        context = cache[table[r, : lengths[r]]]  # [n, 2, kv_heads, head_dim]
+        context = cache[table[r, : lengths[r]]].float()  # [n, 2, kv_heads, head_dim]
         keys = context[:, 0].repeat_interleave(group, dim=1).transpose(0, 1)  # [q_heads, n, head_dim]
         values = context[:, 1].repeat_interleave(group, dim=1).transpose(0, 1)
         want = F.scaled_dot_product_attention(q[r][:, None], keys, values, scale=0.125)[:, 0]

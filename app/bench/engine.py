@@ -370,7 +370,8 @@ async def _engine_section(settings: Settings, llm_dir: str, tokenizer, prompts, 
         results["ttft_prefix_reuse_s"] = statistics.median(reuse)
         results["ttft_prefix_cold_s"] = statistics.median(cold)
         stats = engine.stats()
-        for key in ("forward", "weight_dtype", "kv_cache_bytes", "prefix_hit_rate", "preemptions"):
+        for key in ("forward", "weight_dtype", "kv_dtype", "kv_bytes_per_token", "kv_cache_bytes", "prefix_hit_rate",
+                    "preemptions"):
             if key in stats:
                 results[f"engine_{key}"] = stats[key]
     finally:
@@ -437,11 +438,16 @@ def run(args: argparse.Namespace, settings: Settings) -> dict[str, Any]:
 
     # this engine, whatever the server would use, on as many threads as the contenders had
     settings = settings.model_copy(update={"llm_backend": "local", "llm_threads": args.threads})
-    memory: dict[str, Any] = {"kv_bytes_per_token": shape.kv_bytes_per_token}
+    memory: dict[str, Any] = {}
     asyncio.run(_engine_section(settings, str(llm_dir), tokenizer, prompts, plan, device, results, memory))
-    # the limit of the weights the engine streams (bf16 under fp32 compute with the bf16-weight kernel)
+    # the limit of the weights and KV the engine streams (bf16 under fp32 compute with the CPU kernels)
     streamed = getattr(torch, results.get("engine_weight_dtype", str(dtype).removeprefix("torch.")))
-    shape = replace(shape, bytes_per_parameter=torch.empty(0, dtype=streamed).element_size())
+    shape = replace(
+        shape,
+        bytes_per_parameter=torch.empty(0, dtype=streamed).element_size(),
+        kv_bytes_per_token=results.get("engine_kv_bytes_per_token", shape.kv_bytes_per_token),
+    )
+    memory["kv_bytes_per_token"] = shape.kv_bytes_per_token
 
     results["decode_tps_limit_8"] = roofline.decode_tokens_per_s_limit(
         shape, 8, results["decode_context_8"], limits, dtype)

@@ -180,11 +180,13 @@ def paged_attention(
 ) -> torch.Tensor:
     """Write the step's keys/values into the cache and attend.
 
-    q: [T, Hq, D]; kv: [T, 2, Hkv, D] (keys, values); returns [T, Hq, D]. With ``kernels`` (fp32 on
-    the CPU) decode rows read their keys and values in place instead of through a gathered copy.
+    q: [T, Hq, D]; kv: [T, 2, Hkv, D] (keys, values); returns [T, Hq, D]. The cache may hold a
+    narrower dtype than the compute (bf16 under fp32): values are rounded on the way in and read
+    back exactly. With ``kernels`` (fp32 on the CPU) decode rows read their keys and values in
+    place instead of through a gathered copy.
     """
     kv_cache = cache.layer(layer)
-    kv_cache.index_copy_(0, meta.slot_mapping, kv)
+    kv_cache.index_copy_(0, meta.slot_mapping, kv.to(kv_cache.dtype))
     num_tokens, num_heads, head_dim = q.shape
     num_kv = kv.shape[2]
     group = num_heads // num_kv
@@ -197,7 +199,7 @@ def paged_attention(
         # the `group` query heads sharing a KV head attend to the same keys with the same mask,
         # so they ride in the query-length dimension: no KV repeat, one batched call
         qd = q[:b].reshape(b, num_kv, group, head_dim)
-        ctx = kv_cache.index_select(0, meta.decode_gather).view(b, meta.decode_len, 2, num_kv, head_dim)
+        ctx = kv_cache.index_select(0, meta.decode_gather).to(q.dtype).view(b, meta.decode_len, 2, num_kv, head_dim)
         kd, vd = ctx[:, :, 0].transpose(1, 2), ctx[:, :, 1].transpose(1, 2)
         od = F.scaled_dot_product_attention(qd, kd, vd, attn_mask=meta.decode_mask, scale=scale)
         out[:b] = od.reshape(b, num_heads, head_dim)
@@ -206,7 +208,7 @@ def paged_attention(
         # same trick as above: [P, Hkv, group * q_len, D] queries against [P, Hkv, ctx, D] keys
         qp = q.index_select(0, g.q_index).view(g.rows, g.q_len, num_kv, group, head_dim)
         qp = qp.permute(0, 2, 3, 1, 4).reshape(g.rows, num_kv, group * g.q_len, head_dim)
-        ctx = kv_cache.index_select(0, g.gather).view(g.rows, g.ctx_len, 2, num_kv, head_dim)
+        ctx = kv_cache.index_select(0, g.gather).to(q.dtype).view(g.rows, g.ctx_len, 2, num_kv, head_dim)
         kp, vp = ctx[:, :, 0].transpose(1, 2), ctx[:, :, 1].transpose(1, 2)
         mask = g.mask.repeat(1, 1, group, 1) if group > 1 else g.mask
         op = F.scaled_dot_product_attention(qp, kp, vp, attn_mask=mask, scale=scale)

@@ -101,6 +101,7 @@ class LocalEngine:
             max_seq_len=s.max_seq_len,
             lean=s.llm_lean_forward,
             half_weights=s.llm_half_weights,
+            kv_dtype=None if s.llm_kv_dtype == "auto" else getattr(torch, s.llm_kv_dtype),
         )
         self.eos_ids = _eos_ids(self.runner.model, self.tokenizer)
         self.blocks = BlockManager(self.runner.cache.num_blocks, s.kv_block_size)
@@ -402,6 +403,7 @@ class LocalEngine:
                 "device": str(self.device),
                 "dtype": str(self.dtype).removeprefix("torch."),
                 "weight_dtype": str(self.runner.weight_dtype).removeprefix("torch."),
+                "kv_dtype": str(self.runner.layout.dtype).removeprefix("torch."),
                 "forward": "lean" if self.runner.lean is not None else "generic",
                 "running": len(sched.running),
                 "waiting": len(sched.waiting),

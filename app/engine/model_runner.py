@@ -162,15 +162,16 @@ class ModelRunner:
         max_seq_len: int,
         lean: bool = True,
         half_weights: bool = True,
+        kv_dtype: torch.dtype | None = None,
     ) -> None:
+        """``kv_dtype`` None: bf16 where the CPU kernels attend (fp32 compute; half the bytes per
+        token to hold and to read at every step), else the compute dtype."""
         self.device = device
         self.dtype = dtype
         self.model = AutoModelForCausalLM.from_pretrained(str(model_path), dtype=dtype).to(device).eval()
         cfg = self.model.config
         self.config = cfg
         head_dim = getattr(cfg, "head_dim", None) or cfg.hidden_size // cfg.num_attention_heads
-        self.layout = KVLayout(cfg.num_hidden_layers, cfg.num_key_value_heads, head_dim, dtype)
-        self.cache = KVCache(self.layout, kv_cache_bytes, block_size, device)
         self.lean: LeanLlama | None = None
         if lean and LeanLlama.supports(cfg):
             with torch.inference_mode():
@@ -181,8 +182,15 @@ class ModelRunner:
                 att.q_proj = att.k_proj = att.v_proj = att.o_proj = mlp.gate_proj = mlp.up_proj = mlp.down_proj = None
         else:
             self.model.set_attn_implementation(ATTENTION_NAME)
+        kernels_attend = self.lean is not None and self.lean.attention_kernels is not None
+        if kv_dtype is None:
+            kv_dtype = torch.bfloat16 if kernels_attend else dtype
+        if kernels_attend and kv_dtype not in (torch.float32, torch.bfloat16):
+            self.lean.attention_kernels = None  # the kernel reads fp32 or bf16 only
+        self.layout = KVLayout(cfg.num_hidden_layers, cfg.num_key_value_heads, head_dim, kv_dtype)
+        self.cache = KVCache(self.layout, kv_cache_bytes, block_size, device)
         log.info(
-            "LLM %s on %s (%s compute, %s weights), %s forward, KV cache %d blocks x %d tokens (%.0f MiB)",
+            "LLM %s on %s (%s compute, %s weights), %s forward, KV cache %d blocks x %d tokens in %s (%.0f MiB)",
             cfg.model_type,
             device,
             str(dtype).removeprefix("torch."),
@@ -190,6 +198,7 @@ class ModelRunner:
             "lean" if self.lean else "generic",
             self.cache.num_blocks,
             block_size,
+            str(kv_dtype).removeprefix("torch."),
             self.cache.nbytes / 2**20,
         )
 

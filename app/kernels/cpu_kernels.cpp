@@ -241,10 +241,24 @@ static inline float sum_lanes(__m256 v) {
     return lanes[0] + lanes[1] + lanes[2] + lanes[3] + lanes[4] + lanes[5] + lanes[6] + lanes[7];
 }
 
+// The KV cache holds fp32 or bf16 (half the bytes to read; bf16 -> fp32 is exact).
+struct KvF32 {
+    using T = float;
+    static inline __m256 load8(const float* p) { return _mm256_loadu_ps(p); }
+};
+
+struct KvBf16 {
+    using T = uint16_t;
+    static inline __m256 load8(const uint16_t* p) {
+        const __m256i wide = _mm256_cvtepu16_epi32(_mm_loadu_si128((const __m128i*)p));
+        return _mm256_castsi256_ps(_mm256_slli_epi32(wide, 16));
+    }
+};
+
 // One query head (V vectors of 8) against n keys: scores[j] = scale * q . key_j, eight keys at a
 // time so that eight independent FMA chains run and one horizontal sum serves all eight.
-template <int V>
-static inline void head_scores(const float* q, const float* const* keys, int64_t n, float scale, float* scores) {
+template <class E, int V>
+static inline void head_scores(const float* q, const typename E::T* const* keys, int64_t n, float scale, float* scores) {
     int64_t j = 0;
     for (; j + 8 <= n; j += 8) {
         __m256 acc[8];
@@ -254,7 +268,7 @@ static inline void head_scores(const float* q, const float* const* keys, int64_t
         for (int v = 0; v < V; v++) {
             const __m256 qv = _mm256_loadu_ps(q + 8 * v);
 #pragma GCC unroll 8
-            for (int key = 0; key < 8; key++) acc[key] = _mm256_fmadd_ps(qv, _mm256_loadu_ps(keys[j + key] + 8 * v), acc[key]);
+            for (int key = 0; key < 8; key++) acc[key] = _mm256_fmadd_ps(qv, E::load8(keys[j + key] + 8 * v), acc[key]);
         }
         const __m256 sums = sum8(acc[0], acc[1], acc[2], acc[3], acc[4], acc[5], acc[6], acc[7]);
         _mm256_storeu_ps(scores + j, _mm256_mul_ps(sums, _mm256_set1_ps(scale)));
@@ -262,7 +276,7 @@ static inline void head_scores(const float* q, const float* const* keys, int64_t
     for (; j < n; j++) {
         __m256 acc = _mm256_setzero_ps();
 #pragma GCC unroll 16
-        for (int v = 0; v < V; v++) acc = _mm256_fmadd_ps(_mm256_loadu_ps(q + 8 * v), _mm256_loadu_ps(keys[j] + 8 * v), acc);
+        for (int v = 0; v < V; v++) acc = _mm256_fmadd_ps(_mm256_loadu_ps(q + 8 * v), E::load8(keys[j] + 8 * v), acc);
         scores[j] = sum_lanes(acc) * scale;
     }
 }
@@ -289,27 +303,27 @@ static inline void softmax(float* s, int64_t n) {
 }
 
 // out = sum_j p[j] * value_j for one head, the V output vectors held in registers.
-template <int V>
-static inline void head_values(const float* p, const float* const* values, int64_t n, float* out) {
+template <class E, int V>
+static inline void head_values(const float* p, const typename E::T* const* values, int64_t n, float* out) {
     __m256 acc[V];
 #pragma GCC unroll 16
     for (int v = 0; v < V; v++) acc[v] = _mm256_setzero_ps();
     for (int64_t j = 0; j < n; j++) {
         const __m256 weight = _mm256_set1_ps(p[j]);
 #pragma GCC unroll 16
-        for (int v = 0; v < V; v++) acc[v] = _mm256_fmadd_ps(weight, _mm256_loadu_ps(values[j] + 8 * v), acc[v]);
+        for (int v = 0; v < V; v++) acc[v] = _mm256_fmadd_ps(weight, E::load8(values[j] + 8 * v), acc[v]);
     }
 #pragma GCC unroll 16
     for (int v = 0; v < V; v++) _mm256_storeu_ps(out + 8 * v, acc[v]);
 }
 
-template <int V>
-static void attend(const float* q, int64_t group, const float* const* keys, const float* const* values, int64_t n,
-                   float scale, float* scores, float* out) {
+template <class E, int V>
+static void attend(const float* q, int64_t group, const typename E::T* const* keys, const typename E::T* const* values,
+                   int64_t n, float scale, float* scores, float* out) {
     for (int64_t g = 0; g < group; g++) {
-        head_scores<V>(q + g * 8 * V, keys, n, scale, scores);
+        head_scores<E, V>(q + g * 8 * V, keys, n, scale, scores);
         softmax(scores, n);
-        head_values<V>(scores, values, n, out + g * 8 * V);
+        head_values<E, V>(scores, values, n, out + g * 8 * V);
     }
 }
 
@@ -318,17 +332,19 @@ static void attend(const float* q, int64_t group, const float* const* keys, cons
 // kv_heads, head_dim]; slots: [rows, width], row r's positions 0..lengths[r]-1; out: [rows, q_heads,
 // head_dim]; head_dim is 32, 64 or 128 (app/kernels/cpu_kernels.py checks). The q_heads / kv_heads
 // query heads of a KV head read the same keys and values while they are in cache.
-extern "C" void decode_attention(const float* q, int64_t q_stride, int64_t rows, int64_t q_heads, int64_t kv_heads,
-                                 int64_t head_dim, const float* cache, const int64_t* slots, int64_t width,
-                                 const int64_t* lengths, float scale, float* out) {
+template <class E>
+static void decode_attention(const float* q, int64_t q_stride, int64_t rows, int64_t q_heads, int64_t kv_heads,
+                             int64_t head_dim, const typename E::T* cache, const int64_t* slots, int64_t width,
+                             const int64_t* lengths, float scale, float* out) {
+    using T = typename E::T;
     const int64_t group = q_heads / kv_heads;
 #pragma omp parallel for collapse(2) schedule(static) if (rows * kv_heads > 1)
     for (int64_t r = 0; r < rows; r++) {
         for (int64_t kvh = 0; kvh < kv_heads; kvh++) {
             const int64_t n = lengths[r];
             float* scores = new float[n];
-            const float** keys = new const float*[2 * n];
-            const float** values = keys + n;
+            const T** keys = new const T*[2 * n];
+            const T** values = keys + n;
             for (int64_t j = 0; j < n; j++) {
                 keys[j] = cache + (slots[r * width + j] * 2 * kv_heads + kvh) * head_dim;
                 values[j] = keys[j] + kv_heads * head_dim;
@@ -336,12 +352,24 @@ extern "C" void decode_attention(const float* q, int64_t q_stride, int64_t rows,
             const float* qr = q + r * q_stride + kvh * group * head_dim;
             float* o = out + (r * q_heads + kvh * group) * head_dim;
             switch (head_dim) {
-                case 32: attend<4>(qr, group, keys, values, n, scale, scores, o); break;
-                case 64: attend<8>(qr, group, keys, values, n, scale, scores, o); break;
-                default: attend<16>(qr, group, keys, values, n, scale, scores, o); break;
+                case 32: attend<E, 4>(qr, group, keys, values, n, scale, scores, o); break;
+                case 64: attend<E, 8>(qr, group, keys, values, n, scale, scores, o); break;
+                default: attend<E, 16>(qr, group, keys, values, n, scale, scores, o); break;
             }
             delete[] keys;
             delete[] scores;
         }
     }
+}
+
+extern "C" void decode_attention_f32(const float* q, int64_t q_stride, int64_t rows, int64_t q_heads, int64_t kv_heads,
+                                     int64_t head_dim, const float* cache, const int64_t* slots, int64_t width,
+                                     const int64_t* lengths, float scale, float* out) {
+    decode_attention<KvF32>(q, q_stride, rows, q_heads, kv_heads, head_dim, cache, slots, width, lengths, scale, out);
+}
+
+extern "C" void decode_attention_bf16(const float* q, int64_t q_stride, int64_t rows, int64_t q_heads, int64_t kv_heads,
+                                      int64_t head_dim, const uint16_t* cache, const int64_t* slots, int64_t width,
+                                      const int64_t* lengths, float scale, float* out) {
+    decode_attention<KvBf16>(q, q_stride, rows, q_heads, kv_heads, head_dim, cache, slots, width, lengths, scale, out);
 }

@@ -38,7 +38,8 @@ SIGNATURES = {
     "add_rms_norm": [_ptr, _ptr, _i64, _i64, _ptr, _f32, _ptr],
     "rotary": [_ptr, _i64, _i64, _i64, _i64, _ptr, _ptr],
     "silu_mul": [_ptr, _i64, _i64, _ptr],
-    "decode_attention": [_ptr, _i64, _i64, _i64, _i64, _i64, _ptr, _ptr, _i64, _ptr, _f32, _ptr],
+    "decode_attention_f32": [_ptr, _i64, _i64, _i64, _i64, _i64, _ptr, _ptr, _i64, _ptr, _f32, _ptr],
+    "decode_attention_bf16": [_ptr, _i64, _i64, _i64, _i64, _i64, _ptr, _ptr, _i64, _ptr, _f32, _ptr],
 }
 
 
@@ -100,15 +101,19 @@ class CpuKernels:
 
     def decode_attention(self, q: torch.Tensor, kv_cache: torch.Tensor, slots: torch.Tensor, width: int,
                          lengths: torch.Tensor, scale: float, out: torch.Tensor) -> None:
-        """Single-query attention of decode rows q [B, Hq, D] over the cache layer [slots, 2, Hkv, D] into ``out``."""
+        """Single-query attention of decode rows q [B, Hq, D] over the cache layer [slots, 2, Hkv, D] (fp32 or bf16)
+        into ``out``."""
         rows, q_heads, head_dim = q.shape
         kv_heads = kv_cache.shape[2]
         if head_dim not in ATTENTION_HEAD_DIMS:
             raise ValueError(f"decode_attention supports head_dim {ATTENTION_HEAD_DIMS}, not {head_dim}")
         if q.stride(2) != 1 or q.stride(1) != head_dim or not kv_cache.is_contiguous() or not out.is_contiguous():
             raise ValueError("decode_attention needs packed heads in q and a contiguous cache and output")
-        self._lib.decode_attention(q.data_ptr(), q.stride(0), rows, q_heads, kv_heads, head_dim, kv_cache.data_ptr(),
-                                   slots.data_ptr(), width, lengths.data_ptr(), scale, out.data_ptr())
+        if kv_cache.dtype not in (torch.float32, torch.bfloat16):
+            raise ValueError(f"decode_attention reads an fp32 or bf16 cache, not {kv_cache.dtype}")
+        kernel = self._lib.decode_attention_bf16 if kv_cache.dtype == torch.bfloat16 else self._lib.decode_attention_f32
+        kernel(q.data_ptr(), q.stride(0), rows, q_heads, kv_heads, head_dim, kv_cache.data_ptr(), slots.data_ptr(), width,
+               lengths.data_ptr(), scale, out.data_ptr())
 
 
 @functools.cache
