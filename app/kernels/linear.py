@@ -47,8 +47,10 @@ class Linear:
         return (self.weight if self.weight is not None else self.packed).dtype
 
     def __call__(self, x: torch.Tensor) -> torch.Tensor:
-        if self.kernel is not None:
-            rows = x.reshape(-1, x.shape[-1])  # the kernel takes 2-D rows
+        if self.kernel is not None and x.dim() == 2:  # the LLM's packed rows
+            return self.kernel.linear(x, self.packed, self.out_features, self.bias)
+        if self.kernel is not None:  # Whisper's [batch, tokens, width]: the kernel takes 2-D rows
+            rows = x.reshape(-1, x.shape[-1])
             return self.kernel.linear(rows, self.packed, self.out_features, self.bias).view(*x.shape[:-1], self.out_features)
         if self.packed is not None:
             return torch.ops.mkldnn._linear_pointwise(x, self.packed, self.bias, "none", [], "")
