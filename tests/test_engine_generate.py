@@ -15,14 +15,17 @@ from engine_helpers import PROMPTS, SYSTEM, chat, collect, hf_greedy, hf_model, 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
 
+async def _fp32_engine(settings, prepared, kv_dtype: str):
+    """The engine computing in fp32 on the CPU, its KV cache in ``kv_dtype``, started."""
+    update = {"llm_dtype": "float32", "llm_kv_dtype": kv_dtype, "device": "cpu", "system_prompt": SYSTEM}
+    eng = create_backend(settings.model_copy(update=update), model_path=str(prepared.llm_dir))
+    await eng.start()
+    return eng
+
+
 @pytest_asyncio.fixture(scope="module", loop_scope="session")
 async def engine(settings, prepared):
-    eng = create_backend(
-        # fp32 throughout, the KV cache too: every greedy output must equal transformers' own
-        settings.model_copy(update={"llm_dtype": "float32", "llm_kv_dtype": "float32", "device": "cpu", "system_prompt": SYSTEM}),
-        model_path=str(prepared.llm_dir),
-    )
-    await eng.start()
+    eng = await _fp32_engine(settings, prepared, "float32")  # the KV cache too: outputs must equal transformers' own
     yield eng
     await eng.stop()
 
@@ -167,11 +170,7 @@ async def test_a_voice_request_cuts_a_long_step_short_and_both_outputs_stay_exac
 
 @pytest_asyncio.fixture(scope="module", loop_scope="session")
 async def bf16_kv_engine(settings, prepared):
-    eng = create_backend(
-        settings.model_copy(update={"llm_dtype": "float32", "llm_kv_dtype": "bfloat16", "device": "cpu", "system_prompt": SYSTEM}),
-        model_path=str(prepared.llm_dir),
-    )
-    await eng.start()
+    eng = await _fp32_engine(settings, prepared, "bfloat16")
     yield eng
     await eng.stop()
 
