@@ -40,10 +40,15 @@ class Settings(BaseSettings):
     )
     device: str = Field("auto", description="torch device: auto, cpu, cuda, cuda:1 ...")
     asr_model: str = Field(
-        "tiny.en",
-        description="Whisper model: packaged 'tiny.en' or 'base', another openai-whisper name, or a .pt path.",
+        "auto",
+        description="Whisper model: 'auto' (the packaged tiny.en for English, the packaged multilingual base for any "
+        "other language or for detection), 'tiny.en', 'base', another openai-whisper name, or a .pt path.",
     )
-    asr_language: str = Field("en", description="Spoken language code ('auto' to detect; needs a multilingual model).")
+    asr_language: str = Field(
+        "en",
+        description="Spoken language code ('auto' to detect); anything but English needs a multilingual model, "
+        "which asr_model 'auto' loads.",
+    )
     llm_model: str = Field(
         "smollm2-135m",
         description="LLM: packaged 'smollm2-135m', or a transformers model name or folder.",
@@ -162,6 +167,14 @@ class Settings(BaseSettings):
         "",
         description="When set, the pages and the WebSocket need it (?token=..., then a cookie; or Authorization: Bearer).",
     )
+
+    @property
+    def whisper_model(self) -> str:
+        """The Whisper model to load: ``asr_model``, where 'auto' picks by ``asr_language`` (English-only models
+        know no other language, so anything but English needs the multilingual one)."""
+        if self.asr_model != "auto":
+            return self.asr_model
+        return "tiny.en" if self.asr_language == "en" else "base"
 
 
 def load_settings(**overrides: object) -> Settings:

@@ -208,10 +208,11 @@ async def test_create_recognizer_from_settings(settings, prepared, clean_speech)
         await recognizer.stop()
 
 
-def test_multilingual_model_detects_the_language(settings):
+def test_language_detection_loads_the_multilingual_model(settings):
     from app.models.prepare import prepare_models
 
-    multilingual = settings.model_copy(update={"asr_model": "base", "asr_language": "auto"})
+    multilingual = settings.model_copy(update={"asr_model": "auto", "asr_language": "auto"})
+    assert multilingual.whisper_model == "base"
     transcriber = create_transcriber(multilingual, prepare_models(multilingual))
     spanish = {s.name: s for s in audioeval_samples("es")}
     french = {s.name: s for s in audioeval_samples("fr")}

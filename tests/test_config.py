@@ -62,3 +62,12 @@ def test_cli_reports_a_bad_setting_in_one_line(capsys: pytest.CaptureFixture[str
     assert main(["serve", "--port", "eighty"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "VOICECHAT_PORT" in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize(
+    ("model", "language", "loaded"),
+    [("auto", "en", "tiny.en"), ("auto", "de", "base"), ("auto", "auto", "base"), ("tiny.en", "en", "tiny.en"),
+     ("base", "en", "base"), ("/models/small.pt", "fr", "/models/small.pt")],
+)
+def test_the_whisper_model_follows_the_language_unless_named(model: str, language: str, loaded: str) -> None:
+    assert Settings(asr_model=model, asr_language=language).whisper_model == loaded

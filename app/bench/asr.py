@@ -59,7 +59,7 @@ def run(args: argparse.Namespace, settings: Settings) -> dict[str, Any]:
     real = create_transcriber(settings, prepared, full_window=False)
     full = create_transcriber(settings, prepared, full_window=True)
     results: dict[str, Any] = {
-        "asr_model": settings.asr_model,
+        "asr_model": settings.whisper_model,
         "asr_device": str(real.device),
         "asr_dtype": str(real.dtype).removeprefix("torch."),
         "asr_threads": torch.get_num_threads(),

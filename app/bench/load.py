@@ -251,7 +251,7 @@ def run(args: argparse.Namespace, settings: Settings) -> dict[str, Any]:
     for index, result in enumerate(outcome["results"]):
         for error in result.errors[:5]:
             print(f"user {index} ({result.kind}): {error}")
-    summary.update({"server": server, "asr_model": settings.asr_model, "llm_model": settings.llm_model,
+    summary.update({"server": server, "asr_model": settings.whisper_model, "llm_model": settings.llm_model,
                     "tts_backend": settings.tts_backend})
     title = f"load: {args.sessions} users (voice and typed) for {args.minutes:g} min; errors and leaks must be 0"
     return report(title, summary, args.json_path)

@@ -162,7 +162,7 @@ def run(args: argparse.Namespace, settings: Settings) -> dict[str, Any]:
     summary.update(
         {
             "server": server,
-            "asr_model": settings.asr_model,
+            "asr_model": settings.whisper_model,
             "llm_model": settings.llm_model,
             "tts_backend": settings.tts_backend,
             "vad_silence_ms": settings.vad_silence_ms,

@@ -75,7 +75,7 @@ def prepare_models(
         raise ModelPreparationError(f"model dir {model_dir} is not a folder: set VOICECHAT_MODEL_DIR to a folder")
 
     # Locate every source first, so a missing package is reported before minutes of converting.
-    whisper_pt, whisper_build = _whisper(settings.asr_model, model_dir, packaged.whisper_ct2)
+    whisper_pt, whisper_build = _whisper(settings.whisper_model, model_dir, packaged.whisper_ct2)
     llm_dir, llm_build = _llm(settings.llm_model, model_dir, packaged.llm_gguf, progress)
     (piper_model, piper_config), piper_build = _piper(settings.tts_voice, settings.tts_backend, model_dir,
                                                       packaged.piper_voice)
