@@ -9,7 +9,7 @@ core on a shared machine.
 - asr_rtf: one utterance (the longest sentence), transcription time / audio length, real frames
   only (the default) and, beside it, openai-whisper's 30 s window (``asr_rtf_full_window``).
 - asr_batch8_speedup: 8 utterances decoded one by one vs as one batch.
-- asr_wer: word error rate over all samples, both ways.
+- asr_wer: word error rate over all samples, both ways; asr_misses: the utterances heard wrong, as said -> as heard.
 - asr_8_sessions_*: 8 sessions ending their turns together, through the shared recogniser (batched)
   and through one that takes one utterance at a time: the median and worst wait for a transcript.
 - vad_endpoint_ms: stream time from the true end of speech to SpeechStopped (the hangover plus frame
@@ -49,7 +49,7 @@ def run(args: argparse.Namespace, settings: Settings) -> dict[str, Any]:
 
     from app.asr import create_transcriber
     from app.device import use_torch_threads
-    from app.bench.speech_samples import SENTENCES, audioeval_samples, piper_speech, word_error_rate
+    from app.bench.speech_samples import SENTENCES, audioeval_samples, piper_speech, same_words, word_error_rate
     from app.models.prepare import prepare_models
 
     use_torch_threads(settings.asr_threads)  # as the server's ASR worker runs
@@ -72,6 +72,8 @@ def run(args: argparse.Namespace, settings: Settings) -> dict[str, Any]:
     for name, transcriber in (("", real), ("_full_window", full)):
         hypotheses = [transcriber.transcribe_batch([audio])[0].text for audio, _ in samples]
         results[f"asr_wer{name}"] = round(word_error_rate(texts, hypotheses), 4)
+        misses = [f"{said!r} -> {heard!r}" for said, heard in zip(texts, hypotheses) if not same_words(said, heard)]
+        results[f"asr_misses{name}"] = "; ".join(misses) or "none"
 
     # real-time factor of one utterance
     longest = max((audio for audio, _ in samples), key=len)

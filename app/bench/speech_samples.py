@@ -110,6 +110,11 @@ def normalize_words(text: str) -> str:
     return " ".join(re.sub(r"[^a-z' ]+", " ", text).replace("'", "").split())
 
 
+def same_words(said: str, heard: str) -> bool:
+    """``heard`` has the words of ``said`` (after ``normalize_words``)."""
+    return normalize_words(said) == normalize_words(heard)
+
+
 def word_error_rate(references: list[str], hypotheses: list[str]) -> float:
     """WER over a corpus (jiwer), after ``normalize_words`` on both sides."""
     import jiwer

@@ -132,6 +132,11 @@ def summarize(results: list[UserResult], args: argparse.Namespace) -> dict[str, 
         "text_ttft_p50_s": _p(ttft, 50),
         "text_ttft_p95_s": _p(ttft, 95),
     }
+    if v2v:  # where the slowest turn's time went, by the server's stages
+        turns = [(v, lat) for r in results for v, lat in zip(r.v2v_s, r.server_latency)]
+        worst_s, worst = max(turns, key=lambda turn: turn[0])
+        stages = [f"{stage} {worst[stage]:g}" for stage in STAGES if isinstance(worst.get(stage), (int, float))]
+        out["v2v_slowest_turn"] = f"{worst_s:.3f} s ({', '.join(stages)})"
     speculative = [lat for lat in latencies if lat.get("speculative")]
     out["speculative_share"] = round(len(speculative) / len(latencies), 3) if latencies else None
     for stage in STAGES:

@@ -1,0 +1,24 @@
+"""What the speech benchmarks report beside their figures, so an outlier or a miss can be traced."""
+
+from __future__ import annotations
+
+import argparse
+
+from app.bench.speech_samples import same_words
+from app.bench.voice import UserResult, summarize
+
+
+def test_the_voice_summary_names_the_slowest_turn_and_its_stages() -> None:
+    quick = UserResult(v2v_s=[0.8], server_latency=[{"endpoint_ms": 380.0, "asr_ms": 60.0, "total_ms": 790.0}])
+    slow = UserResult(
+        v2v_s=[0.9, 4.25],
+        server_latency=[{"asr_ms": 70.0}, {"endpoint_ms": 381.5, "asr_ms": 3200.0, "llm_first_token_ms": None}],
+    )
+    summary = summarize([quick, slow], argparse.Namespace(users=2))
+    assert summary["v2v_slowest_turn"] == "4.250 s (endpoint_ms 381.5, asr_ms 3200)"
+    assert summary["v2v_max_s"] == 4.25
+
+
+def test_same_words_ignores_case_punctuation_and_digits() -> None:
+    assert same_words("Set a timer for ten minutes.", "set a timer for 10 minutes")
+    assert not same_words("My favorite color is blue.", "My favorite colors blue.")
