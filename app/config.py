@@ -54,7 +54,9 @@ class Settings(BaseSettings):
         description="LLM: packaged 'smollm2-135m', or a transformers model name or folder.",
     )
     llm_dtype: Literal["auto", "float32", "bfloat16", "float16"] = Field(
-        "auto", description="LLM compute dtype; auto = bf16 on CPUs with bf16 support or GPU, else fp32."
+        "auto",
+        description="LLM compute dtype; auto = bf16 on a GPU; on a CPU fp32 where the CPU kernels run a 16-bit "
+        "checkpoint (they decode faster than bf16 matmuls), else bf16 with native bf16 support, else fp32."
     )
     llm_half_weights: bool = Field(
         True,

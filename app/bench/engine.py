@@ -407,15 +407,17 @@ def run(args: argparse.Namespace, settings: Settings) -> dict[str, Any]:
     from transformers import AutoTokenizer
 
     from app.engine.metrics import peak_rss_bytes
-    from app.device import resolve_device, resolve_dtype
+    from app.device import resolve_device
+    from app.engine.model_runner import compute_dtype
     from app.models.prepare import prepare_models
 
     started = time.perf_counter()
     use_torch_threads(1)  # this thread only prepares; each contender runs on its own thread (see below)
     plan = Plan.of(args.quick, args.requests)
     device = resolve_device(settings.device)
-    dtype = resolve_dtype(settings.llm_dtype, device)
     llm_dir = prepare_models(settings).llm_dir
+    dtype = compute_dtype(settings.llm_dtype, llm_dir, device, lean=settings.llm_lean_forward,
+                          half_weights=settings.llm_half_weights)  # the engine's, for every contender
     tokenizer = AutoTokenizer.from_pretrained(llm_dir)
     prompts = seed_prompts(tokenizer, settings, plan.requests)
     results: dict[str, Any] = {"model": Path(str(llm_dir)).name, "device": str(device),

@@ -27,9 +27,9 @@ from app.engine.detokenizer import IncrementalDetokenizer
 from app.engine.kv_cache import BlockManager
 from app.engine.metrics import EngineMetrics, peak_rss_bytes
 from app.cpu_share import speech_activity
-from app.device import resolve_device, resolve_dtype, use_torch_threads
+from app.device import resolve_device, use_torch_threads
 from app.handoff import resolve_from_thread
-from app.engine.model_runner import ModelRunner
+from app.engine.model_runner import ModelRunner, compute_dtype
 from app.engine.prompt import PromptTooLongError, build_prompt
 from app.engine.sampling import sample
 from app.engine.scheduler import ScheduledBatch, Scheduler, SchedulerConfig
@@ -66,7 +66,8 @@ class LocalEngine:
         self.settings = settings
         self.model_path = model_path
         self.device = resolve_device(settings.device)
-        self.dtype = resolve_dtype(settings.llm_dtype, self.device)
+        self.dtype = compute_dtype(settings.llm_dtype, model_path, self.device, lean=settings.llm_lean_forward,
+                                   half_weights=settings.llm_half_weights)
         self.metrics = EngineMetrics(self.device)
         self._cv = threading.Condition()
         self._requests: dict[str, _Request] = {}

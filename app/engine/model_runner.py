@@ -18,8 +18,9 @@ from pathlib import Path
 
 import torch
 import torch.nn.functional as F
-from transformers import AttentionInterface, AutoModelForCausalLM
+from transformers import AttentionInterface, AutoConfig, AutoModelForCausalLM
 
+from app.device import cpu_flags, resolve_dtype
 from app.engine.attention import StepInputs, StepMetadata, paged_attention
 from app.kernels import cpu_kernels
 from app.engine.kv_cache import KVCache, KVLayout
@@ -147,6 +148,29 @@ class TorchOps:
         gate, up = gate_up.chunk(2, dim=-1)
         return F.silu(gate) * up
 
+
+
+def compute_dtype(
+    setting: str, model_path: str | Path, device: torch.device, *, lean: bool, half_weights: bool
+) -> torch.dtype:
+    """The LLM's compute dtype for the ``llm_dtype`` setting.
+
+    'auto' is ``resolve_dtype``'s answer, except on a CPU where the CPU kernels run a 16-bit checkpoint
+    through the lean forward: there fp32 compute over the kept bf16/fp16 weights decodes faster than
+    oneDNN's bf16 even where the CPU has bf16 arithmetic (AMD Zen 4 with AVX-512 bf16, ``bench engine
+    --quick`` side by side: 404 vs 279 tokens/s at batch 8, 81 vs 47 at batch 1; a cold prefill is
+    slower, 1.9 vs 1.2 s for 1083 tokens). CPUs with AMX keep bf16: not measured here.
+    """
+    chosen = resolve_dtype(setting, device)
+    if setting != "auto" or device.type != "cpu" or chosen == torch.float32 or not (lean and half_weights):
+        return chosen
+    if "amx_bf16" in cpu_flags():
+        return chosen
+    config = AutoConfig.from_pretrained(str(model_path))
+    checkpoint = getattr(config, "dtype", None) or getattr(config, "torch_dtype", None)
+    if str(checkpoint).removeprefix("torch.") not in ("bfloat16", "float16") or not LeanLlama.supports(config):
+        return chosen
+    return torch.float32 if cpu_kernels.load() is not None else chosen
 
 class ModelRunner:
     """Loads the model, owns the KV cache tensors, runs one packed step."""
