@@ -2,8 +2,8 @@
 
 - CPU, bf16/fp16 compute: the weight prepacked once for oneDNN (streams 1.5-2x faster than the
   default matmul at decode batch sizes).
-- CPU, fp32 compute, weights that are exact in bf16 or fp16 (a bf16 LLM checkpoint, Whisper's fp16
-  weights, on a CPU without 16-bit arithmetic): the weight kept in that format and multiplied by the
+- CPU, fp32 compute, weights that are exact in bf16 or fp16 (a bf16 LLM checkpoint on any AVX2 CPU,
+  Whisper's fp16 weights where it computes in fp32): the weight kept in that format and multiplied by the
   AVX2 kernel in cpu_kernels.cpp, which streams half the bytes of an fp32 copy for the same products
   (app/kernels/cpu_kernels.py); where the kernels cannot run (no AVX2/FMA/F16C, no C++ compiler) the
   next form is used.
