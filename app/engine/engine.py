@@ -66,8 +66,6 @@ class LocalEngine:
         self.settings = settings
         self.model_path = model_path
         self.device = resolve_device(settings.device)
-        self.dtype = compute_dtype(settings.llm_dtype, model_path, self.device, lean=settings.llm_lean_forward,
-                                   half_weights=settings.llm_half_weights)
         self.metrics = EngineMetrics(self.device)
         self._cv = threading.Condition()
         self._requests: dict[str, _Request] = {}
@@ -96,7 +94,8 @@ class LocalEngine:
         self.runner = ModelRunner(
             self.model_path,
             device=self.device,
-            dtype=self.dtype,
+            dtype=compute_dtype(s.llm_dtype, self.model_path, self.device, lean=s.llm_lean_forward,
+                                half_weights=s.llm_half_weights),
             kv_cache_bytes=s.kv_cache_bytes,
             block_size=s.kv_block_size,
             max_seq_len=s.max_seq_len,
@@ -402,7 +401,7 @@ class LocalEngine:
                 "started": self._started,
                 "model": str(self.model_path),
                 "device": str(self.device),
-                "dtype": str(self.dtype).removeprefix("torch."),
+                "dtype": str(self.runner.dtype).removeprefix("torch."),
                 "weight_dtype": str(self.runner.weight_dtype).removeprefix("torch."),
                 "kv_dtype": str(self.runner.layout.dtype).removeprefix("torch."),
                 "forward": "lean" if self.runner.lean is not None else "generic",

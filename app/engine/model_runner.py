@@ -149,7 +149,6 @@ class TorchOps:
         return F.silu(gate) * up
 
 
-
 def compute_dtype(
     setting: str, model_path: str | Path, device: torch.device, *, lean: bool, half_weights: bool
 ) -> torch.dtype:
@@ -171,6 +170,7 @@ def compute_dtype(
     if str(checkpoint).removeprefix("torch.") not in ("bfloat16", "float16") or not LeanLlama.supports(config):
         return chosen
     return torch.float32 if cpu_kernels.load() is not None else chosen
+
 
 class ModelRunner:
     """Loads the model, owns the KV cache tensors, runs one packed step."""

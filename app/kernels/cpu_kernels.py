@@ -1,10 +1,11 @@
 """The engine's CPU kernels (cpu_kernels.cpp): compiled once per machine, called through ctypes.
 
 They serve fp32 compute on x86-64 CPUs with AVX2/FMA/F16C (the LLM's choice there, bf16 arithmetic or
-not: see ``app.engine.model_runner.compute_dtype``), where a decode step is otherwise bound by torch's per-op dispatch (a few KiB per op) and by fp32 weight traffic. Each
-function takes raw pointers; the wrappers here check the layouts they rely on. ctypes releases the
-GIL for the call, and the parallel loops run on torch's own OpenMP threads (torch has loaded its
-runtime first), so ``torch.set_num_threads`` in the calling thread applies to them too.
+not: see ``app.engine.model_runner.compute_dtype``), where a decode step is otherwise bound by torch's
+per-op dispatch (a few KiB per op) and by fp32 weight traffic. Each function takes raw pointers; the
+wrappers here check the layouts they rely on. ctypes releases the GIL for the call, and the parallel
+loops run on torch's own OpenMP threads (torch has loaded its runtime first), so
+``torch.set_num_threads`` in the calling thread applies to them too.
 """
 
 from __future__ import annotations
