@@ -216,3 +216,17 @@ def test_the_latency_cap_holds_back_text_but_never_voice_and_never_starves_text(
     assert all(step[-3:] == ["voice1", "voice2", "voice3"] and len(step) == 4 for step in steps)
     texts = [step[0] for step in steps]
     assert texts.count("text1") == texts.count("text2") == 2
+
+
+def test_logits_follow_the_batch_order_whatever_order_the_packing_chose():
+    import torch
+
+    from app.engine.attention import prepare_step
+    from app.engine.scheduler import ScheduledBatch
+
+    short, long = seq("short", Priority.TEXT, n_prompt=10), seq("long", Priority.TEXT, n_prompt=20, start=300)
+    short.block_table, long.block_table = [0, 1, 2], [3, 4, 5, 6, 7]
+    inputs = prepare_step(ScheduledBatch(prefill=[(short, 10), (long, 20)]), BS, torch.device("cpu"))
+    # the longer chunk is packed first; the engine samples the rows in the batch's order
+    last_tokens = inputs.input_ids[inputs.logits_indices].tolist()
+    assert last_tokens == [short.token_ids[-1], long.token_ids[-1]]

@@ -89,39 +89,78 @@ def _length_buckets(chunks: list[tuple[int, int]]) -> list[list[int]]:
     return groups
 
 
+@dataclass
+class Chunk:
+    """New tokens of one sequence in a step: ``token_ids`` at positions ``start``.. (every earlier one is cached).
+
+    ``logits``: how many of its last tokens get logits (1 for a row that samples, 0 in the middle of a prompt,
+    all of them to verify a draft's proposals). ``single``: each token attends as its own single-query row
+    (a decode row; a verification or a draft's catch-up of a few tokens), which reads the cache in place;
+    otherwise the chunk joins a padded prefill attention.
+    """
+
+    block_table: list[int]
+    start: int
+    token_ids: list[int]
+    logits: int = 1
+    single: bool = False
+
+
 def prepare_step(batch: ScheduledBatch, block_size: int, device: torch.device) -> StepInputs:
-    """Pack a scheduled batch into flat tensors: decode rows first, then prefill chunks by length bucket."""
+    """Pack a scheduled batch: its decode rows, then its prefill chunks; logits in that order."""
+    chunks = [Chunk(s.block_table, len(s) - 1, s.token_ids[-1:], 1, True) for s in batch.decode]
+    chunks += [
+        Chunk(s.block_table, s.num_computed, s.token_ids[s.num_computed : s.num_computed + n],
+              int(s.num_computed + n == len(s)))
+        for s, n in batch.prefill
+    ]
+    return pack(chunks, block_size, device)
+
+
+def pack(chunks: list[Chunk], block_size: int, device: torch.device) -> StepInputs:
+    """Pack chunks into flat tensors: single-query rows first, then the others by length bucket.
+
+    The logits rows follow the order of ``chunks`` (each chunk's wanted tokens in position order),
+    whatever order the packing chose.
+    """
     ids: list[int] = []
     positions: list[int] = []
     slots: list[int] = []
-    logits_rows: list[int] = []
+    rows_of: list[list[int]] = [[] for _ in chunks]  # packed rows of each chunk
 
-    decode = batch.decode
-    decode_len = max((len(s) for s in decode), default=0)
-    for seq in decode:
-        pos = len(seq) - 1
-        ids.append(seq.token_ids[pos])
-        positions.append(pos)
-        slots.append(seq.block_table[pos // block_size] * block_size + pos % block_size)
-        logits_rows.append(len(ids) - 1)
+    decode_tables: list[list[int]] = []
+    decode_lens: list[int] = []
+    for index, chunk in enumerate(chunks):
+        if not chunk.single:
+            continue
+        for offset, token in enumerate(chunk.token_ids):
+            pos = chunk.start + offset
+            rows_of[index].append(len(ids))
+            ids.append(token)
+            positions.append(pos)
+            slots.append(chunk.block_table[pos // block_size] * block_size + pos % block_size)
+            decode_tables.append(chunk.block_table)
+            decode_lens.append(pos + 1)
+    num_decode = len(ids)
+    decode_len = max(decode_lens, default=0)
 
     prefills: list[PrefillGroup] = []
-    chunks = [(seq.num_computed, n) for seq, n in batch.prefill]
-    for group in _length_buckets(chunks):
-        members = [batch.prefill[i] for i in group]
-        starts = [chunks[i][0] for i in group]
-        lengths = [chunks[i][1] for i in group]
+    multi = [i for i, c in enumerate(chunks) if not c.single]
+    sizes = [(chunks[i].start, len(chunks[i].token_ids)) for i in multi]
+    for group in _length_buckets(sizes):
+        members = [chunks[multi[g]] for g in group]
+        starts = [c.start for c in members]
+        lengths = [len(c.token_ids) for c in members]
         q_len, ctx_len = max(lengths), max(s + n for s, n in zip(starts, lengths))
         packed_start = len(ids)
         q_index: list[int] = []
         out_index: list[int] = []
-        for p, ((seq, n), start) in enumerate(zip(members, starts)):
+        for p, (g, chunk, start, n) in enumerate(zip(group, members, starts, lengths)):
             first = len(ids)
-            ids.extend(seq.token_ids[start : start + n])
+            ids.extend(chunk.token_ids)
             positions.extend(range(start, start + n))
-            slots.extend(_slots(seq.block_table, start, start + n, block_size))
-            if start + n == len(seq):
-                logits_rows.append(len(ids) - 1)
+            slots.extend(_slots(chunk.block_table, start, start + n, block_size))
+            rows_of[multi[g]] = list(range(first, first + n))
             q_index.extend(range(first, first + n))
             q_index.extend([first] * (q_len - n))
             out_index.extend(range(p * q_len, p * q_len + n))
@@ -138,7 +177,7 @@ def prepare_step(batch: ScheduledBatch, block_size: int, device: torch.device) -
                 num_tokens=len(ids) - packed_start,
                 q_index=torch.tensor(q_index, device=device),
                 out_index=torch.tensor(out_index, device=device),
-                gather=_context_slots([seq.block_table for seq, _ in members], ctx_len, block_size, device).reshape(-1),
+                gather=_context_slots([c.block_table for c in members], ctx_len, block_size, device).reshape(-1),
                 mask=mask.unsqueeze(1),
                 rows=len(members),
                 q_len=q_len,
@@ -147,14 +186,15 @@ def prepare_step(batch: ScheduledBatch, block_size: int, device: torch.device) -
         )
 
     decode_gather = decode_mask = lens = None
-    if decode:
-        decode_gather = _context_slots([s.block_table for s in decode], decode_len, block_size, device).reshape(-1)
-        lens = torch.tensor([len(s) for s in decode], device=device)
-        decode_mask = (torch.arange(decode_len, device=device)[None, :] < lens[:, None]).view(len(decode), 1, 1, -1)
+    if num_decode:
+        decode_gather = _context_slots(decode_tables, decode_len, block_size, device).reshape(-1)
+        lens = torch.tensor(decode_lens, device=device)
+        decode_mask = (torch.arange(decode_len, device=device)[None, :] < lens[:, None]).view(num_decode, 1, 1, -1)
 
+    logits_rows = [r for chunk, rows in zip(chunks, rows_of) for r in rows[len(rows) - chunk.logits :]]
     meta = StepMetadata(
         slot_mapping=torch.tensor(slots, device=device),
-        num_decode=len(decode),
+        num_decode=num_decode,
         decode_gather=decode_gather,
         decode_mask=decode_mask,
         decode_lengths=lens,
