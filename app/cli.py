@@ -18,6 +18,7 @@ BENCHMARKS = {
     "tts": "speech synthesis: time to first audio chunk and real-time factor per backend",
     "voice": "simulated voice users over WebSocket: end of speech -> first reply audio",
     "load": "many voice and typed users for a bounded time: errors, latency, memory, descriptors, leaked KV",
+    "quality": "answer quality through the server: facts, arithmetic, spelling, translation, memory of earlier turns",
 }
 
 
@@ -26,6 +27,8 @@ def _add_settings_flags(parser: argparse.ArgumentParser) -> None:
     group = parser.add_argument_group("settings (each also read from VOICECHAT_<NAME>)")
     for name, field in Settings.model_fields.items():
         flag = "--" + name.replace("_", "-")
+        if flag in parser._option_string_actions:  # a benchmark's own option of that name wins
+            continue
         kind = field.annotation
         help_text = f"{field.description} [default: {field.default}]"
         if kind is bool:

@@ -1,0 +1,459 @@
+"""``voicechat bench quality``: how often the assistant answers right, through the real server path.
+
+The question set (``app/bench/quality_questions.py``, shipped with the package) holds facts,
+arithmetic, units, spelling, one-word translations, short how-to requests and multi-turn items whose
+answer is in an earlier turn. Every item runs in a fresh conversation over the WebSocket protocol,
+typed, with text output: the server's system prompt, prompt building and sampling settings are what
+is measured (sampled replies, so a figure moves by a few points between runs). Earlier turns of a
+multi-turn item are sent one by one and the model's own replies to them stay in the conversation.
+Several items run at once (``--concurrency``) so the engine batches them.
+
+A reply is right when one accepted alternative matches as whole words after ``normalize`` (case,
+NFKC, unicode digits, punctuation, number words, plurals); a spelling answer must spell the letters
+out; see ``is_correct``. A reply loops when
+one 4-word sequence occurs 3 or more times in it.
+
+Figures, per model: quality_correct (all items), quality_single_correct, quality_multi_correct
+(multi-turn items only), quality_correct_<category>, quality_loops (looping scored replies),
+quality_cut (replies cut by the token limit), quality_errors, quality_reply_words_p50, and
+quality_wrong: every wrong item with its question(s) and reply. Without ``--url`` the command starts
+its own server for each ``--llm-model`` in turn, and the models are shown side by side.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import re
+import sys
+import tempfile
+import time
+import unicodedata
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterable
+
+from app.bench.quality_questions import CATEGORIES, ITEMS
+from app.config import Settings
+
+TURN_TIMEOUT_S = 180.0
+LOOP_NGRAM = 4
+LOOP_REPEATS = 3
+ACCENTLESS = {"translation"}  # categories matched with accents stripped
+
+# --------------------------------------------------------------------------- the question set
+
+
+@dataclass(frozen=True)
+class Item:
+    id: str
+    category: str
+    turns: tuple[str, ...]
+    answers: tuple[tuple[str, ...], ...]  # alternatives; each a tuple of phrases that must all appear
+
+    @property
+    def multi_turn(self) -> bool:
+        return len(self.turns) > 1
+
+    @property
+    def question(self) -> str:
+        return " | ".join(self.turns)
+
+    def expected(self) -> str:
+        return " or ".join(" + ".join(alternative) for alternative in self.answers)
+
+
+def load_items() -> list[Item]:
+    items = []
+    for item_id, category, turns, answers in ITEMS:
+        items.append(
+            Item(
+                id=item_id,
+                category=category,
+                turns=(turns,) if isinstance(turns, str) else tuple(turns),
+                answers=tuple((a,) if isinstance(a, str) else tuple(a) for a in answers),
+            )
+        )
+    return items
+
+
+def pick(items: list[Item], limit: int | None) -> list[Item]:
+    """The first ``limit`` items taking the categories in turn, so a short run still covers every category."""
+    if not limit or limit >= len(items):
+        return list(items)
+    queues = {category: [i for i in items if i.category == category] for category in CATEGORIES}
+    chosen: list[Item] = []
+    while len(chosen) < limit:
+        for category in CATEGORIES:
+            if queues[category] and len(chosen) < limit:
+                chosen.append(queues[category].pop(0))
+    return chosen
+
+
+# --------------------------------------------------------------------------- scoring (pure)
+
+_UNITS = {
+    "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+    "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15,
+    "sixteen": 16, "seventeen": 17, "eighteen": 18, "nineteen": 19,
+}  # fmt: skip
+_TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90}
+_SCALES = {"hundred": 100, "thousand": 1000, "million": 1_000_000}
+_TOKEN = re.compile(r"\d+(?:\.\d+)?|[^\W\d_]+")
+_THOUSANDS = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")
+
+
+@dataclass(frozen=True)
+class Token:
+    text: str
+    spelled: bool = False  # joined from letters spelled out one by one ("n-e-c-e-s-s-a-r-y")
+
+
+def _ascii_digits(text: str) -> str:
+    return "".join(
+        str(unicodedata.decimal(ch)) if not ch.isascii() and unicodedata.decimal(ch, None) is not None else ch
+        for ch in text
+    )
+
+
+def _strip_accents(text: str) -> str:
+    decomposed = unicodedata.normalize("NFD", text)
+    return unicodedata.normalize("NFC", "".join(ch for ch in decomposed if unicodedata.category(ch) != "Mn"))
+
+
+def _numbers(words: list[str]) -> list[str]:
+    """Number words -> digits: "twenty one" -> "21", "a hundred" -> "100", "one hundred and five" -> "105"."""
+    out: list[str] = []
+    i = 0
+    while i < len(words):
+        word = words[i]
+        nxt = words[i + 1] if i + 1 < len(words) else ""
+        starts = word in _UNITS or word in _TENS or (nxt in _SCALES and (word == "a" or word.isdigit()))
+        if not starts:
+            out.append(word)
+            i += 1
+            continue
+        total, current, last = 0, 0, None
+        if word == "a" or word.isdigit():
+            current, last, i = (1 if word == "a" else int(word)), "unit", i + 1
+        while i < len(words):
+            word = words[i]
+            nxt = words[i + 1] if i + 1 < len(words) else ""
+            if word in _UNITS and last in (None, "tens", "scale", "and"):
+                if last == "tens" and _UNITS[word] >= 10:
+                    break
+                current += _UNITS[word]
+                last = "unit" if _UNITS[word] < 10 else "teen"
+            elif word in _TENS and last in (None, "scale", "and"):
+                current += _TENS[word]
+                last = "tens"
+            elif word in _SCALES and last in ("unit", "teen", "tens", "scale"):
+                if word == "hundred":
+                    current = max(current, 1) * 100
+                else:
+                    total += max(current, 1) * _SCALES[word]
+                    current = 0
+                last = "scale"
+            elif word == "and" and last == "scale" and (nxt in _UNITS or nxt in _TENS):
+                last = "and"
+            else:
+                break
+            i += 1
+        out.append(str(total + current))
+    return out
+
+
+def normalize(text: str, *, strip_accents: bool = False) -> list[Token]:
+    """Words of ``text`` for matching: NFKC, unicode digits as ASCII, case folded, punctuation dropped,
+    "1,000" as "1000", number words as digits, letters spelled out one by one joined into a word."""
+    text = _ascii_digits(unicodedata.normalize("NFKC", text)).casefold()
+    if strip_accents:
+        text = _strip_accents(text)
+    words = _numbers(_TOKEN.findall(_THOUSANDS.sub("", text)))
+    tokens: list[Token] = []
+    i = 0
+    while i < len(words):
+        j = i
+        while j < len(words) and len(words[j]) == 1 and words[j].isalpha():
+            j += 1
+        if j - i >= 3:  # a run of single letters: a spelled-out word
+            tokens.append(Token("".join(words[i:j]), spelled=True))
+            i = j
+        else:
+            tokens.append(Token(words[i]))
+            i += 1
+    return tokens
+
+
+def _forms(token: Token) -> frozenset[str]:
+    """The word and its simple singulars ("legs" -> "leg", "berries" -> "berry", "boxes" -> "box")."""
+    word = token.text
+    forms = {word}
+    if token.spelled or not word.isalpha() or len(word) <= 3:
+        return frozenset(forms)
+    if word.endswith("ies") and len(word) > 4:
+        forms.add(word[:-3] + "y")
+    if word.endswith("es"):
+        forms.add(word[:-2])
+    if word.endswith("s") and not word.endswith("ss"):
+        forms.add(word[:-1])
+    return frozenset(forms)
+
+
+def _has_phrase(reply: list[Token], phrase: list[Token]) -> bool:
+    if not phrase:
+        return False
+    want = [_forms(t) for t in phrase]
+    have = [_forms(t) for t in reply]
+    return any(
+        all(want[k] & have[start + k] for k in range(len(want))) for start in range(len(have) - len(want) + 1)
+    )
+
+
+def matches(reply: str, answers: Iterable[str | Iterable[str]], *, strip_accents: bool = False) -> bool:
+    """Whether one alternative of ``answers`` is in ``reply``: an alternative is a phrase, or several
+    phrases that must all appear; phrases match as whole words after ``normalize``."""
+    words = normalize(reply, strip_accents=strip_accents)
+    for alternative in answers:
+        phrases = [alternative] if isinstance(alternative, str) else list(alternative)
+        if phrases and all(_has_phrase(words, normalize(p, strip_accents=strip_accents)) for p in phrases):
+            return True
+    return False
+
+
+def spelled_words(reply: str) -> list[str]:
+    """The words ``reply`` spells out letter by letter."""
+    return [t.text for t in normalize(reply) if t.spelled]
+
+
+def is_correct(item: Item, reply: str) -> bool:
+    """The item's rule: an accepted alternative matches. Spelling items want the letters spelled out
+    ("N-E-C-E-S-S-A-R-Y", "n, e, c, ..."; a leading article "a"/"I" glued to them is forgiven), and
+    every word spelled out must be right: the bare word is in the question, so saying it proves nothing."""
+    if item.category != "spelling":
+        return matches(reply, item.answers, strip_accents=item.category in ACCENTLESS)
+    targets = {t.text for alt in item.answers for phrase in alt for t in normalize(phrase)}
+    spelled = [word[1:] if word not in targets and word[0] in "ai" else word for word in spelled_words(reply)]
+    return bool(spelled) and all(word in targets for word in spelled)
+
+
+def loops(reply: str, n: int = LOOP_NGRAM, repeats: int = LOOP_REPEATS) -> bool:
+    """A reply that repeats itself: one ``n``-word sequence occurs ``repeats`` or more times."""
+    words = [t.text for t in normalize(reply)]
+    grams = Counter(tuple(words[i : i + n]) for i in range(len(words) - n + 1))
+    return bool(grams) and max(grams.values()) >= repeats
+
+
+# --------------------------------------------------------------------------- running
+
+
+@dataclass
+class Outcome:
+    item: Item
+    reply: str = ""
+    replies: list[str] = field(default_factory=list)  # every turn's reply, the scored one last
+    status: str | None = None
+    error: str | None = None
+    correct: bool = False
+    looped: bool = False
+
+
+async def _ask(url: str, item: Item, server: dict[str, Any]) -> Outcome:
+    from app.bench.client import RealtimeClient
+
+    outcome = Outcome(item)
+    try:
+        async with RealtimeClient(url) as client:
+            server.setdefault("session", client.session)
+            await client.send({"type": "session.update", "session": {"output_modalities": ["text"]}})
+            await client.wait_for("session.updated")
+            for turn in item.turns:
+                seen = len(client.events)
+                await client.say_text(turn)
+                reply = await client.next_reply(after=seen, timeout=TURN_TIMEOUT_S)
+                errors = [e["error"].get("code") for e in client.events[seen:] if e["type"] == "error"]
+                if errors:
+                    outcome.error = f"error events: {', '.join(map(str, errors))}"
+                outcome.replies.append(reply.text.strip())
+                outcome.status = reply.status
+                if reply.status not in ("completed", "incomplete"):
+                    outcome.error = outcome.error or f"reply {reply.status}: {reply.done.get('status_details')}"
+                    break
+    except (TimeoutError, ConnectionError, OSError) as error:
+        outcome.error = f"{type(error).__name__}: {error}"
+    outcome.reply = outcome.replies[-1] if len(outcome.replies) == len(item.turns) else ""
+    outcome.correct = outcome.error is None and is_correct(item, outcome.reply)
+    outcome.looped = loops(outcome.reply)
+    return outcome
+
+
+async def ask_all(url: str, items: list[Item], concurrency: int, label: str = "") -> tuple[list[Outcome], dict]:
+    """Every item in its own conversation, ``concurrency`` at once; progress on stderr."""
+    server: dict[str, Any] = {}
+    gate = asyncio.Semaphore(max(1, concurrency))
+    done = 0
+    tty = sys.stderr.isatty()
+
+    async def one(item: Item) -> Outcome:
+        nonlocal done
+        async with gate:
+            outcome = await _ask(url, item, server)
+        done += 1
+        if tty or done == len(items) or done % 10 == 0:
+            end = "\n" if done == len(items) or not tty else ""
+            print(f"\rquality{label}: {done}/{len(items)} items", end=end, file=sys.stderr, flush=True)
+        return outcome
+
+    outcomes = await asyncio.gather(*(one(item) for item in items))
+    return list(outcomes), server
+
+
+def summarize(outcomes: list[Outcome]) -> dict[str, Any]:
+    """The figures of one model's run."""
+
+    def share(selected: list[Outcome]) -> float | None:
+        return round(sum(o.correct for o in selected) / len(selected), 4) if selected else None
+
+    words = sorted(len(o.reply.split()) for o in outcomes if o.error is None)
+    out: dict[str, Any] = {
+        "quality_items": len(outcomes),
+        "quality_correct": share(outcomes),
+        "quality_single_correct": share([o for o in outcomes if not o.item.multi_turn]),
+        "quality_multi_correct": share([o for o in outcomes if o.item.multi_turn]),
+    }
+    for category in CATEGORIES:
+        selected = [o for o in outcomes if o.item.category == category]
+        if selected:
+            out[f"quality_correct_{category}"] = share(selected)
+    out.update(
+        {
+            "quality_loops": sum(o.looped for o in outcomes),
+            "quality_cut": sum(o.status == "incomplete" for o in outcomes),
+            "quality_errors": sum(o.error is not None for o in outcomes),
+            "quality_reply_words_p50": words[len(words) // 2] if words else None,
+            "quality_wrong": [_wrong(o) for o in outcomes if not o.correct],
+        }
+    )
+    return out
+
+
+def _wrong(outcome: Outcome) -> dict[str, Any]:
+    entry = {"id": outcome.item.id, "question": outcome.item.question, "reply": outcome.reply,
+             "expected": outcome.item.expected()}  # fmt: skip
+    if outcome.error:
+        entry["error"] = outcome.error
+    if outcome.item.multi_turn:
+        entry["earlier_replies"] = outcome.replies[:-1]
+    return entry
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--url", help="WebSocket URL of a running server (ws://HOST:PORT/ws); default: start one")
+    parser.add_argument(
+        "--llm-model", dest="llm_models", nargs="+", action="extend", metavar="NAME",
+        help="LLM(s) to measure, one own server each, side by side (default: the llm_model setting)",
+    )  # fmt: skip
+    parser.add_argument("--limit", type=int, default=None, help="ask only this many items (categories taken in turn)")
+    parser.add_argument("--concurrency", type=int, default=4, help="conversations at once (the engine batches them)")
+
+
+def _measure_own(settings: Settings, model: str, items: list[Item], args: argparse.Namespace):
+    from app.models.prepare import prepare_models
+    from app.web.server import ServerThread, create_app
+
+    with tempfile.TemporaryDirectory(prefix="voicechat-quality-") as data_dir:
+        own = settings.model_copy(
+            update={"llm_model": model, "data_dir": Path(data_dir),
+                    "max_sessions": max(settings.max_sessions, args.concurrency * 2)}
+        )  # fmt: skip
+        prepared = prepare_models(own, progress=True)
+        with ServerThread(create_app(own, prepared=prepared)) as base_url:
+            started = time.perf_counter()
+            outcomes, server = asyncio.run(
+                ask_all(base_url.replace("http://", "ws://") + "/ws", items, args.concurrency, f" {model}")
+            )
+            elapsed = time.perf_counter() - started
+    return outcomes, server, elapsed
+
+
+def run(args: argparse.Namespace, settings: Settings) -> dict[str, Any]:
+    items = pick(load_items(), args.limit)
+    results: dict[str, dict[str, Any]] = {}
+    if args.url:
+        if args.llm_models:
+            print("quality: --llm-model is ignored with --url (the server's model answers)", file=sys.stderr)
+        started = time.perf_counter()
+        outcomes, server = asyncio.run(ask_all(args.url, items, args.concurrency))
+        elapsed = time.perf_counter() - started
+        name = server.get("session", {}).get("model") or "server"
+        results[name] = _model_figures(outcomes, server, elapsed, None)
+        where = args.url.split("?", 1)[0]
+    else:
+        for model in args.llm_models or [settings.llm_model]:
+            outcomes, server, elapsed = _measure_own(settings, model, items, args)
+            results[model] = _model_figures(outcomes, server, elapsed, settings)
+        where = "own (127.0.0.1, free port), one per model"
+    shared = {
+        "quality_items": len(items),
+        "quality_multi_items": sum(i.multi_turn for i in items),
+        "quality_categories": ",".join(sorted({i.category for i in items}, key=CATEGORIES.index)),
+        "quality_concurrency": args.concurrency,
+        "quality_system_prompt": server.get("session", {}).get("instructions"),
+        "server": where,
+    }
+    return report_models("answer quality: fresh typed conversations through the server, share answered right",
+                         results, shared, args.json_path)  # fmt: skip
+
+
+def _model_figures(outcomes: list[Outcome], server: dict[str, Any], elapsed: float, settings: Settings | None) -> dict:
+    session = server.get("session", {})
+    figures = summarize(outcomes)
+    figures.pop("quality_items")
+    figures.update(
+        {
+            "quality_server_model": session.get("model"),
+            "quality_temperature": settings.temperature if settings else "unknown (server's own)",
+            "quality_top_p": settings.top_p if settings else "unknown (server's own)",
+            "quality_max_new_tokens": settings.max_new_tokens if settings else "unknown (server's own)",
+            "quality_elapsed_s": round(elapsed, 1),
+        }
+    )
+    return figures
+
+
+def report_models(title: str, by_model: dict[str, dict[str, Any]], shared: dict[str, Any], json_path: str | None):
+    """``report``'s conventions for several contenders: the figures in one table, a column per model,
+    then the shared facts and the machine; the JSON holds ``shared`` flat and ``quality_models`` per model."""
+    from app.bench.report import machine_facts
+
+    names = list(by_model)
+    keys = [k for k in by_model[names[0]] if k != "quality_wrong"]
+    flat = {**shared, **machine_facts()}
+
+    def shown(value: Any) -> str:
+        return f"{value:.4g}" if isinstance(value, float) else str(value)
+
+    width = max(len(k) for k in [*keys, *flat, "model"])
+    columns = [max(len(n), *(len(shown(by_model[n].get(k))) for k in keys)) for n in names]
+    print(f"\n== {title} ==")
+    print(f"{'model':<{width}}  " + "  ".join(f"{n:<{c}}" for n, c in zip(names, columns)))
+    for key in keys:
+        print(f"{key:<{width}}  " + "  ".join(f"{shown(by_model[n].get(key)):<{c}}" for n, c in zip(names, columns)))
+    for key, value in flat.items():
+        print(f"{key:<{width}}  {shown(value)}")
+    for name in names:
+        wrong = by_model[name]["quality_wrong"]
+        print(f"\nwrong answers of {name} ({len(wrong)}):")
+        for entry in wrong:
+            reply = " ".join(entry["reply"].split())
+            reply = reply if len(reply) <= 140 else reply[:137] + "..."
+            error = f" [{entry['error']}]" if "error" in entry else ""
+            print(f"  {entry['id']}: {reply!r} (expected {entry['expected']}){error}")
+    out = {**flat, "quality_models": by_model}
+    if json_path:
+        Path(json_path).parent.mkdir(parents=True, exist_ok=True)
+        Path(json_path).write_text(json.dumps(out, indent=2, ensure_ascii=False) + "\n")
+        print(f"wrote {json_path}")
+    return out
