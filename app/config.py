@@ -63,6 +63,12 @@ class Settings(BaseSettings):
         description="On a CPU computing in fp32, keep weights that are exact in bf16 or fp16 (a 16-bit checkpoint) in "
         "that format and multiply with the AVX2 kernel: half the memory traffic, the same products.",
     )
+    llm_weight_bits: Literal["auto", "4", "8", "16"] = Field(
+        "auto",
+        description="Bits per LLM weight where the CPU kernels run: 'auto' keeps each linear at 4 bits where it holds "
+        "there (it came from 4-bit GGUF blocks), else 8; '4' or '8' for all; '16' keeps the checkpoint's 16-bit "
+        "weights. Decode streams every weight once per step, so fewer bits decode faster.",
+    )
     tts_backend: Literal["piper", "coqui", "espeak"] = Field("piper", description="Speech synthesiser.")
     tts_voice: str = Field(
         "joe-medium",

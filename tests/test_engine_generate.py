@@ -16,8 +16,10 @@ pytestmark = pytest.mark.asyncio(loop_scope="session")
 
 
 async def _fp32_engine(settings, prepared, kv_dtype: str):
-    """The engine computing in fp32 on the CPU, its KV cache in ``kv_dtype``, started."""
-    update = {"llm_dtype": "float32", "llm_kv_dtype": kv_dtype, "device": "cpu", "system_prompt": SYSTEM}
+    """The engine computing in fp32 on the CPU over the checkpoint's own 16-bit weights (quantized weights:
+    test_engine_quantized.py), its KV cache in ``kv_dtype``, started."""
+    update = {"llm_dtype": "float32", "llm_kv_dtype": kv_dtype, "device": "cpu", "system_prompt": SYSTEM,
+              "llm_weight_bits": "16"}
     eng = create_backend(settings.model_copy(update=update), model_path=str(prepared.llm_dir))
     await eng.start()
     return eng

@@ -51,7 +51,10 @@ AttentionInterface.register(ATTENTION_NAME, _hf_paged_attention)
 class LeanLlama:
     """Llama-family decoder over fused copies of the HF weights."""
 
-    def __init__(self, model: torch.nn.Module, max_positions: int, *, half_weights: bool) -> None:
+    def __init__(self, model: torch.nn.Module, max_positions: int, *, compute_dtype: torch.dtype, half_weights: bool,
+                 weight_bits: int | str) -> None:
+        """The HF weights may be held narrower than ``compute_dtype`` (a bf16 checkpoint loaded as it is for
+        fp32 compute): the linears keep them packed, the small tensors are converted once here."""
         cfg = model.config
         inner = model.model
         self.num_heads = cfg.num_attention_heads
@@ -59,9 +62,10 @@ class LeanLlama:
         self.head_dim = getattr(cfg, "head_dim", None) or cfg.hidden_size // cfg.num_attention_heads
         self.eps = cfg.rms_norm_eps
         self.scale = self.head_dim**-0.5
-        self.embed = inner.embed_tokens.weight
-        self.final_norm = inner.norm.weight
-        linear = functools.partial(Linear, half_weights=half_weights)
+        self.dtype = compute_dtype
+        self.embed = inner.embed_tokens.weight  # looked up row by row: kept as loaded
+        self.final_norm = inner.norm.weight.to(compute_dtype)
+        linear = functools.partial(Linear, half_weights=half_weights, bits=weight_bits, compute_dtype=compute_dtype)
         self.lm_head = linear(model.lm_head.weight)
         self.layers = []
         for layer in inner.layers:
@@ -71,24 +75,26 @@ class LeanLlama:
             qkv_b = torch.cat(biases).contiguous() if all(b is not None for b in biases) else None
             self.layers.append(
                 (
-                    layer.input_layernorm.weight,
+                    layer.input_layernorm.weight.to(compute_dtype),
                     linear(qkv_w, qkv_b),
                     linear(att.o_proj.weight, att.o_proj.bias),
-                    layer.post_attention_layernorm.weight,
+                    layer.post_attention_layernorm.weight.to(compute_dtype),
                     linear(torch.cat([mlp.gate_proj.weight, mlp.up_proj.weight]).contiguous()),
                     linear(mlp.down_proj.weight),
                 )
             )
+            # drop the HF copies layer by layer: a 4-bit model's peak memory stays near its loaded size
+            att.q_proj = att.k_proj = att.v_proj = att.o_proj = mlp.gate_proj = mlp.up_proj = mlp.down_proj = None
         # rotary tables from the model's own rotary module, so every rope variant is honoured;
         # sin is signed (-sin over the first half) so that rotate_half becomes a swap of halves
         positions = torch.arange(max_positions, device=self.embed.device)[None]
-        probe = torch.zeros(1, dtype=self.embed.dtype, device=self.embed.device)
+        probe = torch.zeros(1, dtype=compute_dtype, device=self.embed.device)
         cos, sin = inner.rotary_emb(probe, positions)
         half = self.head_dim // 2
         self.cos = cos[0].contiguous()
         self.sin = torch.cat((-sin[0, :, :half], sin[0, :, half:]), dim=-1)
         # fp32 on a CPU that runs the engine's kernels: one compiled call per small op
-        kernels = cpu_kernels.load() if self.embed.device.type == "cpu" and self.embed.dtype == torch.float32 else None
+        kernels = cpu_kernels.load() if self.embed.device.type == "cpu" and compute_dtype == torch.float32 else None
         self.ops = kernels or TorchOps()
         self.attention_kernels = kernels if self.head_dim in cpu_kernels.ATTENTION_HEAD_DIMS else None
 
@@ -104,7 +110,7 @@ class LeanLlama:
     def forward(self, inputs: StepInputs, cache: KVCache, should_abort: Callable[[], bool] | None = None) -> torch.Tensor | None:
         ops = self.ops
         t = inputs.input_ids.shape[0]
-        h = F.embedding(inputs.input_ids, self.embed)
+        h = F.embedding(inputs.input_ids, self.embed).to(self.dtype)
         cos, sin = self.cos[inputs.positions], self.sin[inputs.positions]
         nq, d = self.num_heads * self.head_dim, self.head_dim
         nqk = self.num_heads + self.num_kv
@@ -150,24 +156,27 @@ class TorchOps:
 
 
 def compute_dtype(
-    setting: str, model_path: str | Path, device: torch.device, *, lean: bool, half_weights: bool
+    setting: str, model_path: str | Path, device: torch.device, *, lean: bool, half_weights: bool,
+    weight_bits: str = "16",
 ) -> torch.dtype:
     """The LLM's compute dtype for the ``llm_dtype`` setting.
 
-    'auto' is ``resolve_dtype``'s answer, except on a CPU where the CPU kernels run a 16-bit checkpoint
-    through the lean forward: there fp32 compute over the kept bf16/fp16 weights decodes faster than
-    oneDNN's bf16 even where the CPU has bf16 arithmetic (AMD Zen 4 with AVX-512 bf16, ``bench engine
-    --quick`` side by side: 404 vs 279 tokens/s at batch 8, 81 vs 47 at batch 1; a cold prefill is
-    slower, 1.9 vs 1.2 s for 1083 tokens). CPUs with AMX keep bf16: not measured here.
+    'auto' is ``resolve_dtype``'s answer, except on a CPU where the CPU kernels run the lean forward
+    over weights they keep narrow: 4/8-bit weights (``weight_bits`` not '16'; any checkpoint, any
+    CPU with the kernels, as only they read packed weights) or a 16-bit checkpoint kept in 16 bits.
+    There fp32 compute over the narrow weights decodes faster than oneDNN's bf16 even where the CPU
+    has bf16 arithmetic (docs/benchmarks.md). With 16-bit weights, CPUs with AMX keep bf16: not measured.
     """
     chosen = resolve_dtype(setting, device)
-    if setting != "auto" or device.type != "cpu" or chosen == torch.float32 or not (lean and half_weights):
+    quantized = weight_bits != "16"
+    if setting != "auto" or device.type != "cpu" or chosen == torch.float32 or not (lean and (half_weights or quantized)):
         return chosen
-    if "amx_bf16" in cpu_flags():
+    if "amx_bf16" in cpu_flags() and not quantized:
         return chosen
     config = AutoConfig.from_pretrained(str(model_path))
     checkpoint = getattr(config, "dtype", None) or getattr(config, "torch_dtype", None)
-    if str(checkpoint).removeprefix("torch.") not in ("bfloat16", "float16") or not LeanLlama.supports(config):
+    half_checkpoint = str(checkpoint).removeprefix("torch.") in ("bfloat16", "float16")
+    if not LeanLlama.supports(config) or not (quantized or half_checkpoint):
         return chosen
     return torch.float32 if cpu_kernels.load() is not None else chosen
 
@@ -186,24 +195,30 @@ class ModelRunner:
         max_seq_len: int,
         lean: bool = True,
         half_weights: bool = True,
+        weight_bits: str = "16",
         kv_dtype: torch.dtype | None = None,
     ) -> None:
-        """``kv_dtype`` None: bf16 where the CPU kernels attend (fp32 compute; half the bytes per
-        token to hold and to read at every step), else the compute dtype."""
+        """``weight_bits`` '4', '8' or 'auto' keeps the lean forward's linear weights quantized where the
+        CPU kernels run (:class:`app.kernels.linear.Linear`). ``kv_dtype`` None: bf16 where the CPU
+        kernels attend (fp32 compute; half the bytes per token to hold and to read at every step), else
+        the compute dtype."""
         self.device = device
         self.dtype = dtype
-        self.model = AutoModelForCausalLM.from_pretrained(str(model_path), dtype=dtype).to(device).eval()
+        config = AutoConfig.from_pretrained(str(model_path))
+        lean = lean and LeanLlama.supports(config)
+        # the lean forward packs the weights itself: on a CPU computing in fp32 they load as stored
+        # (a bf16 checkpoint at half the memory of an fp32 copy), which bounds the peak while packing
+        load_dtype = "auto" if lean and device.type == "cpu" and dtype == torch.float32 else dtype
+        self.model = AutoModelForCausalLM.from_pretrained(str(model_path), dtype=load_dtype).to(device).eval()
         cfg = self.model.config
         self.config = cfg
         head_dim = getattr(cfg, "head_dim", None) or cfg.hidden_size // cfg.num_attention_heads
         self.lean: LeanLlama | None = None
-        if lean and LeanLlama.supports(cfg):
+        if lean:
+            bits = weight_bits if weight_bits == "auto" else int(weight_bits)
             with torch.inference_mode():
-                self.lean = LeanLlama(self.model, max_seq_len + 1, half_weights=half_weights)
-            # the HF modules are no longer used; keep only what the lean forward holds
-            for layer in self.model.model.layers:
-                att, mlp = layer.self_attn, layer.mlp
-                att.q_proj = att.k_proj = att.v_proj = att.o_proj = mlp.gate_proj = mlp.up_proj = mlp.down_proj = None
+                self.lean = LeanLlama(self.model, max_seq_len + 1, compute_dtype=dtype, half_weights=half_weights,
+                                      weight_bits=bits)
         else:
             self.model.set_attn_implementation(ATTENTION_NAME)
         kernels_attend = self.lean is not None and self.lean.attention_kernels is not None
@@ -214,11 +229,12 @@ class ModelRunner:
         self.layout = KVLayout(cfg.num_hidden_layers, cfg.num_key_value_heads, head_dim, kv_dtype)
         self.cache = KVCache(self.layout, kv_cache_bytes, block_size, device)
         log.info(
-            "LLM %s on %s (%s compute, %s weights), %s forward, KV cache %d blocks x %d tokens in %s (%.0f MiB)",
+            "LLM %s on %s (%s compute, %s weights, %.0f MiB per step), %s forward, KV cache %d blocks x %d tokens in %s (%.0f MiB)",
             cfg.model_type,
             device,
             str(dtype).removeprefix("torch."),
-            str(self.weight_dtype).removeprefix("torch."),
+            self.weight_format,
+            self.weight_bytes / 2**20,
             "lean" if self.lean else "generic",
             self.cache.num_blocks,
             block_size,
@@ -226,14 +242,35 @@ class ModelRunner:
             self.cache.nbytes / 2**20,
         )
 
+    def _linears(self) -> list[Linear]:
+        return [self.lean.lm_head] + [part for layer in self.lean.layers for part in layer if isinstance(part, Linear)]
+
     @property
-    def weight_dtype(self) -> torch.dtype:
-        """The precision the weights are streamed in at each step (bf16 under fp32 compute with the bf16 kernel)."""
-        return self.lean.lm_head.weight_dtype if self.lean is not None else self.dtype
+    def weight_format(self) -> str:
+        """How the linear weights are streamed at each step: 'q4', 'q4+q8', 'bfloat16', ..."""
+        if self.lean is None:
+            return str(self.dtype).removeprefix("torch.")
+        formats = {linear.weight_format for linear in self._linears()}
+        return "+".join(sorted(formats))
+
+    @property
+    def weight_bytes(self) -> int:
+        """Bytes of weights a decode step streams: every linear once (as stored), plus the looked-up embedding rows
+        (negligible); the generic forward: every parameter at the compute dtype."""
+        if self.lean is None:
+            unique = {p.data_ptr(): p.numel() * p.element_size() for p in self.model.parameters()}
+            return sum(unique.values())
+        return sum(linear.weight_bytes for linear in self._linears())
 
     @property
     def vocab_size(self) -> int:
         return self.config.vocab_size
+
+    def allocate_cache(self, num_blocks: int) -> None:
+        """Hold exactly ``num_blocks`` KV blocks: a draft model's cache, addressed by the target's block tables."""
+        block_size = self.cache.block_size
+        self.cache = None  # the old tensor goes before the new one is allocated
+        self.cache = KVCache(self.layout, num_blocks * self.layout.bytes_per_token * block_size, block_size, self.device)
 
     @torch.inference_mode()
     def run(self, inputs: StepInputs, should_abort: Callable[[], bool] | None = None) -> torch.Tensor | None:

@@ -24,6 +24,7 @@
 #define PREFETCH 64
 
 struct Bf16 {
+    using T = uint16_t;
     static inline void load(const uint16_t* w, __m256& low, __m256& high) {
         __m256i v = _mm256_loadu_si256((const __m256i*)w);
         low = _mm256_castsi256_ps(_mm256_slli_epi32(v, 16));
@@ -32,16 +33,26 @@ struct Bf16 {
 };
 
 struct Fp16 {
+    using T = uint16_t;
     static inline void load(const uint16_t* w, __m256& low, __m256& high) {
         low = _mm256_cvtph_ps(_mm_loadu_si128((const __m128i*)w));
         high = _mm256_cvtph_ps(_mm_loadu_si128((const __m128i*)(w + 8)));
     }
 };
 
+// fp32 weights: the scratch copy that a block of 4- or 8-bit weights is expanded into for many rows.
+struct F32 {
+    using T = float;
+    static inline void load(const float* w, __m256& low, __m256& high) {
+        low = _mm256_loadu_ps(w);
+        high = _mm256_loadu_ps(w + 8);
+    }
+};
+
 // R rows x 16 columns. S sets of accumulators over interleaved inputs keep short tiles at enough
 // independent FMA chains to hide the FMA latency.
 template <class W, int R, int S>
-static inline void tile(const float* x, int64_t ldx, int64_t K, const uint16_t* w, const float* bias,
+static inline void tile(const float* x, int64_t ldx, int64_t K, const typename W::T* w, const float* bias,
                         float* y, int64_t ldy, int cols) {
     __m256 acc[S][R][2];
 #pragma GCC unroll 8
@@ -96,7 +107,7 @@ static inline void tile(const float* x, int64_t ldx, int64_t K, const uint16_t* 
 }
 
 template <class W>
-static inline void rows(int count, const float* x, int64_t ldx, int64_t K, const uint16_t* w, const float* bias,
+static inline void rows(int count, const float* x, int64_t ldx, int64_t K, const typename W::T* w, const float* bias,
                         float* y, int64_t ldy, int cols) {
     switch (count) {
         case 1: tile<W, 1, 4>(x, ldx, K, w, bias, y, ldy, cols); break;
@@ -134,6 +145,156 @@ extern "C" void linear_bf16_weights(const float* x, int64_t M, int64_t K, int64_
 extern "C" void linear_fp16_weights(const float* x, int64_t M, int64_t K, int64_t ldx, const uint16_t* w, int64_t N,
                                     const float* bias, float* y, int64_t ldy) {
     linear<Fp16>(x, M, K, ldx, w, N, bias, y, ldy);
+}
+
+// --- linear layers over 4- and 8-bit weights ----------------------------------------------------
+// y = x W^T + b with W quantized per group of 32 inputs, as app/kernels/quantize.py packs it: for
+// each block of 16 output columns, one record per group, in input order:
+//   Q4: 16 fp16 scales, 16 fp16 mins, then 32 inputs x 8 bytes (w = q * scale + min, q in 0..15;
+//       byte j of an input holds column j in its low nibble and column j + 8 in its high nibble);
+//   Q8: 16 fp16 scales, then 32 inputs x 16 int8 (w = q * scale).
+// A GGUF Q4_0/Q4_1/Q4_K weight is exact in Q4 (the same 32-input groups and affine grid), so the
+// engine streams the checkpoint's own bits. Few rows (decode): each input's 16 weights are expanded
+// to fp32 in registers and applied to every row of the tile, so a weight tile is unpacked once for
+// all rows. Many rows (prefill): the block is expanded once into an fp32 scratch that stays in L2,
+// and the fp32 tile runs over it for all rows.
+
+#include <vector>
+
+static inline __m256 half8(const uint8_t* p) { return _mm256_cvtph_ps(_mm_loadu_si128((const __m128i*)p)); }
+
+struct Q4 {
+    static constexpr int64_t RECORD = 64 + 32 * 8;
+    struct Group {
+        __m256 s0, s1, m0, m1;
+    };
+    static inline Group group(const uint8_t* record) {
+        return {half8(record), half8(record + 16), half8(record + 32), half8(record + 48)};
+    }
+    static inline void load(const uint8_t* record, int k, const Group& g, __m256& low, __m256& high) {
+        const __m256i v = _mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i*)(record + 64 + k * 8)));
+        low = _mm256_fmadd_ps(_mm256_cvtepi32_ps(_mm256_and_si256(v, _mm256_set1_epi32(15))), g.s0, g.m0);
+        high = _mm256_fmadd_ps(_mm256_cvtepi32_ps(_mm256_srli_epi32(v, 4)), g.s1, g.m1);
+    }
+};
+
+struct Q8 {
+    static constexpr int64_t RECORD = 32 + 32 * 16;
+    struct Group {
+        __m256 s0, s1;
+    };
+    static inline Group group(const uint8_t* record) { return {half8(record), half8(record + 16)}; }
+    static inline void load(const uint8_t* record, int k, const Group& g, __m256& low, __m256& high) {
+        const __m128i v = _mm_loadu_si128((const __m128i*)(record + 32 + k * 16));
+        low = _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_cvtepi8_epi32(v)), g.s0);
+        high = _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_cvtepi8_epi32(_mm_srli_si128(v, 8))), g.s1);
+    }
+};
+
+// R rows x 16 columns straight from the records; S sets of accumulators over interleaved inputs
+// keep one row at two independent FMA chains per half.
+template <class Q, int R, int S>
+static inline void qtile(const float* x, int64_t ldx, int64_t K, const uint8_t* w, const float* bias, float* y,
+                         int64_t ldy, int cols) {
+    __m256 acc[S][R][2];
+#pragma GCC unroll 8
+    for (int s = 0; s < S; s++)
+#pragma GCC unroll 8
+        for (int r = 0; r < R; r++) acc[s][r][0] = acc[s][r][1] = _mm256_setzero_ps();
+    for (int64_t g = 0; g < K / 32; g++) {
+        const uint8_t* record = w + g * Q::RECORD;
+        _mm_prefetch((const char*)(record + 4 * Q::RECORD), _MM_HINT_T0);
+        _mm_prefetch((const char*)(record + 4 * Q::RECORD + 64), _MM_HINT_T0);
+        _mm_prefetch((const char*)(record + 4 * Q::RECORD + 128), _MM_HINT_T0);
+        _mm_prefetch((const char*)(record + 4 * Q::RECORD + 192), _MM_HINT_T0);
+        _mm_prefetch((const char*)(record + 4 * Q::RECORD + 256), _MM_HINT_T0);
+        const typename Q::Group group = Q::group(record);
+        const float* xg = x + g * 32;
+        for (int k = 0; k < 32; k += S) {
+#pragma GCC unroll 8
+            for (int s = 0; s < S; s++) {
+                __m256 low, high;
+                Q::load(record, k + s, group, low, high);
+#pragma GCC unroll 8
+                for (int r = 0; r < R; r++) {
+                    const __m256 v = _mm256_broadcast_ss(xg + r * ldx + k + s);
+                    acc[s][r][0] = _mm256_fmadd_ps(v, low, acc[s][r][0]);
+                    acc[s][r][1] = _mm256_fmadd_ps(v, high, acc[s][r][1]);
+                }
+            }
+        }
+    }
+    __m256 b0 = bias ? _mm256_loadu_ps(bias) : _mm256_setzero_ps();
+    __m256 b1 = bias ? _mm256_loadu_ps(bias + 8) : _mm256_setzero_ps();
+#pragma GCC unroll 8
+    for (int r = 0; r < R; r++) {
+        __m256 v0 = b0, v1 = b1;
+#pragma GCC unroll 8
+        for (int s = 0; s < S; s++) {
+            v0 = _mm256_add_ps(v0, acc[s][r][0]);
+            v1 = _mm256_add_ps(v1, acc[s][r][1]);
+        }
+        float out[16];
+        _mm256_storeu_ps(out, v0);
+        _mm256_storeu_ps(out + 8, v1);
+        memcpy(y + r * ldy, out, cols * sizeof(float));
+    }
+}
+
+// Rows up to this many read the records directly; more expand the block once (see above).
+#define DIRECT_ROWS 4
+
+template <class Q>
+static void qlinear(const float* x, int64_t M, int64_t K, int64_t ldx, const uint8_t* w, int64_t N, const float* bias,
+                    float* y, int64_t ldy) {
+    if (M == 0) return;
+    const int64_t blocks = (N + 15) / 16;
+    const int64_t block_bytes = K / 32 * Q::RECORD;
+#pragma omp parallel for schedule(static)
+    for (int64_t block = 0; block < blocks; block++) {
+        const uint8_t* wb = w + block * block_bytes;
+        const float* bb = bias ? bias + block * 16 : nullptr;
+        const int cols = (int)(N - block * 16 < 16 ? N - block * 16 : 16);
+        float* yb = y + block * 16;
+        if (M <= DIRECT_ROWS) {
+            switch (M) {
+                case 1: qtile<Q, 1, 2>(x, ldx, K, wb, bb, yb, ldy, cols); break;
+                case 2: qtile<Q, 2, 1>(x, ldx, K, wb, bb, yb, ldy, cols); break;
+                case 3: qtile<Q, 3, 1>(x, ldx, K, wb, bb, yb, ldy, cols); break;
+                default: qtile<Q, 4, 1>(x, ldx, K, wb, bb, yb, ldy, cols); break;
+            }
+            continue;
+        }
+        static thread_local std::vector<float> scratch;
+        scratch.resize(K * 16);
+        float* expanded = scratch.data();
+        for (int64_t g = 0; g < K / 32; g++) {
+            const uint8_t* record = wb + g * Q::RECORD;
+            const typename Q::Group group = Q::group(record);
+            for (int k = 0; k < 32; k++) {
+                __m256 low, high;
+                Q::load(record, k, group, low, high);
+                _mm256_storeu_ps(expanded + (g * 32 + k) * 16, low);
+                _mm256_storeu_ps(expanded + (g * 32 + k) * 16 + 8, high);
+            }
+        }
+        for (int64_t m = 0; m < M; m += 6) {
+            const int count = (int)(M - m < 6 ? M - m : 6);
+            rows<F32>(count, x + m * ldx, ldx, K, expanded, bb, yb + m * ldy, ldy, cols);
+        }
+    }
+}
+
+// x: [M, K] (row stride ldx, K a multiple of 32), w: records as above, bias: [ceil(N / 16) * 16] or
+// null, y: [M, N] (row stride ldy).
+extern "C" void linear_q4_weights(const float* x, int64_t M, int64_t K, int64_t ldx, const uint8_t* w, int64_t N,
+                                  const float* bias, float* y, int64_t ldy) {
+    qlinear<Q4>(x, M, K, ldx, w, N, bias, y, ldy);
+}
+
+extern "C" void linear_q8_weights(const float* x, int64_t M, int64_t K, int64_t ldx, const uint8_t* w, int64_t N,
+                                  const float* bias, float* y, int64_t ldy) {
+    qlinear<Q8>(x, M, K, ldx, w, N, bias, y, ldy);
 }
 
 // --- the small per-layer ops of a decode step ---------------------------------------------------

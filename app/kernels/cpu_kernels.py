@@ -24,6 +24,7 @@ import torch
 
 from app.config import cache_home
 from app.device import cpu_flags
+from app.kernels.quantize import QuantizedWeight
 
 log = logging.getLogger(__name__)
 
@@ -36,6 +37,8 @@ _i64, _f32, _ptr = ctypes.c_int64, ctypes.c_float, ctypes.c_void_p
 SIGNATURES = {
     "linear_bf16_weights": [_ptr, _i64, _i64, _i64, _ptr, _i64, _ptr, _ptr, _i64],
     "linear_fp16_weights": [_ptr, _i64, _i64, _i64, _ptr, _i64, _ptr, _ptr, _i64],
+    "linear_q4_weights": [_ptr, _i64, _i64, _i64, _ptr, _i64, _ptr, _ptr, _i64],
+    "linear_q8_weights": [_ptr, _i64, _i64, _i64, _ptr, _i64, _ptr, _ptr, _i64],
     "add_rms_norm": [_ptr, _ptr, _i64, _i64, _ptr, _f32, _ptr],
     "rotary": [_ptr, _i64, _i64, _i64, _i64, _ptr, _ptr],
     "silu_mul": [_ptr, _i64, _i64, _ptr],
@@ -71,6 +74,19 @@ class CpuKernels:
         kernel = self._lib.linear_bf16_weights if packed.dtype == torch.bfloat16 else self._lib.linear_fp16_weights
         kernel(x.data_ptr(), rows, inputs, x.stride(0), packed.data_ptr(), out_features, _ptr_of(bias), y.data_ptr(),
                y.stride(0))
+        return y
+
+    def linear_quantized(self, x: torch.Tensor, weight: QuantizedWeight, bias: torch.Tensor | None) -> torch.Tensor:
+        """``x @ W.T + bias`` with W packed at 4 or 8 bits by :func:`app.kernels.quantize.quantize`; x fp32 [M, K]."""
+        if x.stride(-1) != 1:
+            x = x.contiguous()
+        rows, inputs = x.shape
+        if inputs != weight.in_features:
+            raise ValueError(f"x has {inputs} inputs, the weight {weight.in_features}")
+        y = torch.empty(rows, weight.out_features, dtype=torch.float32)
+        kernel = self._lib.linear_q4_weights if weight.bits == 4 else self._lib.linear_q8_weights
+        kernel(x.data_ptr(), rows, inputs, x.stride(0), weight.records.data_ptr(), weight.out_features, _ptr_of(bias),
+               y.data_ptr(), y.stride(0))
         return y
 
     def add_rms_norm(self, h: torch.Tensor, delta: torch.Tensor | None, weight: torch.Tensor,

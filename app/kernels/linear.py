@@ -8,6 +8,9 @@
   (app/kernels/cpu_kernels.py); where the kernels cannot run (no AVX2/FMA/F16C, no C++ compiler) the
   next form is used.
 - CPU, fp32 otherwise: prepacked for oneDNN as well (2x the default matmul at batch 8 on AMD CPUs).
+- CPU, fp32 compute, ``bits`` 4 or 8: the weight kept quantized per group of 32 inputs and multiplied
+  by the quantized kernels (cpu_kernels.cpp): a quarter (an eighth against fp32) of the bytes a
+  16-bit weight streams; a weight dequantized from 4-bit GGUF blocks packs back to its own values.
 - GPU: ``F.linear``.
 """
 
@@ -17,44 +20,82 @@ import torch
 import torch.nn.functional as F
 
 from app.kernels import cpu_kernels
+from app.kernels.quantize import quantizable, quantize
 
 BLOCK = 16  # output columns per packed block (cpu_kernels.cpp)
 
 
 class Linear:
-    """``y = x W^T + b`` over a weight taken from the loaded model."""
+    """``y = x W^T + b`` over a weight taken from the loaded model.
 
-    def __init__(self, weight: torch.Tensor, bias: torch.Tensor | None = None, *, half_weights: bool = True) -> None:
+    ``bits`` 4 or 8 keeps the weight quantized (app/kernels/quantize.py) where the CPU kernels run
+    (fp32 compute, inputs a multiple of 32); 'auto' picks 4 where the weight holds at 4 bits (it came
+    from 4-bit GGUF blocks), else 8; 16 keeps the 16-bit forms above. ``compute_dtype`` (default: the
+    weight's) is what ``x`` and ``y`` hold: a bf16 weight under fp32 compute goes to the kernels as it is.
+    """
+
+    def __init__(self, weight: torch.Tensor, bias: torch.Tensor | None = None, *, half_weights: bool = True,
+                 bits: int | str = 16, compute_dtype: torch.dtype | None = None) -> None:
+        compute = compute_dtype or weight.dtype
         self.out_features = weight.shape[0]
-        self.bias = bias
-        self.weight = self.packed = self.kernel = None
+        self.bias = None if bias is None else bias.to(compute)
+        self.weight = self.packed = self.kernel = self.quantized = None
         on_cpu = weight.device.type == "cpu"
-        kernels = cpu_kernels.load() if on_cpu and weight.dtype == torch.float32 and half_weights else None
-        half = _exact_half_dtype(weight) if kernels is not None else None
+        kernels = cpu_kernels.load() if on_cpu and compute == torch.float32 else None
+        if kernels is not None and bits != 16 and quantizable(weight):
+            self.kernel = kernels
+            self.quantized = quantize(weight, None if bits == "auto" else int(bits))
+            self.bias = self._padded(self.bias)
+            return
+        half = _exact_half_dtype(weight) if kernels is not None and half_weights else None
+        weight = weight if half is not None else weight.to(compute)
         if not on_cpu:
             self.weight = weight
         elif half is not None:
             self.kernel = kernels
             self.packed = pack_half(weight, half)
-            self.bias = None if bias is None else F.pad(bias.float(), (0, self.packed.shape[0] * BLOCK - bias.numel()))
+            self.bias = self._padded(self.bias)
         elif _mkldnn_linear_ok(weight.dtype):
             self.packed = torch.ops.mkldnn._reorder_linear_weight(weight, 8)
         else:
             self.weight = weight
 
+    def _padded(self, bias: torch.Tensor | None) -> torch.Tensor | None:
+        """The bias padded to whole blocks of 16 columns, as the kernels read it."""
+        return None if bias is None else F.pad(bias.float(), (0, -(-self.out_features // BLOCK) * BLOCK - bias.numel()))
+
+    @property
+    def weight_format(self) -> str:
+        """How the weight is streamed: 'q4', 'q8', or a dtype name."""
+        if self.quantized is not None:
+            return f"q{self.quantized.bits}"
+        return str(self.weight_dtype).removeprefix("torch.")
+
     @property
     def weight_dtype(self) -> torch.dtype:
+        if self.quantized is not None:
+            return torch.uint8
         return (self.weight if self.weight is not None else self.packed).dtype
 
+    @property
+    def weight_bytes(self) -> int:
+        """Bytes read from memory per call (each weight once)."""
+        if self.quantized is not None:
+            return self.quantized.nbytes
+        tensor = self.weight if self.weight is not None else self.packed
+        return tensor.numel() * tensor.element_size()
+
     def __call__(self, x: torch.Tensor) -> torch.Tensor:
-        if self.kernel is not None and x.dim() == 2:  # the LLM's packed rows
-            return self.kernel.linear(x, self.packed, self.out_features, self.bias)
-        if self.kernel is not None:  # Whisper's [batch, tokens, width]: the kernel takes 2-D rows
-            rows = x.reshape(-1, x.shape[-1])
-            return self.kernel.linear(rows, self.packed, self.out_features, self.bias).view(*x.shape[:-1], self.out_features)
-        if self.packed is not None:
+        rows = x if x.dim() == 2 else x.reshape(-1, x.shape[-1])  # Whisper's [batch, tokens, width]: 2-D rows
+        if self.quantized is not None:
+            y = self.kernel.linear_quantized(rows, self.quantized, self.bias)
+        elif self.kernel is not None:
+            y = self.kernel.linear(rows, self.packed, self.out_features, self.bias)
+        elif self.packed is not None:
             return torch.ops.mkldnn._linear_pointwise(x, self.packed, self.bias, "none", [], "")
-        return F.linear(x, self.weight, self.bias)
+        else:
+            return F.linear(x, self.weight, self.bias)
+        return y if x.dim() == 2 else y.view(*x.shape[:-1], self.out_features)
 
 
 def pack_half(weight: torch.Tensor, dtype: torch.dtype) -> torch.Tensor:

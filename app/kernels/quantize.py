@@ -1,0 +1,131 @@
+"""4- and 8-bit weights in the record layout of cpu_kernels.cpp, and which of the two a weight needs.
+
+Decode streams every weight once per step, so bytes per weight set the speed. Both formats group
+32 inputs: Q4 is affine (``w = q * scale + min``, q in 0..15), the grid of GGUF's Q4_0/Q4_1/Q4_K, so
+a weight dequantized from such a checkpoint packs back to its own values; Q8 is symmetric
+(``w = q * scale``, q in -127..127) for the weights a checkpoint kept finer (Q5/Q6/Q8, 16 bits).
+Scales and mins are fp16. Per block of 16 output columns, one record per group:
+Q4 = [16 scales][16 mins][32 x 8 nibble bytes] (320 bytes), Q8 = [16 scales][32 x 16 int8] (544 bytes).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import torch
+import torch.nn.functional as F
+
+GROUP = 32  # inputs per scale
+BLOCK = 16  # output columns per record
+RECORD_BYTES = {4: 64 + GROUP * 8, 8: 32 + GROUP * 16}
+# A weight packs at 4 bits when that changes it by at most this much (relative RMS error). Weights
+# that came from 4-bit GGUF blocks measure ~0.001-0.004 (the bf16 rounding of the dequantized
+# values); a weight kept at 6 bits or more measures ~0.08 at 4 bits, so the line between them is clear.
+EXACT_4BIT = 0.01
+_ROWS_PER_CHUNK = 4096  # bounds the fp32 temporaries of quantizing an embedding-sized weight
+
+
+@dataclass
+class QuantizedWeight:
+    """A packed weight: ``records`` [ceil(N / 16), K / 32, record bytes] uint8."""
+
+    bits: int
+    records: torch.Tensor
+    out_features: int
+    in_features: int
+
+    @property
+    def nbytes(self) -> int:
+        return self.records.numel()
+
+
+def quantizable(weight: torch.Tensor) -> bool:
+    return weight.dim() == 2 and weight.shape[1] % GROUP == 0
+
+
+def quantize(weight: torch.Tensor, bits: int | None = None) -> QuantizedWeight:
+    """Pack ``weight`` [N, K] at ``bits`` (4 or 8); None picks 4 where the weight holds there
+    (:data:`EXACT_4BIT`), else 8."""
+    n, k = weight.shape
+    if k % GROUP:
+        raise ValueError(f"{k} inputs are not a multiple of the group size {GROUP}")
+    blocks = -(-n // BLOCK)
+    padded = n if n % BLOCK == 0 else blocks * BLOCK
+    chunks, error, norm = [], 0.0, 0.0
+    for start in range(0, padded, _ROWS_PER_CHUNK):
+        rows = weight[start : start + _ROWS_PER_CHUNK].float()
+        wanted = min(_ROWS_PER_CHUNK, padded - start)
+        if rows.shape[0] < wanted:  # the last block's missing columns: zero weights
+            rows = F.pad(rows, (0, 0, 0, wanted - rows.shape[0]))
+        groups = rows.view(-1, k // GROUP, GROUP)
+        if bits in (None, 4):
+            q, scale, low = _affine4(groups)
+            if bits is None:
+                error += float(((q * scale[..., None] + low[..., None]) - groups).square().sum())
+                norm += float(groups.square().sum())
+            chunks.append((q, scale, low))
+        else:
+            chunks.append(_symmetric8(groups))
+    if bits is None:
+        bits = 4 if error <= EXACT_4BIT**2 * max(norm, 1e-30) else 8
+        if bits == 8:
+            return quantize(weight, 8)
+    parts = [_records4(*c) if bits == 4 else _records8(*c) for c in chunks]
+    return QuantizedWeight(bits, torch.cat(parts).contiguous(), n, k)
+
+
+def dequantize(packed: QuantizedWeight) -> torch.Tensor:
+    """The fp32 weight [N, K] that the kernels multiply by (the reference of the tests)."""
+    records = packed.records
+    blocks, groups, _ = records.shape
+    scale = records[..., :32].contiguous().view(torch.float16).float()  # [blocks, groups, 16]
+    if packed.bits == 4:
+        low = records[..., 32:64].contiguous().view(torch.float16).float()
+        nibbles = records[..., 64:].view(blocks, groups, GROUP, 8)
+        q = torch.cat((nibbles & 15, nibbles >> 4), dim=-1).float()  # [blocks, groups, 32, 16]
+        w = q * scale[:, :, None] + low[:, :, None]
+    else:
+        q = records[..., 32:].contiguous().view(torch.int8).view(blocks, groups, GROUP, BLOCK).float()
+        w = q * scale[:, :, None]
+    # [blocks, groups, 32 inputs, 16 columns] -> [blocks * 16, groups * 32]
+    w = w.permute(0, 3, 1, 2).reshape(blocks * BLOCK, groups * GROUP)
+    return w[: packed.out_features]
+
+
+def _affine4(groups: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    low, high = groups.amin(-1), groups.amax(-1)
+    scale = ((high - low) / 15).half().float()
+    low = low.half().float()
+    safe = torch.where(scale > 0, scale, torch.ones_like(scale))
+    q = ((groups - low[..., None]) / safe[..., None]).round_().clamp_(0, 15)
+    return q, scale, low
+
+
+def _symmetric8(groups: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
+    scale = (groups.abs().amax(-1) / 127).half().float()
+    safe = torch.where(scale > 0, scale, torch.ones_like(scale))
+    q = (groups / safe[..., None]).round_().clamp_(-127, 127)
+    return q, scale
+
+
+def _columns_last(values: torch.Tensor) -> torch.Tensor:
+    """[rows, ...] per-row values -> [rows / 16, ..., 16]: each record's 16 columns together."""
+    return values.view(-1, BLOCK, *values.shape[1:]).movedim(1, -1)
+
+
+def _half_bytes(values: torch.Tensor) -> torch.Tensor:
+    """[blocks, groups, 16] fp32 -> [blocks, groups, 32] bytes of fp16."""
+    return values.half().contiguous().view(torch.uint8)
+
+
+def _records4(q: torch.Tensor, scale: torch.Tensor, low: torch.Tensor) -> torch.Tensor:
+    nibbles = _columns_last(q.to(torch.uint8))  # [blocks, groups, 32, 16]
+    packed = nibbles[..., :8] | (nibbles[..., 8:] << 4)  # byte j: column j low, column j + 8 high
+    b, g = packed.shape[:2]
+    return torch.cat((_half_bytes(_columns_last(scale)), _half_bytes(_columns_last(low)), packed.reshape(b, g, -1)), -1)
+
+
+def _records8(q: torch.Tensor, scale: torch.Tensor) -> torch.Tensor:
+    values = _columns_last(q.to(torch.int8)).contiguous().view(torch.uint8)  # [blocks, groups, 32, 16]
+    b, g = values.shape[:2]
+    return torch.cat((_half_bytes(_columns_last(scale)), values.reshape(b, g, -1)), -1)

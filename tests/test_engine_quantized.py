@@ -1,0 +1,68 @@
+"""The engine over 4/8-bit weights: its greedy output equals transformers' own generate over the same
+quantized weights (dequantized into the HF model), so quantization changes the numbers only as much
+as the stored bits do, and the kernels add nothing of their own."""
+
+from __future__ import annotations
+
+import pytest
+import pytest_asyncio
+import torch
+from transformers import AutoModelForCausalLM
+
+from app.engine import SamplingParams, create_backend
+from app.kernels import cpu_kernels
+from app.kernels.quantize import dequantize
+from engine_helpers import PROMPTS, SYSTEM, collect, hf_greedy, prompt_ids
+
+pytestmark = [
+    pytest.mark.asyncio(loop_scope="session"),
+    pytest.mark.skipif(cpu_kernels.load() is None, reason="quantized weights need the CPU kernels"),
+]
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="session")
+async def engine(settings, prepared):
+    update = {"llm_dtype": "float32", "llm_kv_dtype": "float32", "device": "cpu", "system_prompt": SYSTEM,
+              "llm_weight_bits": "auto"}
+    eng = create_backend(settings.model_copy(update=update), model_path=str(prepared.llm_dir))
+    await eng.start()
+    yield eng
+    await eng.stop()
+
+
+def _weight(linear) -> torch.Tensor:
+    return dequantize(linear.quantized)
+
+
+@pytest.fixture(scope="module")
+def reference(engine, prepared):
+    """transformers' model in fp32 with every linear replaced by the engine's dequantized weight."""
+    model = AutoModelForCausalLM.from_pretrained(str(prepared.llm_dir), dtype=torch.float32).eval()
+    lean = engine.runner.lean
+    q_width, kv_width = lean.num_heads * lean.head_dim, lean.num_kv * lean.head_dim
+    with torch.no_grad():
+        for layer, (_, qkv, o, _, gate_up, down) in zip(model.model.layers, lean.layers):
+            att, mlp = layer.self_attn, layer.mlp
+            q, k, v = _weight(qkv).split([q_width, kv_width, kv_width])
+            gate, up = _weight(gate_up).chunk(2)
+            for module, weight in ((att.q_proj, q), (att.k_proj, k), (att.v_proj, v), (att.o_proj, _weight(o)),
+                                   (mlp.gate_proj, gate), (mlp.up_proj, up), (mlp.down_proj, _weight(down))):
+                module.weight.copy_(weight)
+        # the LM head reads the quantized copy while the embedding lookup keeps the stored rows: untie them
+        model.lm_head.weight = torch.nn.Parameter(_weight(lean.lm_head))
+    return model
+
+
+async def test_the_packaged_model_keeps_its_4_bit_weights_at_4_bits(engine):
+    runner = engine.runner
+    formats = [part.weight_format for layer in runner.lean.layers for part in layer[1:] if hasattr(part, "weight_format")]
+    assert formats.count("q4") > len(formats) // 2  # the GGUF's 4-bit blocks; the finer tensors at 8 bits
+    assert set(formats) <= {"q4", "q8"}
+    assert engine.stats()["weight_format"] in ("q4", "q4+q8")
+
+
+async def test_quantized_greedy_output_equals_hf_over_the_same_weights(engine, reference):
+    for text in PROMPTS[:3]:
+        ids = prompt_ids(engine, text)
+        tokens, _, _ = await collect(engine, prompt_token_ids=ids, params=SamplingParams(max_tokens=16))
+        assert tokens == hf_greedy(reference, ids, 16)

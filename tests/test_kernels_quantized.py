@@ -1,0 +1,98 @@
+"""4- and 8-bit weights (app/kernels/quantize.py) and the kernels that read them packed, against the
+dequantized weights through torch's own matmul."""
+
+from __future__ import annotations
+
+import pytest
+import torch
+import torch.nn.functional as F
+
+from app.kernels import cpu_kernels
+from app.kernels.linear import Linear
+from app.kernels.quantize import EXACT_4BIT, dequantize, quantize
+
+kernels = cpu_kernels.load()
+needs_kernels = pytest.mark.skipif(kernels is None, reason="the CPU kernels need an x86-64 CPU with AVX2/FMA and a C++ compiler")
+
+
+def _q4_grid_weight(rows: int, inputs: int, seed: int = 0) -> torch.Tensor:
+    """A weight as a 4-bit GGUF block holds it (32-input groups, affine grid), stored in bf16 as the
+    prepared checkpoints hold it."""
+    g = torch.Generator().manual_seed(seed)
+    q = torch.randint(0, 16, (rows, inputs // 32, 32), generator=g).float()
+    q[..., 0], q[..., 1] = 0, 15  # both ends used, as a fitted block's grid is
+    scale = torch.rand(rows, inputs // 32, 1, generator=g) * 0.01 + 0.001
+    low = -8 * scale + torch.randn(rows, inputs // 32, 1, generator=g) * 0.001
+    return (q * scale + low).view(rows, inputs).to(torch.bfloat16)
+
+
+@needs_kernels
+@pytest.mark.parametrize("bits", [4, 8])
+@pytest.mark.parametrize("rows", [1, 2, 3, 4, 5, 6, 8, 13, 64])  # records read directly (<= 4), then expanded
+def test_quantized_linear_equals_fp32_matmul_over_the_dequantized_weight(bits, rows):
+    torch.manual_seed(rows)
+    weight = torch.randn(1000, 96) * 0.05  # N not a multiple of 16
+    bias = torch.randn(1000)
+    layer = Linear(weight, bias, bits=bits)
+    assert layer.quantized is not None and layer.weight_format == f"q{bits}"
+    x = torch.randn(rows, 96)
+    torch.testing.assert_close(layer(x), F.linear(x, dequantize(layer.quantized), bias), rtol=1e-5, atol=1e-4)
+
+
+@needs_kernels
+@pytest.mark.parametrize("bits", [4, 8])
+def test_quantized_linear_takes_wider_rows_leading_dims_and_no_rows(bits):
+    weight = torch.randn(48, 64)
+    layer = Linear(weight, bits=bits)
+    reference = dequantize(layer.quantized)
+    x = torch.randn(5, 100)[:, 10:74]  # row stride 100
+    torch.testing.assert_close(layer(x), F.linear(x, reference), rtol=1e-5, atol=1e-4)
+    for shape in [(0, 64), (2, 3, 64)]:
+        x = torch.randn(shape)
+        torch.testing.assert_close(layer(x), F.linear(x, reference), rtol=1e-5, atol=1e-4)
+
+
+@needs_kernels
+def test_bf16_weight_under_fp32_compute_goes_to_the_kernels_as_it_is():
+    weight = torch.randn(40, 64).to(torch.bfloat16)
+    layer = Linear(weight, compute_dtype=torch.float32)
+    assert layer.weight_format == "bfloat16" and layer.kernel is not None
+    x = torch.randn(3, 64)
+    torch.testing.assert_close(layer(x), F.linear(x, weight.float()), rtol=1e-5, atol=1e-4)
+
+
+def test_a_weight_from_4_bit_blocks_packs_back_to_its_own_values():
+    weight = _q4_grid_weight(64, 256)
+    packed = quantize(weight)  # 'auto': 4 bits, since it holds there
+    assert packed.bits == 4
+    error = (dequantize(packed) - weight.float()).norm() / weight.float().norm()
+    assert error < EXACT_4BIT / 2
+
+
+def test_a_finer_weight_is_kept_at_8_bits_and_loses_little():
+    weight = torch.randn(64, 256)
+    packed = quantize(weight)
+    assert packed.bits == 8
+    assert (dequantize(packed) - weight).norm() / weight.norm() < 0.01
+    four = quantize(weight, 4)
+    assert (dequantize(four) - weight).norm() / weight.norm() > EXACT_4BIT  # what 4 bits would have cost
+
+
+def test_record_sizes_are_the_bytes_streamed():
+    weight = torch.randn(100, 64)  # 7 blocks of 16 columns, 2 groups
+    assert quantize(weight, 4).nbytes == 7 * 2 * (64 + 32 * 8)
+    assert quantize(weight, 8).nbytes == 7 * 2 * (32 + 32 * 16)
+
+
+def test_constant_groups_and_zero_weights_survive():
+    weight = torch.zeros(16, 64)
+    weight[3] = 0.25
+    torch.testing.assert_close(dequantize(quantize(weight, 4)), weight, rtol=0, atol=0)  # min = 0.25, scale 0
+    torch.testing.assert_close(dequantize(quantize(weight, 8)), weight, rtol=1e-3, atol=0)  # 127 x an fp16 scale
+
+
+def test_inputs_not_a_multiple_of_32_stay_unquantized():
+    layer = Linear(torch.randn(16, 40).to(torch.bfloat16).float(), bits=4)
+    assert layer.quantized is None
+    with pytest.raises(ValueError, match="multiple of the group size"):
+        quantize(torch.randn(16, 40), 4)
