@@ -51,7 +51,8 @@ class Settings(BaseSettings):
     )
     llm_model: str = Field(
         "smollm2-135m",
-        description="LLM: packaged 'smollm2-135m', or a transformers model name or folder.",
+        description="LLM: packaged 'smollm2-135m' (SmolLM2-135M-Instruct), 'qwen2.5-0.5b' or 'qwen2.5-1.5b' "
+        "(Qwen2.5-Coder-0.5B/1.5B-Instruct), or a transformers model name or folder.",
     )
     llm_dtype: Literal["auto", "float32", "bfloat16", "float16"] = Field(
         "auto",

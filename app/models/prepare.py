@@ -35,12 +35,14 @@ class PreparedModels:
     llm_dir: Path | str  # transformers folder; a hub name when one was configured
     piper_model: Path
     piper_config: Path
+    draft_llm_dir: Path | str | None = None  # the speculative-decoding draft LLM's folder, when one is chosen
 
     def describe(self) -> str:
         return "\n".join(
             [
                 f"whisper checkpoint : {self.whisper_pt}",
                 f"LLM folder         : {self.llm_dir}",
+                f"draft LLM folder   : {self.draft_llm_dir or 'none'}",
                 f"piper voice        : {self.piper_model}",
                 f"piper voice config : {self.piper_config}",
             ]
@@ -77,14 +79,16 @@ def prepare_models(
     # Locate every source first, so a missing package is reported before minutes of converting.
     whisper_pt, whisper_build = _whisper(settings.whisper_model, model_dir, packaged.whisper_ct2)
     llm_dir, llm_build = _llm(settings.llm_model, model_dir, packaged.llm_gguf, progress)
+    draft = settings.draft_model
+    draft_dir, draft_build = _llm(draft, model_dir, None, progress) if draft else (None, None)
     (piper_model, piper_config), piper_build = _piper(settings.tts_voice, settings.tts_backend, model_dir,
                                                       packaged.piper_voice)
-    builds = [artifact for artifact in (whisper_build, llm_build, piper_build) if artifact is not None]
+    builds = [artifact for artifact in (whisper_build, llm_build, draft_build, piper_build) if artifact is not None]
     if builds:
         with _exclusive(model_dir):
             for artifact in builds:
                 ensure(artifact, verify=verify, progress=progress)
-    prepared = PreparedModels(whisper_pt, llm_dir, piper_model, piper_config)
+    prepared = PreparedModels(whisper_pt, llm_dir, piper_model, piper_config, draft_dir)
     log.info("models ready in %.2f s", time.perf_counter() - started)
     return prepared
 
@@ -126,19 +130,23 @@ def _whisper(choice: str, model_dir: Path, source: ModelSource | None) -> tuple[
 
 
 def _llm(choice: str, model_dir: Path, source: ModelSource | None, progress: bool) -> tuple[Path | str, Artifact | None]:
-    if choice != sources.PACKAGED_LLM:
+    packaged = sources.PACKAGED_LLMS.get(choice)
+    if packaged is None:
         path = Path(choice).expanduser()
         return (path if path.exists() else choice), None  # a local folder, or a model name for transformers
-    gguf = source or sources.smollm2_gguf()
-    output = model_dir / "smollm2-135m-instruct"
+    gguf = source or packaged.source()
+    output = model_dir / packaged.folder
 
     def build(temporary: Path) -> None:
         from app.models.llm_gguf import convert_gguf_to_transformers  # imports transformers: only when building
 
-        gguf.verify()
-        convert_gguf_to_transformers(gguf, temporary, progress)
+        # Checks the sha256 first (a split GGUF while joining it), then dequantises to bf16.
+        convert_gguf_to_transformers(gguf, temporary, progress, name=f"LLM {packaged.display}",
+                                     stop_tokens=packaged.stop_tokens)
 
-    return output, Artifact("LLM SmolLM2-135M-Instruct", output, gguf.parts, build, expected_bytes=300_000_000)
+    # Room for the bf16 folder, and for the joined GGUF while it is being read.
+    needed = packaged.prepared_bytes + (packaged.size if len(gguf.parts) > 1 else 0)
+    return output, Artifact(f"LLM {packaged.display}", output, gguf.parts, build, expected_bytes=needed)
 
 
 def _piper(voice: str, backend: str, model_dir: Path, packaged: tuple[ModelSource, ModelSource] | None
