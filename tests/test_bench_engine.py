@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 import torch
 from transformers import AutoModelForCausalLM
@@ -20,7 +22,7 @@ def test_shape_of_the_packaged_model(shape):
     # SmolLM2-135M: 30 layers x (keys + values) x 3 KV heads x 64 dims x 2 bytes; the tied embedding counted once
     assert shape.kv_bytes_per_token == 30 * 2 * 3 * 64 * 2
     assert 134_000_000 < shape.parameters < 135_000_000
-    assert shape.bytes_per_parameter == 2 and shape.layers == 30 and shape.query_width == 576
+    assert shape.weight_bytes == 2 * shape.parameters and shape.layers == 30 and shape.query_width == 576
 
 
 def test_roofline_matches_the_hand_computed_limit(shape):
@@ -28,11 +30,21 @@ def test_roofline_matches_the_hand_computed_limit(shape):
     # memory-bound at batch 8: (2 P + 8 L 23040 bytes) / 32 GB/s per step
     expected_step = (2 * shape.parameters + 8 * 128 * 23040) / 32e9
     assert decode_step_seconds(shape, 8, 128, 32e9, 383e9) == pytest.approx(expected_step)
-    assert decode_tokens_per_s_limit(shape, 8, 128, limits, torch.bfloat16) == pytest.approx(8 / expected_step)
+    assert decode_tokens_per_s_limit(shape, 8, 128, limits) == pytest.approx(8 / expected_step)
     assert 800 < 8 / expected_step < 950  # the design notes' ~875 tok/s
     # compute-bound once the batch is large enough
     big = decode_step_seconds(shape, 512, 128, 32e9, 383e9)
     assert big == pytest.approx(512 * (2 * shape.parameters + 4 * 30 * 576 * 128) / 383e9)
+
+
+def test_the_limit_counts_weights_as_stored_and_the_best_peak_of_any_dtype(shape):
+    four_bit = replace(shape, weight_bytes=shape.weight_bytes // 4)
+    limits = MachineLimits(read_bytes_per_s=20e9, copy_bytes_per_s=20e9,
+                           matmul_flops_per_s={"float32": 150e9, "bfloat16": 380e9})
+    step = max((four_bit.weight_bytes + 8 * 128 * four_bit.kv_bytes_per_token) / 20e9,
+               8 * (2 * shape.parameters + 4 * 30 * 576 * 128) / 380e9)
+    assert decode_tokens_per_s_limit(four_bit, 8, 128, limits) == pytest.approx(8 / step)
+    assert decode_tokens_per_s_limit(four_bit, 8, 128, limits) > decode_tokens_per_s_limit(shape, 8, 128, limits)
 
 
 def test_left_padding_keeps_each_prompt_at_the_right_edge():

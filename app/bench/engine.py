@@ -34,7 +34,7 @@ import torch
 from app.bench import hf_baselines, roofline
 from app.bench.report import report
 from app.config import Settings
-from app.device import use_torch_threads
+from app.device import cpu_has_fast_bf16, use_torch_threads
 from app.engine import Priority, SamplingParams, create_backend
 
 log = logging.getLogger(__name__)
@@ -370,7 +370,7 @@ async def _engine_section(settings: Settings, llm_dir: str, tokenizer, prompts, 
         results["ttft_prefix_reuse_s"] = statistics.median(reuse)
         results["ttft_prefix_cold_s"] = statistics.median(cold)
         stats = engine.stats()
-        for key in ("forward", "weight_dtype", "kv_dtype", "kv_bytes_per_token", "kv_cache_bytes", "prefix_hit_rate",
+        for key in ("forward", "weight_format", "weight_bytes", "kv_dtype", "kv_bytes_per_token", "kv_cache_bytes", "prefix_hit_rate",
                     "preemptions"):
             if key in stats:
                 results[f"engine_{key}"] = stats[key]
@@ -417,7 +417,7 @@ def run(args: argparse.Namespace, settings: Settings) -> dict[str, Any]:
     device = resolve_device(settings.device)
     llm_dir = prepare_models(settings).llm_dir
     dtype = compute_dtype(settings.llm_dtype, llm_dir, device, lean=settings.llm_lean_forward,
-                          half_weights=settings.llm_half_weights)  # the engine's, for every contender
+                          half_weights=settings.llm_half_weights, weight_bits=settings.llm_weight_bits)  # the engine's, for every contender
     tokenizer = AutoTokenizer.from_pretrained(llm_dir)
     prompts = seed_prompts(tokenizer, settings, plan.requests)
     results: dict[str, Any] = {"model": Path(str(llm_dir)).name, "device": str(device),
@@ -429,7 +429,8 @@ def run(args: argparse.Namespace, settings: Settings) -> dict[str, Any]:
     def machine_and_transformers() -> tuple[roofline.MachineLimits, roofline.ModelShape]:
         use_torch_threads(args.threads)
         log.info("measuring memory bandwidth and matmul peak")
-        limits = roofline.measure_machine(device, sorted({dtype, torch.float32}, key=str))
+        kernel_dtypes = {dtype, torch.float32} | ({torch.bfloat16} if device.type == "cuda" or cpu_has_fast_bf16() else set())
+        limits = roofline.measure_machine(device, sorted(kernel_dtypes, key=str))
         return limits, _hf_section(llm_dir, prompts, plan, device, dtype, tokenizer, results)
 
     limits, shape = _on_own_thread(machine_and_transformers)
@@ -437,25 +438,26 @@ def run(args: argparse.Namespace, settings: Settings) -> dict[str, Any]:
     results["machine_mem_copy_gb_s"] = limits.copy_bytes_per_s / 1e9
     for name, flops in limits.matmul_flops_per_s.items():
         results[f"machine_matmul_{name}_gflop_s"] = flops / 1e9
+    for name, rate in limits.bandwidth_by_method.items():
+        results[f"machine_mem_read_{name}_gb_s"] = rate / 1e9
 
     # this engine, whatever the server would use, on as many threads as the contenders had
     settings = settings.model_copy(update={"llm_backend": "local", "llm_threads": args.threads})
     memory: dict[str, Any] = {}
     asyncio.run(_engine_section(settings, str(llm_dir), tokenizer, prompts, plan, device, results, memory))
-    # the limit of the weights and KV the engine streams (bf16 under fp32 compute with the CPU kernels)
-    streamed = getattr(torch, results.get("engine_weight_dtype", str(dtype).removeprefix("torch.")))
+    # the limit of the weights and KV as the engine stores them (4/8-bit records, 16-bit, ...)
     shape = replace(
         shape,
-        bytes_per_parameter=torch.empty(0, dtype=streamed).element_size(),
+        weight_bytes=results.get("engine_weight_bytes", shape.weight_bytes),
         kv_bytes_per_token=results.get("engine_kv_bytes_per_token", shape.kv_bytes_per_token),
     )
+    results["decode_bytes_per_step_weights_mb"] = shape.weight_bytes / 2**20
     memory["kv_bytes_per_token"] = shape.kv_bytes_per_token
 
-    results["decode_tps_limit_8"] = roofline.decode_tokens_per_s_limit(
-        shape, 8, results["decode_context_8"], limits, dtype)
+    results["decode_tps_limit_8"] = roofline.decode_tokens_per_s_limit(shape, 8, results["decode_context_8"], limits)
     results["decode_efficiency_8"] = results["decode_tps_8"] / results["decode_tps_limit_8"]
     results["decode_tps_limit_8_long"] = roofline.decode_tokens_per_s_limit(
-        shape, 8, results["decode_context_8_long"], limits, dtype)
+        shape, 8, results["decode_context_8_long"], limits)
     results["decode_efficiency_8_long"] = results["decode_tps_8_long"] / results["decode_tps_limit_8_long"]
     results["engine_8_vs_serial"] = results["qps_engine_8"] / results["qps_serial"]
     results["engine_8_vs_fixed_8"] = results["qps_engine_8"] / results["qps_fixed_8"]

@@ -1,29 +1,38 @@
 """The machine's decode limit for a model: measured bandwidth and matmul peak, then the roofline.
 
-A decode step must stream every weight once plus each row's KV cache, and do two FLOPs per weight
-per row plus the attention products; it can be no faster than the slower of the two. Sizes come
-from the model's own config and parameters, so the same code holds for any decoder-only model.
+A decode step must stream every weight once (as the engine stores it: 4/8-bit records, 16-bit, fp32)
+plus each row's KV cache (as stored), and do two FLOPs per weight per row plus the attention products;
+it can be no faster than the slower of the two. The machine's side is its best: the highest memory
+bandwidth over several methods and sizes, and the highest matmul peak over the dtypes the kernels could
+compute in, never just the dtype the engine happened to choose.
 """
 
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import torch
+
+from app.kernels.linear import Linear
 
 
 @dataclass(frozen=True)
 class MachineLimits:
-    read_bytes_per_s: float  # streaming a large tensor once (a sum)
+    read_bytes_per_s: float  # the best read rate of the methods in bandwidth_by_method
     copy_bytes_per_s: float  # read + write of a large tensor, both counted
     matmul_flops_per_s: dict[str, float]  # by dtype name
+    bandwidth_by_method: dict[str, float] = field(default_factory=dict)  # bytes/s of each read method and size
+
+    @property
+    def best_matmul_flops_per_s(self) -> float:
+        return max(self.matmul_flops_per_s.values())
 
 
 @dataclass(frozen=True)
 class ModelShape:
-    parameters: int  # read once per decode step (a tied embedding counts once: it is read as the LM head)
-    bytes_per_parameter: int
+    parameters: int  # multiplied once per row and decode step (a tied embedding counts once: as the LM head)
+    weight_bytes: int  # streamed once per decode step, as stored
     layers: int
     query_width: int  # attention heads x head dim
     kv_bytes_per_token: int  # all layers, keys and values
@@ -37,7 +46,7 @@ class ModelShape:
         unique = {p.data_ptr(): p.numel() for p in model.parameters()}
         return cls(
             parameters=sum(unique.values()),
-            bytes_per_parameter=element,
+            weight_bytes=sum(unique.values()) * element,
             layers=config.num_hidden_layers,
             query_width=config.num_attention_heads * head_dim,
             kv_bytes_per_token=config.num_hidden_layers * 2 * kv_heads * head_dim * element,
@@ -64,14 +73,26 @@ def _best_seconds(work, repeats: int, device: torch.device) -> float:
 @torch.inference_mode()
 def measure_machine(device: torch.device, dtypes: list[torch.dtype]) -> MachineLimits:
     """Best of several runs: the figures are ceilings, and a shared machine only ever makes them
-    lower (a low ceiling would flatter the efficiency, so --quick takes as many runs: ~2 s on a CPU)."""
-    repeats = 8
+    lower (a low ceiling would flatter the efficiency). Bandwidth is the best of a sum over 256 MiB and
+    1 GiB and a GEMV over 512 MiB of weights (what a decode step does), since one method on a noisy machine
+    can read low by a third; ~5 s on a CPU."""
+    repeats = 6
     gpu = device.type == "cuda"
-    elements = (1 << 28 if gpu else 1 << 26)  # 1 GiB on a GPU, 256 MiB on a CPU (fp32): far beyond any cache
-    big = torch.ones(elements, dtype=torch.float32, device=device)
-    read_s = _best_seconds(lambda: big.sum(), repeats, device)
+    methods: dict[str, float] = {}
+    for mib in ((1024, 4096) if gpu else (256, 1024)):
+        big = torch.ones(mib * 2**18, dtype=torch.float32, device=device)
+        methods[f"sum_{mib}mib"] = big.numel() * 4 / _best_seconds(lambda: big.sum(), repeats, device)
+        del big
+    # a decode-shaped GEMV over 512 MiB of bf16 weights, through the engine's own linear layer
+    layer = Linear(torch.ones(16384, 16384, dtype=torch.bfloat16, device=device),
+                   compute_dtype=torch.float32 if not gpu else torch.bfloat16)
+    vector = torch.ones(1, 16384, dtype=torch.float32 if not gpu else torch.bfloat16, device=device)
+    methods["gemv_512mib"] = layer.weight_bytes / _best_seconds(lambda: layer(vector), repeats, device)
+    del layer
+    big = torch.ones(1 << (28 if gpu else 26), dtype=torch.float32, device=device)
     target = torch.empty_like(big)
     copy_s = _best_seconds(lambda: target.copy_(big), repeats, device)
+    copy_bytes = 2 * big.numel() * 4
     del big, target
     size = 8192 if gpu else 2048
     peaks = {}
@@ -81,19 +102,20 @@ def measure_machine(device: torch.device, dtypes: list[torch.dtype]) -> MachineL
         seconds = _best_seconds(lambda: a @ b, repeats, device)
         peaks[str(dtype).removeprefix("torch.")] = 2 * size**3 / seconds
     return MachineLimits(
-        read_bytes_per_s=elements * 4 / read_s,
-        copy_bytes_per_s=2 * elements * 4 / copy_s,
+        read_bytes_per_s=max(methods.values()),
+        copy_bytes_per_s=copy_bytes / copy_s,
         matmul_flops_per_s=peaks,
+        bandwidth_by_method=methods,
     )
 
 
 def decode_step_seconds(shape: ModelShape, batch: int, context: float, bandwidth: float, peak_flops: float) -> float:
     """Lower bound of one decode step for ``batch`` rows with ``context`` tokens of KV each."""
-    step_bytes = shape.parameters * shape.bytes_per_parameter + batch * context * shape.kv_bytes_per_token
+    step_bytes = shape.weight_bytes + batch * context * shape.kv_bytes_per_token
     step_flops = batch * (2 * shape.parameters + 4 * shape.layers * shape.query_width * context)
     return max(step_bytes / bandwidth, step_flops / peak_flops)
 
 
-def decode_tokens_per_s_limit(shape: ModelShape, batch: int, context: float, limits: MachineLimits, dtype: torch.dtype) -> float:
-    peak = limits.matmul_flops_per_s[str(dtype).removeprefix("torch.")]
-    return batch / decode_step_seconds(shape, batch, context, limits.read_bytes_per_s, peak)
+def decode_tokens_per_s_limit(shape: ModelShape, batch: int, context: float, limits: MachineLimits) -> float:
+    """The best the machine allows: its best bandwidth and its best matmul peak."""
+    return batch / decode_step_seconds(shape, batch, context, limits.read_bytes_per_s, limits.best_matmul_flops_per_s)
