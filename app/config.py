@@ -70,6 +70,14 @@ class Settings(BaseSettings):
         "there (it came from 4-bit GGUF blocks), else 8; '4' or '8' for all; '16' keeps the checkpoint's 16-bit "
         "weights. Decode streams every weight once per step, so fewer bits decode faster.",
     )
+    llm_draft_model: str = Field(
+        "auto",
+        description="Draft LLM for speculative decoding (same tokenizer as llm_model): 'auto' (the packaged "
+        "'qwen2.5-0.5b' under 'qwen2.5-1.5b', else none), 'none', or a packaged name, model name or folder.",
+    )
+    llm_speculative_tokens: int = Field(
+        4, description="Most tokens the draft proposes per decode row and step (the engine adapts it; 0 = off)."
+    )
     tts_backend: Literal["piper", "coqui", "espeak"] = Field("piper", description="Speech synthesiser.")
     tts_voice: str = Field(
         "joe-medium",
@@ -184,6 +192,15 @@ class Settings(BaseSettings):
         if self.asr_model != "auto":
             return self.asr_model
         return "tiny.en" if self.asr_language == "en" else "base"
+
+    @property
+    def draft_model(self) -> str | None:
+        """The draft LLM to load, or None: ``llm_draft_model``, where 'auto' pairs the packaged Qwen2.5 1.5B with
+        its 0.5B sibling (same tokenizer, a third of the weights to stream per proposed token)."""
+        choice = self.llm_draft_model
+        if choice == "auto":
+            choice = "qwen2.5-0.5b" if self.llm_model == "qwen2.5-1.5b" else "none"
+        return None if choice == "none" or self.llm_speculative_tokens < 1 else choice
 
 
 def load_settings(**overrides: object) -> Settings:

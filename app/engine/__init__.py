@@ -12,10 +12,11 @@ from app.engine.api import Delta, LLMBackend, Priority, SamplingParams
 __all__ = ["Delta", "LLMBackend", "Priority", "SamplingParams", "create_backend"]
 
 
-def create_backend(settings: Settings, *, model_path: str | None = None) -> LLMBackend:
+def create_backend(settings: Settings, *, model_path: str | None = None, draft_path: str | None = None) -> LLMBackend:
     """The LLM backend selected by ``settings.llm_backend`` (not started yet: ``await start()``).
 
-    ``model_path`` overrides the model folder of the local backend (otherwise the prepared one).
+    ``model_path`` overrides the model folder of the local backend (otherwise the prepared one, and the prepared
+    draft model for speculative decoding when the settings choose one); ``draft_path`` names a draft beside it.
     """
     if settings.llm_backend == "local":
         from app.engine.engine import LocalEngine
@@ -23,8 +24,10 @@ def create_backend(settings: Settings, *, model_path: str | None = None) -> LLMB
         if model_path is None:
             from app.models.prepare import prepare_models
 
-            model_path = str(prepare_models(settings).llm_dir)
-        return LocalEngine(settings, model_path)
+            prepared = prepare_models(settings)
+            model_path = str(prepared.llm_dir)
+            draft_path = draft_path or (str(prepared.draft_llm_dir) if prepared.draft_llm_dir else None)
+        return LocalEngine(settings, model_path, draft_path)
     if settings.llm_backend == "openai":
         from app.engine.remote import RemoteEngine
 

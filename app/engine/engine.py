@@ -14,7 +14,7 @@ import threading
 import time
 import uuid
 from collections.abc import AsyncIterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import torch
@@ -22,7 +22,7 @@ from transformers import AutoTokenizer
 
 from app.config import Settings
 from app.engine.api import Delta, Priority, SamplingParams
-from app.engine.attention import prepare_step
+from app.engine.attention import StepInputs, prepare_step
 from app.engine.detokenizer import IncrementalDetokenizer
 from app.engine.kv_cache import BlockManager
 from app.engine.metrics import EngineMetrics, peak_rss_bytes
@@ -34,6 +34,7 @@ from app.engine.prompt import PromptTooLongError, build_prompt
 from app.engine.sampling import sample
 from app.engine.scheduler import ScheduledBatch, Scheduler, SchedulerConfig
 from app.engine.sequence import Sequence, Status
+from app.engine.speculative import SpecPlan, Speculator, StepOutcome
 
 log = logging.getLogger(__name__)
 
@@ -62,9 +63,11 @@ def _eos_ids(model, tokenizer) -> set[int]:
 class LocalEngine:
     """Continuous-batching engine over a transformers model (implements ``LLMBackend``)."""
 
-    def __init__(self, settings: Settings, model_path: str | Path) -> None:
+    def __init__(self, settings: Settings, model_path: str | Path, draft_path: str | Path | None = None) -> None:
+        """``draft_path``: a draft model of the same tokenizer for speculative decoding (None: none)."""
         self.settings = settings
         self.model_path = model_path
+        self.draft_path = draft_path
         self.device = resolve_device(settings.device)
         self.metrics = EngineMetrics(self.device)
         self._cv = threading.Condition()
@@ -75,6 +78,7 @@ class LocalEngine:
         self._started = False
         self._voice_arrived = threading.Event()  # set when a voice request is queued, cleared per step
         self.runner: ModelRunner | None = None
+        self.speculator: Speculator | None = None
         self.scheduler: Scheduler | None = None
 
     # --- lifecycle ---
@@ -107,6 +111,7 @@ class LocalEngine:
         self.eos_ids = _eos_ids(self.runner.model, self.tokenizer)
         self.blocks = BlockManager(self.runner.cache.num_blocks, s.kv_block_size)
         self._warm_up()
+        self.speculator = self._load_draft() if self.draft_path is not None and s.llm_speculative_tokens > 0 else None
         self.scheduler = Scheduler(
             SchedulerConfig(
                 max_batch=s.max_batch,
@@ -117,6 +122,37 @@ class LocalEngine:
             ),
             self.blocks,
         )
+        self.scheduler.lookahead = s.llm_speculative_tokens if self.speculator else 0
+
+    def _load_draft(self) -> Speculator:
+        """The draft model beside the target: same device and compute dtype, a KV cache of as many blocks
+        (the target's block tables address both), warmed up and timed."""
+        s = self.settings
+        draft_tokenizer = AutoTokenizer.from_pretrained(str(self.draft_path))
+        if draft_tokenizer.get_vocab() != self.tokenizer.get_vocab():
+            raise ValueError(f"draft model {self.draft_path} does not share the tokenizer of {self.model_path}")
+        draft = ModelRunner(
+            self.draft_path,
+            device=self.device,
+            dtype=self.runner.dtype,
+            kv_cache_bytes=0,
+            block_size=s.kv_block_size,
+            max_seq_len=s.max_seq_len,
+            lean=s.llm_lean_forward,
+            half_weights=s.llm_half_weights,
+            weight_bits=s.llm_weight_bits,
+            kv_dtype=None if s.llm_kv_dtype == "auto" else getattr(torch, s.llm_kv_dtype),
+        )
+        draft.allocate_cache(self.blocks.num_blocks)
+        speculator = Speculator(draft, self.runner, s.llm_speculative_tokens, s.llm_max_step_tokens, s.max_seq_len)
+        seq = Sequence("calibrate", list(range(1, 9)), SamplingParams(), Priority.BACKGROUND)
+        self.blocks.admit(seq)
+        self.blocks.grow(seq, len(seq) + 16)
+        speculator.calibrate(self.runner, seq.block_table, len(seq))
+        self.blocks.release(seq)
+        log.info("speculative decoding with draft %s: up to %d tokens a step, KV cache %.0f MiB",
+                 self.draft_path, s.llm_speculative_tokens, draft.cache.nbytes / 2**20)
+        return speculator
 
     def _warm_up(self) -> None:
         """One prefill and one decode step before the first request, so one-off costs (kernel
@@ -246,7 +282,7 @@ class LocalEngine:
                 self._voice_arrived.clear()
                 try:
                     batch = self.scheduler.schedule(time.monotonic())
-                    inputs = prepare_step(batch, self.blocks.block_size, self.device) if batch else None
+                    inputs = self._prepare(batch) if batch else None
                 except Exception:  # a scheduling bug must not leave every stream waiting forever
                     log.exception("engine scheduling failed; failing all requests")
                     self._fail_all("internal engine error")
@@ -277,41 +313,81 @@ class LocalEngine:
             torch.set_num_threads(threads)
             self._step_threads = threads
 
-    def _run_step(self, batch: ScheduledBatch, inputs) -> None:
+    def _prepare(self, batch: ScheduledBatch) -> StepInputs | SpecPlan:
+        """Under the lock: the step's forward inputs, or the plan of a speculative step (a snapshot of its rows)."""
+        plan = self.speculator.plan(batch) if self.speculator is not None else None
+        return plan or prepare_step(batch, self.blocks.block_size, self.device)
+
+    def _forward(self, batch: ScheduledBatch, inputs: StepInputs | SpecPlan) -> StepOutcome | None:
+        """The step's forwards and sampling; None when it gave way to a voice request that arrived meanwhile
+        (only a step without voice work does)."""
+        abort = None if batch.has_voice else self._voice_arrived.is_set
+        if isinstance(inputs, SpecPlan):
+            return self.speculator.run(inputs, self.runner, abort)
+        started = time.perf_counter()
+        logits = self.runner.run(inputs, abort)
+        if logits is None:
+            return None
+        if self.speculator is not None:
+            self.speculator.observe_plain(batch, (time.perf_counter() - started) * 1000)
+        sampled = batch.decode + [seq for seq, n in batch.prefill if seq.num_computed + n == len(seq)]
+        result = sample(logits, sampled)
+        return StepOutcome(tokens={s: [] if t is None else [t] for s, t in zip(sampled, result.token_ids)},
+                           errors={s: e for s, e in zip(sampled, result.errors) if e is not None})
+
+    def _run_step(self, batch: ScheduledBatch, inputs: StepInputs | SpecPlan) -> None:
         started = time.monotonic()
         self._share_cores()
-        sampled = batch.decode + [seq for seq, n in batch.prefill if seq.num_computed + n == len(seq)]
-        # a step without voice work gives way to a voice request that arrives while it runs
-        logits = self.runner.run(inputs, None if batch.has_voice else self._voice_arrived.is_set)
-        if logits is None:
+        outcome = self._forward(batch, inputs)
+        if outcome is None:
             self.metrics.observe_aborted_step()
             return
-        result = sample(logits, sampled)
         now = time.monotonic()
         out: list[tuple[_Request, Delta]] = []
         with self._cv:
             prompt_tokens = 0
             for seq in batch.decode:
                 if seq.status is Status.RUNNING:
-                    seq.num_computed += 1
+                    seq.num_computed += max(1, len(outcome.tokens.get(seq, ())))  # a verified run computed them all
             for seq, n in batch.prefill:
                 if seq.status is Status.RUNNING:
                     seq.num_computed += n
                     prompt_tokens += n
-            for seq, token, error in zip(sampled, result.token_ids, result.errors):
+            for seq, drafted in outcome.draft_computed.items():
+                if seq.status is Status.RUNNING:
+                    seq.draft_computed = drafted
+            for seq, tokens in outcome.tokens.items():
                 req = self._requests.get(seq.request_id)
                 if req is None or seq.status is not Status.RUNNING:
                     continue  # cancelled during the forward
-                out.append((req, self._append_token(req, token, error, now)))
+                out.append((req, self._append_tokens(req, tokens, outcome.errors.get(seq), now)))
             for seq in batch.decode + [s for s, _ in batch.prefill]:
                 if seq.status is Status.RUNNING:
                     self.blocks.commit(seq)
             step_s = time.monotonic() - started
-            self.scheduler.after_step(batch, step_s * 1000)
-            self.metrics.observe_step(batch.num_seqs, batch.batch_limit, len(out), prompt_tokens, step_s)
+            generated = sum(len(delta.token_ids) for _, delta in out)
+            # the batch sizer weighs the time per token: a verified run hands out several at once
+            self.scheduler.after_step(batch, step_s * 1000 * len(batch.decode) / max(generated, len(batch.decode), 1))
+            self.metrics.observe_step(batch.num_seqs, batch.batch_limit, generated, prompt_tokens, step_s)
+            if outcome.verified:
+                self.metrics.observe_speculation(self.speculator.last_k, outcome.verified, outcome.proposed,
+                                                 outcome.accepted)
             if batch.preempted:
                 self.metrics.preemptions.inc(len(batch.preempted))
         self._deliver(out)
+
+    def _append_tokens(self, req: _Request, tokens: list[int], error: str | None, now: float) -> Delta:
+        """A step's tokens (several after a verified speculation) as one delta; those after a stop are dropped."""
+        if error is not None or not tokens:
+            return self._append_token(req, None, error, now)
+        deltas = []
+        for token in tokens:
+            deltas.append(self._append_token(req, token, None, now))
+            if deltas[-1].finished:
+                break
+        if len(deltas) == 1:
+            return deltas[0]
+        return replace(deltas[-1], token_ids=[t for d in deltas for t in d.token_ids], text="".join(d.text for d in deltas))
 
     def _append_token(self, req: _Request, token: int | None, error: str | None, now: float) -> Delta:
         seq = req.seq
@@ -445,6 +521,12 @@ class LocalEngine:
             m.kv_free.set(blocks.num_free)
             m.kv_cached.set(out["kv_blocks_cached"])
             out.update(m.ttft_percentiles())
+            if self.speculator is not None:
+                out["spec_draft_model"] = str(self.draft_path)
+                out["spec_tokens"] = self.speculator.last_k
+                out["spec_max_tokens"] = self.speculator.policy.max_k
+                m.spec_k.set(self.speculator.last_k)
+                out.update(m.speculation())
             return out
 
     def metrics_text(self) -> bytes:

@@ -24,6 +24,7 @@ class Block:
     ref_count: int = 0
     hash: int | None = None
     token_ids: tuple[int, ...] = field(default_factory=tuple)
+    draft: bool = False  # the draft model's cache holds these tokens too (speculative decoding)
 
 
 def chain_hash(parent: int | None, token_ids: tuple[int, ...]) -> int:
@@ -93,6 +94,7 @@ class BlockManager:
             del self.by_hash[block.hash]
         block.hash = None
         block.token_ids = ()
+        block.draft = False
         block.ref_count = 1
         return block_id
 
@@ -120,6 +122,8 @@ class BlockManager:
         seq.block_table = hits
         seq.num_computed = len(hits) * self.block_size
         seq.num_prefix_hit = seq.num_computed
+        drafted = next((i for i, b in enumerate(hits) if not self.blocks[b].draft), len(hits))
+        seq.draft_computed = drafted * self.block_size
         self.prefix_hit_tokens += seq.num_computed
         self.prefix_query_tokens += len(seq)
 
@@ -130,11 +134,14 @@ class BlockManager:
             seq.block_table.append(self._take_fresh())
 
     def commit(self, seq: Sequence) -> None:
-        """Publish blocks that became full (their KV is final) to the prefix cache."""
+        """Publish blocks that became full (their KV is final) to the prefix cache, and mark those
+        the draft model has computed too, so a request that reuses them needs no draft catch-up."""
         full = seq.num_computed // self.block_size
+        drafted = seq.draft_computed // self.block_size
         parent: int | None = None
         for i in range(full):
             block = self.blocks[seq.block_table[i]]
+            block.draft |= i < drafted
             if block.hash is None:
                 chunk = tuple(seq.token_ids[i * self.block_size : (i + 1) * self.block_size])
                 block.hash = chain_hash(parent, chunk)
@@ -155,6 +162,7 @@ class BlockManager:
                     self.free[block_id] = None
         seq.block_table = []
         seq.num_computed = 0
+        seq.draft_computed = 0
 
 
 @dataclass(frozen=True)

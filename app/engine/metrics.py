@@ -48,6 +48,10 @@ class EngineMetrics:
         self.prefix_hits = Counter("llm_prefix_hit_tokens", "Prompt tokens served from the prefix cache", registry=r)
         self.preemptions = Counter("llm_preemptions", "Requests preempted for memory", registry=r)
         self.aborted_steps = Counter("llm_aborted_steps", "Steps dropped midway for an arriving voice request", registry=r)
+        self.spec_proposed = Counter("llm_spec_proposed_tokens", "Draft tokens proposed for verification", registry=r)
+        self.spec_accepted = Counter("llm_spec_accepted_tokens", "Draft tokens the target accepted", registry=r)
+        self.spec_verified = Counter("llm_spec_verified_rows", "Decode rows that verified proposals", registry=r)
+        self.spec_k = Gauge("llm_spec_tokens", "Tokens the draft proposes per row this step (0: speculation off)", registry=r)
         self.finished = Counter("llm_requests_finished", "Finished requests", ["priority", "reason"], registry=r)
         self.ttft = Histogram("llm_ttft_seconds", "Time to first token", ["priority"], buckets=LATENCY_BUCKETS, registry=r)
         self.itl = Histogram("llm_inter_token_seconds", "Time between tokens", buckets=LATENCY_BUCKETS, registry=r)
@@ -60,6 +64,7 @@ class EngineMetrics:
         self.total_generated = 0
         self.total_prompt_tokens = 0
         self.total_aborted_steps = 0
+        self.total_spec_verified = self.total_spec_proposed = self.total_spec_accepted = 0
 
     def observe_step(self, batch_size: int, batch_limit: int, new_tokens: int, prompt_tokens: int, step_s: float) -> None:
         now = time.monotonic()
@@ -76,6 +81,25 @@ class EngineMetrics:
         self._recent_tokens.append((now, new_tokens))
         while self._recent_tokens and now - self._recent_tokens[0][0] > RATE_WINDOW_S:
             self._recent_tokens.popleft()
+
+    def observe_speculation(self, k: int, verified: int, proposed: int, accepted: int) -> None:
+        """One speculative step: ``verified`` rows checked ``proposed`` draft tokens and kept ``accepted``."""
+        self.spec_k.set(k)
+        self.total_spec_verified += verified
+        self.total_spec_proposed += proposed
+        self.total_spec_accepted += accepted
+        self.spec_verified.inc(verified)
+        self.spec_proposed.inc(proposed)
+        self.spec_accepted.inc(accepted)
+
+    def speculation(self) -> dict[str, float]:
+        """Dashboard figures: the share of proposals accepted, and accepted tokens per verified row."""
+        return {
+            "spec_acceptance": round(self.total_spec_accepted / self.total_spec_proposed, 4) if self.total_spec_proposed else 0.0,
+            "spec_accepted_per_verify": round(self.total_spec_accepted / self.total_spec_verified, 3)
+            if self.total_spec_verified else 0.0,
+            "spec_verified_rows": self.total_spec_verified,
+        }
 
     def observe_aborted_step(self) -> None:
         self.total_aborted_steps += 1

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 import torch
 
+from app.engine.api import SamplingParams
 from app.engine.sequence import Sequence
 
 
@@ -20,14 +21,27 @@ class SampleResult:
     errors: list[str | None]
 
 
+def penalise(logits: torch.Tensor, penalty: float, context: list[int]) -> torch.Tensor:
+    """``logits`` [V] with transformers' repetition penalty on the tokens of ``context`` (the same tensor
+    without a penalty, else a copy)."""
+    if penalty == 1.0:
+        return logits
+    logits = logits.clone()
+    seen = torch.tensor(sorted(set(context)), device=logits.device)
+    scores = logits[seen]
+    logits[seen] = torch.where(scores < 0, scores * penalty, scores / penalty)
+    return logits
+
+
+def probabilities(logits: torch.Tensor, params: SamplingParams) -> torch.Tensor:
+    """What a sampled row draws from: temperature, top-k and top-p over (penalised) ``logits``."""
+    return _filter_top_k_top_p(logits / params.temperature, params.top_k, params.top_p).softmax(-1)
+
+
 def _apply_repetition_penalty(logits: torch.Tensor, seqs: list[Sequence]) -> None:
     for row, seq in enumerate(seqs):
-        penalty = seq.params.repetition_penalty
-        if penalty == 1.0:
-            continue
-        seen = torch.tensor(sorted(set(seq.token_ids)), device=logits.device)
-        scores = logits[row, seen]
-        logits[row, seen] = torch.where(scores < 0, scores * penalty, scores / penalty)
+        if seq.params.repetition_penalty != 1.0:
+            logits[row] = penalise(logits[row], seq.params.repetition_penalty, seq.token_ids)
 
 
 def _filter_top_k_top_p(logits: torch.Tensor, top_k: int, top_p: float) -> torch.Tensor:
@@ -65,9 +79,7 @@ def sample(logits: torch.Tensor, seqs: list[Sequence]) -> SampleResult:
     for row, seq in enumerate(seqs):
         if bad[row] or seq.params.temperature <= 0.0:
             continue
-        p = seq.params
-        row_logits = _filter_top_k_top_p(logits[row] / p.temperature, p.top_k, p.top_p)
-        probs = row_logits.softmax(-1)
+        probs = probabilities(logits[row], seq.params)
         if seq.generator is not None:
             probs = probs.cpu()  # seeded generators live on the CPU, whatever device the model uses
         tokens[row] = int(torch.multinomial(probs, 1, generator=seq.generator).item())

@@ -112,6 +112,9 @@ class Scheduler:
         self.num_preemptions = 0
         self.last_limit = config.max_batch
         self.watermark = max(1, math.ceil(0.01 * blocks.num_blocks))
+        # tokens a decode row may add beyond its one (a draft's proposals, verified in the same step):
+        # their blocks are taken only when free, never by preempting, so speculation never costs a request
+        self.lookahead = 0
 
     # --- queue management ---
     def add(self, seq: Sequence) -> None:
@@ -222,6 +225,10 @@ class Scheduler:
                     batch.preempted.append(seq)
                     continue
                 self.blocks.grow(seq, n)
+                if n == 1 and self.lookahead:
+                    room = self.blocks.num_free - self._reserve()
+                    if self.blocks.blocks_needed(seq, 1 + self.lookahead) <= room:
+                        self.blocks.grow(seq, 1 + self.lookahead)
             else:
                 if not admitting or budget <= 0:
                     continue

@@ -35,6 +35,7 @@ class Sequence:
     last_served: float | None = None  # when it last got a place in a step (aging counts from here)
     status: Status = Status.WAITING
     num_computed: int = 0
+    draft_computed: int = 0  # tokens whose keys/values are in the draft model's cache (speculative decoding)
     num_prefix_hit: int = 0
     block_table: list[int] = field(default_factory=list)
     prompt_len: int = 0

@@ -86,7 +86,9 @@ def _build_parts(settings: Settings, prepared: Any, engine: Any, recognizer: Any
     if engine is None:
         from app.engine import create_backend
 
-        engine = create_backend(settings, model_path=str(prepared.llm_dir)) if prepared else create_backend(settings)
+        draft = getattr(prepared, "draft_llm_dir", None)
+        engine = (create_backend(settings, model_path=str(prepared.llm_dir), draft_path=str(draft) if draft else None)
+                  if prepared else create_backend(settings))
         owned.append(engine)
     if recognizer is None:
         from app.asr import create_recognizer

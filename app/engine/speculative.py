@@ -1,0 +1,369 @@
+"""Speculative decoding inside continuous batching: a small draft model proposes, the target verifies.
+
+A speculating decode row gets k proposals from k batched single-token steps of the draft (a model
+of the same tokenizer, with its own KV cache addressed by the target's block tables), then one
+target forward verifies them all: the row's last token and its proposals run as k+1 single-query
+rows, so the target's logits at every position come from one pass over its weights. A CPU decode
+step streams every weight once whatever the number of rows, so k+1 tokens a row cost little more
+than one: that is the gain, while the batch is small and the draft is often right.
+
+Greedy rows accept the longest prefix of proposals that the target's argmax agrees with, plus the
+target's own next token: the output is exactly the plain greedy output. Sampled rows use the
+rejection rule (accept with min(1, p/q), else draw from norm(max(0, p - q))), which keeps the
+target's distribution. p and q both go through the row's repetition penalty, temperature, top-k
+and top-p, over the context each position would see.
+
+The draft's cache lags the target's by the tokens it has not run yet (the last proposal when
+all were accepted, whatever was decoded while speculation was off): its first forward of a step
+catches up on them, and runs the step's prefill chunks too, so a prompt is in both caches.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import torch
+
+from app.engine.attention import Chunk, pack
+from app.engine.model_runner import ModelRunner
+from app.engine.sampling import penalise, probabilities, sample
+from app.engine.scheduler import ScheduledBatch
+from app.engine.sequence import Sequence
+
+SINGLE_MAX = 8  # a draft catch-up up to this many tokens attends as single-query rows (in place, no padding)
+NAN_ERROR = "the model produced NaN/inf logits for this request"
+
+
+# --- the acceptance rule ---------------------------------------------------------------------------
+
+
+def accept_greedy(target_picks: list[int], proposals: list[int]) -> list[int]:
+    """The target's own tokens (``target_picks``: its argmax after each of the k+1 inputs) up to and
+    including the first one that differs from the proposal at that place."""
+    out: list[int] = []
+    for pick, proposal in zip(target_picks, proposals + [None]):
+        out.append(pick)
+        if pick != proposal:
+            break
+    return out
+
+
+def accept_sampled(p: torch.Tensor, q: torch.Tensor, proposals: list[int],
+                   generator: torch.Generator | None = None) -> list[int]:
+    """Rejection sampling: ``p`` [k+1, V] the target's and ``q`` [k, V] the draft's distributions at each place.
+
+    Proposal x is kept with probability min(1, p(x)/q(x)); the first one rejected is replaced by a draw
+    from norm(max(0, p - q)) and ends the run; when all are kept, one more token is drawn from p's last row.
+    Every returned token is distributed as the target alone would have drawn it.
+    """
+    out: list[int] = []
+    for j, x in enumerate(proposals):
+        if torch.rand((), generator=generator).item() * q[j, x].item() < p[j, x].item():
+            out.append(x)
+            continue
+        residual = (p[j] - q[j]).clamp_min(0)
+        total = residual.sum()
+        out.append(int(torch.multinomial(residual / total if total > 0 else p[j], 1, generator=generator)))
+        return out
+    out.append(int(torch.multinomial(p[len(proposals)], 1, generator=generator)))
+    return out
+
+
+def expected_tokens(acceptance: float, k: int) -> float:
+    """Tokens a verify step yields per row when each proposal is accepted with probability ``acceptance``."""
+    return float(k + 1) if acceptance >= 1.0 else (1.0 - acceptance ** (k + 1)) / (1.0 - acceptance)
+
+
+# --- when it pays --------------------------------------------------------------------------------
+
+
+class ForwardTimes:
+    """Measured forward time by the number of tokens in it: an average per size, linear in between."""
+
+    EMA = 0.2
+
+    def __init__(self) -> None:
+        self.ms_by_tokens: dict[int, float] = {}
+
+    def observe(self, tokens: int, ms: float) -> None:
+        old = self.ms_by_tokens.get(tokens)
+        self.ms_by_tokens[tokens] = ms if old is None else (1 - self.EMA) * old + self.EMA * ms
+
+    def ms(self, tokens: int) -> float:
+        known = sorted(self.ms_by_tokens.items())
+        if not known:
+            return 1.0
+        below = [(t, m) for t, m in known if t <= tokens]
+        above = [(t, m) for t, m in known if t >= tokens]
+        if below and above:
+            (t0, m0), (t1, m1) = below[-1], above[0]
+            return m0 if t1 == t0 else m0 + (m1 - m0) * (tokens - t0) / (t1 - t0)
+        if above:
+            return above[0][1]
+        if len(known) == 1:
+            return known[0][1] * tokens / known[0][0]
+        (t0, m0), (t1, m1) = known[-2], known[-1]
+        return m1 + max(0.0, (m1 - m0) / (t1 - t0)) * (tokens - t1)
+
+
+class SpeculationPolicy:
+    """k for the next step: the one that maximises the expected tokens per second of a decode step of
+    ``rows`` rows, from the measured acceptance rate and the measured forward times of both models.
+    0 when no k beats a plain step by ``MARGIN``: with a large batch the target's forward no longer costs
+    about the same for k+1 tokens a row as for one (compute, not streaming the weights, bounds it)."""
+
+    MARGIN = 1.05
+    EMA = 0.1
+    PRIOR = 0.7  # per-token acceptance assumed before any is measured, and drifted back to while off
+
+    def __init__(self, max_k: int) -> None:
+        self.max_k = max_k
+        self.acceptance = self.PRIOR  # per-token acceptance probability (geometric model)
+        self.target = ForwardTimes()
+        self.draft = ForwardTimes()
+        self.overhead_ms = 0.0  # per row and speculative step beyond the forwards: packing, proposing, accepting
+
+    def gain(self, rows: int, k: int) -> float:
+        """Expected tokens per second with k proposals a row, over a plain step's."""
+        if k == 0:
+            return 1.0
+        plain = self.target.ms(rows)
+        spec = k * self.draft.ms(rows) + self.target.ms(rows * (k + 1)) + self.overhead_ms * rows
+        return expected_tokens(self.acceptance, k) * plain / spec
+
+    def choose(self, rows: int) -> int:
+        if rows < 1 or self.max_k < 1:
+            return 0
+        gains = {k: self.gain(rows, k) for k in range(1, self.max_k + 1)}
+        best = max(gains, key=gains.__getitem__)
+        if gains[best] < self.MARGIN:
+            best = 0
+            # an acceptance measured long ago says little about today's replies: drift back, so it is tried again
+            self.acceptance += 0.01 * (self.PRIOR - self.acceptance) if self.acceptance < self.PRIOR else 0.0
+        return best
+
+    def observe(self, accepted: int, rejected_rows: int) -> None:
+        """One verify step: proposals accepted, and rows whose run ended in a rejection (maximum likelihood
+        of the per-token rate: a row stops at its first rejection, so later proposals say nothing)."""
+        if accepted + rejected_rows:
+            rate = accepted / (accepted + rejected_rows)
+            self.acceptance += self.EMA * (rate - self.acceptance)
+
+
+# --- the step ------------------------------------------------------------------------------------
+
+
+@dataclass(eq=False)
+class Row:
+    """One sequence's part in a speculative step, copied under the engine lock: a cancel during the
+    forwards (which frees its blocks) changes nothing the step reads."""
+
+    seq: Sequence
+    block_table: list[int]
+    context: list[int]  # its tokens so far
+    start: int  # tokens in the target's cache
+    draft_start: int  # tokens in the draft's cache
+    catch_up: int  # tokens the draft runs first (from draft_start), proposals aside
+    k: int  # proposals (0: the row decodes plainly)
+    prefill: int = 0  # a prefill chunk's size (0: a decode row)
+    proposals: list[int] = field(default_factory=list)
+    q: list[torch.Tensor] = field(default_factory=list)  # the draft's distributions (sampled rows)
+
+    @property
+    def greedy(self) -> bool:
+        return self.seq.params.temperature <= 0.0
+
+    def target_chunk(self) -> Chunk:
+        if self.prefill:
+            end = self.start + self.prefill
+            return Chunk(self.block_table, self.start, self.context[self.start : end], int(end == len(self.context)))
+        return Chunk(self.block_table, self.start, self.context[-1:] + self.proposals, 1 + len(self.proposals), True)
+
+
+@dataclass
+class SpecPlan:
+    batch: ScheduledBatch
+    rows: list[Row]
+    k: int
+
+
+@dataclass
+class StepOutcome:
+    """What a step produced: the new tokens (or the error) of each row that samples, and how far
+    the draft's cache got for each row it ran."""
+
+    tokens: dict[Sequence, list[int]] = field(default_factory=dict)
+    errors: dict[Sequence, str] = field(default_factory=dict)
+    draft_computed: dict[Sequence, int] = field(default_factory=dict)
+    verified: int = 0  # rows that verified proposals
+    proposed: int = 0
+    accepted: int = 0
+
+
+class Speculator:
+    """The draft model beside the target, and the policy that says when and how far it proposes."""
+
+    def __init__(self, draft: ModelRunner, target: ModelRunner, max_k: int, max_catch_up: int, max_seq_len: int) -> None:
+        self.draft = draft
+        self.block_size = draft.cache.block_size
+        self.device = draft.device
+        self.vocab = min(draft.vocab_size, target.vocab_size)
+        self.policy = SpeculationPolicy(max_k)
+        self.max_catch_up = max_catch_up
+        self.max_seq_len = max_seq_len
+        self.last_k = 0
+
+    def calibrate(self, target: ModelRunner, block_table: list[int], context: int) -> None:
+        """Time both models' forwards of a few single-query rows before the first request, so the first
+        steps choose k from measurements (the running engine keeps measuring)."""
+        for runner, times, sizes in ((target, self.policy.target, (1, 2, 4, 8, 16)), (self.draft, self.policy.draft, (1, 2, 4))):
+            runner.run(pack([Chunk(block_table, 0, [1] * context)], self.block_size, self.device))
+            for tokens in sizes:
+                inputs = pack([Chunk(block_table, context, [1] * tokens, tokens, True)], self.block_size, self.device)
+                best = float("inf")
+                for _ in range(2):  # the first run of a shape pays one-off costs
+                    started = time.perf_counter()
+                    runner.run(inputs)
+                    best = min(best, (time.perf_counter() - started) * 1000)
+                times.observe(tokens, best)
+
+    def plan(self, batch: ScheduledBatch) -> SpecPlan | None:
+        """Under the engine lock: the step's rows and their proposal counts, or None for a plain step."""
+        k = self.policy.choose(len(batch.decode))
+        self.last_k = k
+        if k == 0:
+            return None
+        rows = []
+        for seq in batch.decode:
+            lag = len(seq) - seq.draft_computed
+            catch_up = min(lag, self.max_catch_up)
+            room = len(seq.block_table) * self.block_size - seq.num_computed
+            left = min(seq.params.max_tokens - seq.num_generated, self.max_seq_len - len(seq) + 1)
+            k_row = max(0, min(k, room - 1, left - 1)) if catch_up == lag else 0
+            rows.append(Row(seq, list(seq.block_table), list(seq.token_ids), seq.num_computed, seq.draft_computed,
+                            catch_up, k_row))
+        for seq, n in batch.prefill:
+            catch_up = max(0, min(seq.num_computed + n - seq.draft_computed, self.max_catch_up))
+            rows.append(Row(seq, list(seq.block_table), list(seq.token_ids), seq.num_computed, seq.draft_computed,
+                            catch_up, 0, n))
+        if not any(r.k for r in rows):
+            return None
+        return SpecPlan(batch, rows, k)
+
+    def run(self, plan: SpecPlan, target: ModelRunner, should_abort: Callable[[], bool] | None) -> StepOutcome | None:
+        """Propose, verify in one target forward, accept. None when the target's forward was aborted."""
+        started = time.perf_counter()
+        draft_ms = self._propose(plan)
+        inputs = pack([r.target_chunk() for r in plan.rows], self.block_size, self.device)
+        forward_started = time.perf_counter()
+        logits = target.run(inputs, should_abort)
+        if logits is None:
+            return None
+        target_ms = (time.perf_counter() - forward_started) * 1000
+        outcome = self._accept(plan, logits[:, : self.vocab])
+        if not plan.batch.prefill:
+            policy = self.policy
+            policy.target.observe(sum(1 + len(r.proposals) for r in plan.rows), target_ms)
+            overhead = ((time.perf_counter() - started) * 1000 - draft_ms - target_ms) / len(plan.rows)
+            policy.overhead_ms += ForwardTimes.EMA * (overhead - policy.overhead_ms)
+        ended = [r for r in plan.rows if r.proposals and len(outcome.tokens.get(r.seq, ())) <= len(r.proposals)]
+        self.policy.observe(outcome.accepted, len(ended))
+        return outcome
+
+    def observe_plain(self, batch: ScheduledBatch, forward_ms: float) -> None:
+        """A plain decode step's forward time, for the policy's comparison."""
+        if batch.decode and not batch.prefill:
+            self.policy.target.observe(len(batch.decode), forward_ms)
+
+    # --- the draft ---
+    def _propose(self, plan: SpecPlan) -> float:
+        """k batched draft steps; the first also runs each row's catch-up and the prefill chunks.
+        Returns the milliseconds its forwards took."""
+        chunks, asking = [], []
+        total_ms = 0.0
+        for row in plan.rows:
+            if row.catch_up:
+                wants = int(row.k > 0)
+                tokens = row.context[row.draft_start : row.draft_start + row.catch_up]
+                chunks.append(Chunk(row.block_table, row.draft_start, tokens, wants, row.catch_up <= SINGLE_MAX))
+                if wants:
+                    asking.append(row)
+        for step in range(plan.k):
+            if step:
+                asking = [r for r in asking if r.k > step and len(r.proposals) == step]
+                chunks = [Chunk(r.block_table, len(r.context) + step - 1, r.proposals[-1:], 1, True) for r in asking]
+            if not chunks:
+                break
+            inputs = pack(chunks, self.block_size, self.device)
+            started = time.perf_counter()
+            logits = self.draft.run(inputs)[:, : self.vocab]
+            ms = (time.perf_counter() - started) * 1000
+            total_ms += ms
+            if step:
+                self.policy.draft.observe(len(chunks), ms)
+            self._draft_pick(logits, asking)
+        return total_ms
+
+    def _draft_pick(self, logits: torch.Tensor, rows: list[Row]) -> None:
+        finite = torch.isfinite(logits.sum(dim=-1)).tolist()
+        argmax = logits.argmax(dim=-1).tolist()
+        for i, row in enumerate(rows):
+            if not finite[i]:
+                continue  # no proposal: the row's run ends here
+            params = row.seq.params
+            scores = penalise(logits[i], params.repetition_penalty, row.context + row.proposals)
+            if row.greedy:
+                row.proposals.append(argmax[i] if params.repetition_penalty == 1.0 else int(scores.argmax()))
+                continue
+            q = probabilities(scores, params)
+            if row.seq.generator is not None:
+                q = q.cpu()
+            row.proposals.append(int(torch.multinomial(q, 1, generator=row.seq.generator)))
+            row.q.append(q)
+
+    # --- verification ---
+    def _accept(self, plan: SpecPlan, logits: torch.Tensor) -> StepOutcome:
+        out = StepOutcome()
+        plain: list[tuple[Row, torch.Tensor]] = []  # rows sampled the ordinary way
+        offset = 0
+        for row in plan.rows:
+            n = row.target_chunk().logits
+            rows_logits, offset = logits[offset : offset + n], offset + n
+            drafted = row.draft_start + row.catch_up
+            if not row.proposals:
+                out.draft_computed[row.seq] = drafted
+                if n:
+                    plain.append((row, rows_logits[0]))
+                continue
+            if not torch.isfinite(rows_logits.sum()):
+                out.tokens[row.seq], out.errors[row.seq] = [], NAN_ERROR
+                continue
+            tokens = self._accept_row(row, rows_logits)
+            accepted = len(tokens) - 1
+            out.tokens[row.seq] = tokens
+            out.draft_computed[row.seq] = drafted + min(accepted, len(row.proposals) - 1)
+            out.verified += 1
+            out.proposed += len(row.proposals)
+            out.accepted += accepted
+        if plain:
+            result = sample(torch.stack([l for _, l in plain]), [r.seq for r, _ in plain])
+            for (row, _), token, error in zip(plain, result.token_ids, result.errors):
+                out.tokens[row.seq] = [] if token is None else [token]
+                if error is not None:
+                    out.errors[row.seq] = error
+        return out
+
+    @staticmethod
+    def _accept_row(row: Row, logits: torch.Tensor) -> list[int]:
+        params = row.seq.params
+        scores = [penalise(logits[j], params.repetition_penalty, row.context + row.proposals[:j])
+                  for j in range(len(logits))]
+        if row.greedy:
+            picks = logits.argmax(dim=-1).tolist() if params.repetition_penalty == 1.0 else [int(s.argmax()) for s in scores]
+            return accept_greedy(picks, row.proposals)
+        p = torch.stack([probabilities(s, params) for s in scores])
+        if row.seq.generator is not None:
+            p = p.cpu()
+        return accept_sampled(p, torch.stack(row.q), row.proposals, row.seq.generator)

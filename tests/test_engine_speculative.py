@@ -1,0 +1,264 @@
+"""Speculative decoding: the acceptance rule on small tensors, the policy, and the engine with real packaged
+models, whose greedy output with speculation must equal the plain greedy output."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+import pytest_asyncio
+import torch
+
+from app.engine import Priority, SamplingParams, create_backend
+from app.engine.speculative import ForwardTimes, SpeculationPolicy, accept_greedy, accept_sampled, expected_tokens
+from app.models.prepare import ModelPreparationError, prepare_models
+from engine_helpers import PROMPTS, SYSTEM, collect, prompt_ids, wait_until
+
+# --- the acceptance rule ---------------------------------------------------------------------------
+
+
+def test_greedy_rows_keep_the_agreeing_prefix_and_the_targets_next_token():
+    assert accept_greedy([5, 6, 7, 8], [5, 6, 7]) == [5, 6, 7, 8]  # all accepted, plus the bonus token
+    assert accept_greedy([5, 9, 7, 8], [5, 6, 7]) == [5, 9]  # the first disagreement is the target's token
+    assert accept_greedy([4, 6, 7, 8], [5, 6, 7]) == [4]
+    assert accept_greedy([3], []) == [3]
+
+
+def _chi_square(counts: torch.Tensor, probs: torch.Tensor) -> float:
+    expected = probs * counts.sum()
+    return float(((counts - expected) ** 2 / expected).sum())
+
+
+def test_sampled_rows_keep_the_targets_distribution():
+    """Draws through the rejection rule against draws the target alone makes: chi-square per position."""
+    gen = torch.Generator().manual_seed(1234)
+    p = torch.tensor([[0.4, 0.3, 0.15, 0.1, 0.05], [0.05, 0.1, 0.2, 0.25, 0.4], [0.2, 0.2, 0.2, 0.2, 0.2]])
+    q = torch.tensor([[0.1, 0.1, 0.5, 0.2, 0.1], [0.3, 0.3, 0.2, 0.1, 0.1]])
+    first, second, third = torch.zeros(5), torch.zeros(5), torch.zeros(5)
+    draws = 20000
+    for _ in range(draws):
+        proposals = [int(torch.multinomial(q[j], 1, generator=gen)) for j in range(2)]
+        out = accept_sampled(p, q, proposals, gen)
+        assert 1 <= len(out) <= 3 and out[:-1] == proposals[: len(out) - 1]
+        for counts, token in zip((first, second, third), out):
+            counts[token] += 1
+    # 99.9% quantile of chi-square with 4 degrees of freedom: 18.47
+    assert _chi_square(first, p[0]) < 18.47
+    assert _chi_square(second, p[1]) < 18.47
+    assert _chi_square(third, p[2]) < 18.47
+    # and the draft is used: most first tokens come without a rejection where q overlaps p
+    assert first.sum() == draws and second.sum() > 0.4 * draws
+
+
+def test_a_draft_equal_to_the_target_is_always_accepted():
+    gen = torch.Generator().manual_seed(0)
+    p = torch.tensor([[0.5, 0.5, 0.0], [0.1, 0.2, 0.7], [0.3, 0.3, 0.4]])
+    for _ in range(200):
+        proposals = [int(torch.multinomial(p[j], 1, generator=gen)) for j in range(2)]
+        assert accept_sampled(p, p[:2], proposals, gen)[:2] == proposals
+
+
+def test_the_policy_speculates_on_small_batches_and_not_on_large_ones():
+    policy = SpeculationPolicy(max_k=4)
+    # a CPU: the forward costs the weights' streaming (flat) until compute takes over (linear)
+    for tokens in (1, 2, 4, 8, 16, 32, 64):
+        policy.target.observe(tokens, max(100.0, 12.0 * tokens))
+        policy.draft.observe(tokens, max(15.0, 2.0 * tokens))
+    policy.acceptance = 0.8
+    assert policy.choose(1) == 4
+    assert policy.choose(32) == 0  # every extra token costs a full share of compute: no gain
+    policy.acceptance = 0.3
+    assert policy.choose(1) in (1, 2)  # a poor draft proposes less
+    assert expected_tokens(1.0, 4) == 5 and abs(expected_tokens(0.5, 1) - 1.5) < 1e-9
+
+
+def test_forward_times_interpolate_and_extrapolate():
+    times = ForwardTimes()
+    times.observe(2, 10.0)
+    times.observe(8, 40.0)
+    assert times.ms(1) == 10.0 and times.ms(5) == 25.0 and times.ms(16) == 80.0
+
+
+# --- the engine with real models -----------------------------------------------------------------
+
+def force_k(engine, k: int) -> None:
+    """Speculate with exactly k proposals a row (0: plain steps), whatever the measured gain says."""
+    engine.speculator.policy.choose = lambda rows: k
+
+
+async def plain_greedy(engine, ids: list[int], max_tokens: int, ignore_eos: bool = False) -> list[int]:
+    """The reference: the same engine without speculation (its weights may be narrower than transformers')."""
+    choose = engine.speculator.policy.choose
+    force_k(engine, 0)
+    try:
+        params = SamplingParams(max_tokens=max_tokens, ignore_eos=ignore_eos)
+        return (await collect(engine, prompt_token_ids=ids, params=params))[0]
+    finally:
+        engine.speculator.policy.choose = choose
+
+
+async def _spec_engine(settings, model_dir: str, draft_dir: str):
+    update = {"llm_dtype": "float32", "llm_kv_dtype": "float32", "device": "cpu", "system_prompt": SYSTEM}
+    eng = create_backend(settings.model_copy(update=update), model_path=model_dir, draft_path=draft_dir)
+    await eng.start()
+    return eng
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="session")
+async def spec_engine(settings, prepared):
+    """SmolLM2-135M drafting for itself: every proposal should be accepted."""
+    eng = await _spec_engine(settings, str(prepared.llm_dir), str(prepared.llm_dir))
+    yield eng
+    await eng.stop()
+
+
+async def _greedy_together(engine, prompts: list[list[int]], max_tokens: list[int]) -> list[list[int]]:
+    """Requests that join a running batch one after another (continuous batching), greedy."""
+    progress: list[int] = []
+
+    async def request(i: int):
+        if i:
+            await wait_until(lambda: len(progress) >= 3 * i)
+        params = SamplingParams(max_tokens=max_tokens[i], ignore_eos=True)
+        return await collect(engine, prompt_token_ids=prompts[i], params=params, progress=progress if i == 0 else None)
+
+    return [tokens for tokens, _, _ in await asyncio.gather(*[request(i) for i in range(len(prompts))])]
+
+
+@pytest.mark.asyncio(loop_scope="session")
+async def test_greedy_output_with_speculation_equals_plain_greedy(spec_engine):
+    eng = spec_engine
+    texts = [PROMPTS[0], PROMPTS[2] + " " + PROMPTS[1] * 6, PROMPTS[3]]
+    prompts = [prompt_ids(eng, t) for t in texts]
+    lengths = [24, 14, 9]
+    force_k(eng, 4)
+    before = eng.stats()["spec_verified_rows"]
+    spec = await _greedy_together(eng, prompts, lengths)
+    stats = eng.stats()
+    assert stats["spec_verified_rows"] > before
+    assert stats["spec_acceptance"] > 0.9  # the draft is the target: it is right nearly always
+    force_k(eng, 0)
+    plain = await _greedy_together(eng, prompts, lengths)
+    assert spec == plain
+    assert spec == [await plain_greedy(eng, ids, n, ignore_eos=True) for ids, n in zip(prompts, lengths)]
+
+
+@pytest.mark.asyncio(loop_scope="session")
+async def test_speculation_after_plain_steps_catches_the_draft_up(spec_engine):
+    eng = spec_engine
+    ids = prompt_ids(eng, PROMPTS[1])
+    progress: list[int] = []
+    force_k(eng, 0)
+    task = asyncio.create_task(collect(eng, prompt_token_ids=ids, params=SamplingParams(max_tokens=20, ignore_eos=True),
+                                       progress=progress))
+    await wait_until(lambda: len(progress) >= 1 and progress[-1] >= 6)
+    force_k(eng, 3)  # the draft has not seen the prompt nor the first tokens: its first step runs them all
+    tokens, _, _ = await task
+    assert eng.stats()["spec_acceptance"] > 0.9
+    assert tokens == await plain_greedy(eng, ids, 20, ignore_eos=True)
+
+
+@pytest.mark.asyncio(loop_scope="session")
+async def test_eos_and_stop_strings_inside_an_accepted_run_end_the_reply_there(spec_engine):
+    eng = spec_engine
+    force_k(eng, 4)
+    ids = prompt_ids(eng, PROMPTS[0])
+    tokens, text, last = await collect(eng, prompt_token_ids=ids, params=SamplingParams(max_tokens=64))
+    assert last.finish_reason == "stop" and tokens[-1] in eng.eos_ids
+    assert tokens == await plain_greedy(eng, ids, 64)  # nothing after the end of turn
+    words = text.split()
+    stop = words[len(words) // 2]
+    cut, stop_text, last = await collect(eng, prompt_token_ids=ids, params=SamplingParams(max_tokens=64, stop=(stop,)))
+    assert last.finish_reason == "stop" and stop_text == text[: text.index(stop)]
+    assert len(cut) < len(tokens)
+    capped, _, last = await collect(eng, prompt_token_ids=ids, params=SamplingParams(max_tokens=7, ignore_eos=True))
+    assert last.finish_reason == "length" and capped == tokens[:7]
+
+
+@pytest.mark.asyncio(loop_scope="session")
+async def test_cancel_during_speculation_frees_the_kv_and_the_engine_goes_on(spec_engine):
+    eng = spec_engine
+    force_k(eng, 4)
+    baseline = eng.stats()["kv_blocks_used"]
+    progress: list[int] = []
+    task = asyncio.create_task(collect(eng, request_id="spec-cancel", prompt_token_ids=prompt_ids(eng, PROMPTS[2]),
+                                       params=SamplingParams(max_tokens=300, ignore_eos=True), progress=progress))
+    await wait_until(lambda: len(progress) >= 2)
+    eng.cancel("spec-cancel")
+    assert eng.stats()["kv_blocks_used"] == baseline
+    tokens, _, last = await task
+    assert last.finish_reason == "cancelled" and len(tokens) < 300
+    ids = prompt_ids(eng, PROMPTS[3])
+    after, _, _ = await collect(eng, prompt_token_ids=ids, params=SamplingParams(max_tokens=12, ignore_eos=True))
+    assert after == await plain_greedy(eng, ids, 12, ignore_eos=True)
+
+
+@pytest.mark.asyncio(loop_scope="session")
+async def test_sampled_rows_speculate_and_keep_their_seeded_replies_repeatable(spec_engine):
+    eng = spec_engine
+    force_k(eng, 4)
+    ids = prompt_ids(eng, PROMPTS[2])
+    params = SamplingParams(temperature=0.8, top_p=0.9, repetition_penalty=1.1, max_tokens=24, seed=7, ignore_eos=True)
+    before = eng.stats()["spec_verified_rows"]
+    first, _, last = await collect(eng, prompt_token_ids=ids, params=params)
+    second, _, _ = await collect(eng, prompt_token_ids=ids, params=params)
+    assert last.error is None and len(first) == 24 and first == second
+    assert eng.stats()["spec_verified_rows"] > before
+
+
+@pytest.mark.asyncio(loop_scope="session")
+async def test_stats_and_metrics_report_the_speculation(spec_engine):
+    stats = spec_engine.stats()
+    assert {"spec_acceptance", "spec_accepted_per_verify", "spec_tokens", "spec_draft_model"} <= stats.keys()
+    text = spec_engine.metrics_text().decode()
+    assert "llm_spec_accepted_tokens_total" in text and "llm_spec_proposed_tokens_total" in text
+
+
+@pytest.fixture(scope="module")
+def qwen_dir(settings) -> str:
+    """The packaged Qwen2.5 0.5B, prepared on first use; skipped where its packages are not installed."""
+    try:
+        return str(prepare_models(settings.model_copy(update={"llm_model": "qwen2.5-0.5b"})).llm_dir)
+    except ModelPreparationError as error:
+        pytest.skip(f"the packaged qwen2.5-0.5b is not available: {error}")
+
+
+@pytest.mark.asyncio(loop_scope="session")
+async def test_qwen_drafting_for_itself_keeps_the_greedy_output(settings, qwen_dir):
+    eng = await _spec_engine(settings, qwen_dir, qwen_dir)
+    try:
+        prompts = [prompt_ids(eng, PROMPTS[0]), prompt_ids(eng, PROMPTS[3] + " " + PROMPTS[1] * 3)]
+        force_k(eng, 4)
+        spec = await _greedy_together(eng, prompts, [12, 8])
+        assert eng.stats()["spec_acceptance"] > 0.9
+        force_k(eng, 0)
+        assert spec == await _greedy_together(eng, prompts, [12, 8])
+        assert spec == [await plain_greedy(eng, ids, n, ignore_eos=True) for ids, n in zip(prompts, [12, 8])]
+    finally:
+        await eng.stop()
+
+
+def test_a_voice_request_is_planned_first():
+    """The scheduler already orders rows by class; speculation keeps its order (voice rows lead the plan)."""
+    from app.engine.kv_cache import BlockManager
+    from app.engine.scheduler import Scheduler, SchedulerConfig
+    from app.engine.sequence import Sequence
+
+    sched = Scheduler(SchedulerConfig(8, 64, 10.0, 0.0, 256), BlockManager(64, 4))
+    sched.lookahead = 4
+    text = Sequence("text", list(range(100, 106)), SamplingParams(max_tokens=8), Priority.TEXT, arrival=0.0)
+    voice = Sequence("voice", list(range(200, 206)), SamplingParams(max_tokens=8), Priority.VOICE, arrival=0.1)
+    for s in (text, voice):
+        sched.add(s)
+    for now in (0.2, 0.3):
+        batch = sched.schedule(now)
+        for s in batch.decode:
+            s.num_computed += 1
+            s.token_ids.append(1)
+        for s, n in batch.prefill:
+            s.num_computed += n
+            s.token_ids.append(1)
+    batch = sched.schedule(0.4)
+    assert [s.request_id for s in batch.decode] == ["voice", "text"]
+    # each decode row holds room for its token and the lookahead, taken from free blocks
+    assert all(len(s.block_table) * 4 - s.num_computed >= 5 for s in batch.decode)
