@@ -193,7 +193,7 @@ ITEMS: list[tuple[str, str, str | list[str], list[str | tuple[str, ...]]]] = [
     ("how-cup-of-tea", "howto", "How do I make a cup of tea?", ["water"]),
     ("how-wash-hands", "howto", "How should I wash my hands?", [("soap", "water")]),
     ("how-brush-teeth", "howto", "How do I brush my teeth?", ["toothpaste"]),
-    ("how-plant-seed", "howto", "How do I plant a seed?", ["soil", "dirt", "compost"]),
+    ("how-plant-seed", "howto", "How do I plant a seed?", ["soil", "dirt", "compost", "potting mix", "starting mix"]),
     ("how-make-toast", "howto", "How do I make toast?", ["bread"]),
     ("how-cook-pasta", "howto", "How do I cook pasta?", ["water"]),
     ("how-tie-laces", "howto", "How do I tie my shoelaces?", ["loop", "bunny ear", "knot"]),
@@ -201,7 +201,7 @@ ITEMS: list[tuple[str, str, str | list[str], list[str | tuple[str, ...]]]] = [
     ("how-flat-tyre", "howto", "How do I change a flat tyre on my car?", ["jack", "spare"]),
     ("how-send-email", "howto", "How do I send an email?", ["address", "recipient"]),
     ("how-cheese-sandwich", "howto", "How do I make a cheese sandwich?", ["bread"]),
-    ("how-fresh-flowers", "howto", "How do I keep cut flowers fresh for longer?", ["water"]),
+    ("how-fresh-flowers", "howto", "How do I keep cut flowers fresh for longer?", ["water", "watering", "watered"]),
     ("how-clean-cut", "howto", "How should I clean a small cut on my finger?", ["water", "soap", "rinse"]),
     # --- memory: the answer is in an earlier turn of the same conversation
     ("mem-name-priya", "memory", ["My name is Priya.", "What is my name?"], ["priya"]),
