@@ -66,3 +66,17 @@ async def test_quantized_greedy_output_equals_hf_over_the_same_weights(engine, r
         ids = prompt_ids(engine, text)
         tokens, _, _ = await collect(engine, prompt_token_ids=ids, params=SamplingParams(max_tokens=16))
         assert tokens == hf_greedy(reference, ids, 16)
+
+
+async def test_packed_weights_are_cached_for_the_next_start(engine, prepared):
+    from app.engine.weights import CheckpointTensors, PackedCache
+
+    files = CheckpointTensors.of(prepared.llm_dir).files
+    cache = PackedCache(files, "auto")
+    assert cache.path.is_file()
+    loaded = cache.load()
+    packed = engine.runner.lean.packed()
+    assert loaded.keys() == packed.keys()
+    for key, weight in packed.items():
+        assert loaded[key].bits == weight.bits and torch.equal(loaded[key].records, weight.records)
+    assert PackedCache(files, "8").path != cache.path  # another setting packs anew

@@ -11,20 +11,21 @@ Two paths share the packed step layout and :func:`paged_attention`:
 
 from __future__ import annotations
 
-import functools
 import logging
 from collections.abc import Callable
 from pathlib import Path
 
 import torch
 import torch.nn.functional as F
-from transformers import AttentionInterface, AutoConfig, AutoModelForCausalLM
+from transformers import AttentionInterface, AutoConfig, AutoModelForCausalLM, GenerationConfig
 
 from app.device import cpu_flags, resolve_dtype
 from app.engine.attention import StepInputs, StepMetadata, paged_attention
 from app.kernels import cpu_kernels
 from app.engine.kv_cache import KVCache, KVLayout
+from app.engine.weights import CheckpointTensors, ModelTensors, PackedCache
 from app.kernels.linear import Linear
+from app.kernels.quantize import QuantizedWeight
 
 log = logging.getLogger(__name__)
 
@@ -51,45 +52,57 @@ AttentionInterface.register(ATTENTION_NAME, _hf_paged_attention)
 class LeanLlama:
     """Llama-family decoder over fused copies of the HF weights."""
 
-    def __init__(self, model: torch.nn.Module, max_positions: int, *, compute_dtype: torch.dtype, half_weights: bool,
-                 weight_bits: int | str) -> None:
-        """The HF weights may be held narrower than ``compute_dtype`` (a bf16 checkpoint loaded as it is for
-        fp32 compute): the linears keep them packed, the small tensors are converted once here."""
+    def __init__(self, model: torch.nn.Module, tensors: CheckpointTensors | ModelTensors, max_positions: int, *,
+                 compute_dtype: torch.dtype, half_weights: bool, weight_bits: int | str,
+                 packed: dict[str, QuantizedWeight] | None = None) -> None:
+        """``model`` gives the config and the rotary module (its weights may be on the meta device);
+        ``tensors`` the weights by name, which may be narrower than ``compute_dtype`` (a bf16 checkpoint
+        for fp32 compute): the linears keep them packed, the small tensors are converted once here.
+        ``packed``: 4/8-bit linears packed before (:class:`app.engine.weights.PackedCache`), by key."""
         cfg = model.config
-        inner = model.model
         self.num_heads = cfg.num_attention_heads
         self.num_kv = cfg.num_key_value_heads
         self.head_dim = getattr(cfg, "head_dim", None) or cfg.hidden_size // cfg.num_attention_heads
         self.eps = cfg.rms_norm_eps
         self.scale = self.head_dim**-0.5
         self.dtype = compute_dtype
-        self.embed = inner.embed_tokens.weight  # looked up row by row: kept as loaded
-        self.final_norm = inner.norm.weight.to(compute_dtype)
-        linear = functools.partial(Linear, half_weights=half_weights, bits=weight_bits, compute_dtype=compute_dtype)
-        self.lm_head = linear(model.lm_head.weight)
+        packed = packed or {}
+
+        def small(name: str) -> torch.Tensor | None:
+            return tensors.get(name).to(compute_dtype) if name in tensors else None
+
+        def linear(key: str, weight: Callable[[], torch.Tensor], bias: torch.Tensor | None = None) -> Linear:
+            source = packed[key] if key in packed else weight()  # fused copies are made only when packing
+            return Linear(source, bias, half_weights=half_weights, bits=weight_bits, compute_dtype=compute_dtype)
+
+        def fused(*names: str) -> Callable[[], torch.Tensor]:
+            return lambda: torch.cat([tensors.get(name) for name in names]).contiguous()
+
+        self.embed = tensors.get("model.embed_tokens.weight")  # looked up row by row: kept as stored
+        self.final_norm = small("model.norm.weight")
+        head = "lm_head.weight" if "lm_head.weight" in tensors else "model.embed_tokens.weight"  # tied
+        self.lm_head = linear("lm_head", fused(head))
         self.layers = []
-        for layer in inner.layers:
-            att, mlp = layer.self_attn, layer.mlp
-            qkv_w = torch.cat([att.q_proj.weight, att.k_proj.weight, att.v_proj.weight]).contiguous()
-            biases = [att.q_proj.bias, att.k_proj.bias, att.v_proj.bias]
-            qkv_b = torch.cat(biases).contiguous() if all(b is not None for b in biases) else None
+        for i in range(cfg.num_hidden_layers):
+            p = f"model.layers.{i}."
+            biases = [small(f"{p}self_attn.{x}_proj.bias") for x in "qkv"]
             self.layers.append(
                 (
-                    layer.input_layernorm.weight.to(compute_dtype),
-                    linear(qkv_w, qkv_b),
-                    linear(att.o_proj.weight, att.o_proj.bias),
-                    layer.post_attention_layernorm.weight.to(compute_dtype),
-                    linear(torch.cat([mlp.gate_proj.weight, mlp.up_proj.weight]).contiguous()),
-                    linear(mlp.down_proj.weight),
+                    small(p + "input_layernorm.weight"),
+                    linear(f"layers.{i}.qkv", fused(*(f"{p}self_attn.{x}_proj.weight" for x in "qkv")),
+                           torch.cat(biases) if all(b is not None for b in biases) else None),
+                    linear(f"layers.{i}.o", fused(p + "self_attn.o_proj.weight"), small(p + "self_attn.o_proj.bias")),
+                    small(p + "post_attention_layernorm.weight"),
+                    linear(f"layers.{i}.gate_up", fused(p + "mlp.gate_proj.weight", p + "mlp.up_proj.weight")),
+                    linear(f"layers.{i}.down", fused(p + "mlp.down_proj.weight")),
                 )
             )
-            # drop the HF copies layer by layer: a 4-bit model's peak memory stays near its loaded size
-            att.q_proj = att.k_proj = att.v_proj = att.o_proj = mlp.gate_proj = mlp.up_proj = mlp.down_proj = None
         # rotary tables from the model's own rotary module, so every rope variant is honoured;
         # sin is signed (-sin over the first half) so that rotate_half becomes a swap of halves
-        positions = torch.arange(max_positions, device=self.embed.device)[None]
-        probe = torch.zeros(1, dtype=compute_dtype, device=self.embed.device)
-        cos, sin = inner.rotary_emb(probe, positions)
+        device = self.embed.device
+        positions = torch.arange(max_positions, device=device)[None]
+        probe = torch.zeros(1, dtype=compute_dtype, device=device)
+        cos, sin = type(model.model.rotary_emb)(config=cfg).to(device)(probe, positions)
         half = self.head_dim // 2
         self.cos = cos[0].contiguous()
         self.sin = torch.cat((-sin[0, :, :half], sin[0, :, half:]), dim=-1)
@@ -97,6 +110,12 @@ class LeanLlama:
         kernels = cpu_kernels.load() if self.embed.device.type == "cpu" and compute_dtype == torch.float32 else None
         self.ops = kernels or TorchOps()
         self.attention_kernels = kernels if self.head_dim in cpu_kernels.ATTENTION_HEAD_DIMS else None
+
+    def packed(self) -> dict[str, QuantizedWeight]:
+        """The 4/8-bit linears by key, as ``packed`` takes them."""
+        keys = ["lm_head"] + [f"layers.{i}.{name}" for i in range(len(self.layers)) for name in ("qkv", "o", "gate_up", "down")]
+        linears = [self.lm_head] + [part for layer in self.layers for part in layer if isinstance(part, Linear)]
+        return {key: linear.quantized for key, linear in zip(keys, linears) if linear.quantized is not None}
 
     @staticmethod
     def supports(config) -> bool:
@@ -181,6 +200,14 @@ def compute_dtype(
     return torch.float32 if cpu_kernels.load() is not None else chosen
 
 
+def _generation_config(model_path: str | Path) -> GenerationConfig:
+    """The folder's generation config (its end-of-turn tokens), or the model config's defaults."""
+    try:
+        return GenerationConfig.from_pretrained(str(model_path))
+    except OSError:
+        return GenerationConfig.from_model_config(AutoConfig.from_pretrained(str(model_path)))
+
+
 class ModelRunner:
     """Loads the model, owns the KV cache tensors, runs one packed step."""
 
@@ -206,19 +233,32 @@ class ModelRunner:
         self.dtype = dtype
         config = AutoConfig.from_pretrained(str(model_path))
         lean = lean and LeanLlama.supports(config)
-        # the lean forward packs the weights itself: on a CPU computing in fp32 they load as stored
-        # (a bf16 checkpoint at half the memory of an fp32 copy), which bounds the peak while packing
-        load_dtype = "auto" if lean and device.type == "cpu" and dtype == torch.float32 else dtype
-        self.model = AutoModelForCausalLM.from_pretrained(str(model_path), dtype=load_dtype).to(device).eval()
+        # on a CPU the lean forward reads a local folder tensor by tensor: the whole checkpoint is never in
+        # memory at once, and packed 4/8-bit linears come from the cache after the first start
+        tensors = CheckpointTensors.of(model_path) if lean and device.type == "cpu" else None
+        if tensors is not None:
+            with torch.device("meta"):
+                self.model = AutoModelForCausalLM.from_config(config)
+            self.model.generation_config = _generation_config(model_path)
+        else:
+            self.model = AutoModelForCausalLM.from_pretrained(str(model_path), dtype=dtype).to(device).eval()
         cfg = self.model.config
         self.config = cfg
         head_dim = getattr(cfg, "head_dim", None) or cfg.hidden_size // cfg.num_attention_heads
         self.lean: LeanLlama | None = None
         if lean:
             bits = weight_bits if weight_bits == "auto" else int(weight_bits)
+            cache = PackedCache(tensors.files, weight_bits) if tensors is not None and weight_bits != "16" else None
+            packed = cache.load() if cache is not None else None
             with torch.inference_mode():
-                self.lean = LeanLlama(self.model, max_seq_len + 1, compute_dtype=dtype, half_weights=half_weights,
-                                      weight_bits=bits)
+                self.lean = LeanLlama(self.model, tensors or ModelTensors(self.model), max_seq_len + 1,
+                                      compute_dtype=dtype, half_weights=half_weights, weight_bits=bits, packed=packed)
+            if cache is not None and packed is None and self.lean.packed():
+                cache.save(self.lean.packed())
+            if tensors is None:  # the HF modules are no longer used; keep only what the lean forward holds
+                for layer in self.model.model.layers:
+                    att, mlp = layer.self_attn, layer.mlp
+                    att.q_proj = att.k_proj = att.v_proj = att.o_proj = mlp.gate_proj = mlp.up_proj = mlp.down_proj = None
         else:
             self.model.set_attn_implementation(ATTENTION_NAME)
         kernels_attend = self.lean is not None and self.lean.attention_kernels is not None

@@ -20,7 +20,7 @@ import torch
 import torch.nn.functional as F
 
 from app.kernels import cpu_kernels
-from app.kernels.quantize import quantizable, quantize
+from app.kernels.quantize import QuantizedWeight, quantizable, quantize
 
 BLOCK = 16  # output columns per packed block (cpu_kernels.cpp)
 
@@ -34,12 +34,17 @@ class Linear:
     weight's) is what ``x`` and ``y`` hold: a bf16 weight under fp32 compute goes to the kernels as it is.
     """
 
-    def __init__(self, weight: torch.Tensor, bias: torch.Tensor | None = None, *, half_weights: bool = True,
-                 bits: int | str = 16, compute_dtype: torch.dtype | None = None) -> None:
+    def __init__(self, weight: torch.Tensor | QuantizedWeight, bias: torch.Tensor | None = None, *,
+                 half_weights: bool = True, bits: int | str = 16, compute_dtype: torch.dtype | None = None) -> None:
+        """``weight`` may come packed already (a cached :class:`QuantizedWeight`, for fp32 compute on a CPU with the kernels)."""
+        self.weight = self.packed = self.kernel = self.quantized = None
+        if isinstance(weight, QuantizedWeight):
+            self.kernel, self.quantized, self.out_features = cpu_kernels.load(), weight, weight.out_features
+            self.bias = self._padded(bias)
+            return
         compute = compute_dtype or weight.dtype
         self.out_features = weight.shape[0]
         self.bias = None if bias is None else bias.to(compute)
-        self.weight = self.packed = self.kernel = self.quantized = None
         on_cpu = weight.device.type == "cpu"
         kernels = cpu_kernels.load() if on_cpu and compute == torch.float32 else None
         if kernels is not None and bits != 16 and quantizable(weight):

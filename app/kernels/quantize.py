@@ -22,6 +22,7 @@ RECORD_BYTES = {4: 64 + GROUP * 8, 8: 32 + GROUP * 16}
 # that came from 4-bit GGUF blocks measure ~0.001-0.004 (the bf16 rounding of the dequantized
 # values); a weight kept at 6 bits or more measures ~0.08 at 4 bits, so the line between them is clear.
 EXACT_4BIT = 0.01
+_SAMPLE_ROWS = 256  # rows whose 4-bit error decides a large weight's format before the whole is packed
 _ROWS_PER_CHUNK = 4096  # bounds the fp32 temporaries of quantizing an embedding-sized weight
 
 
@@ -49,6 +50,8 @@ def quantize(weight: torch.Tensor, bits: int | None = None) -> QuantizedWeight:
     n, k = weight.shape
     if k % GROUP:
         raise ValueError(f"{k} inputs are not a multiple of the group size {GROUP}")
+    if bits is None and n > _SAMPLE_ROWS and _error4(weight[:_SAMPLE_ROWS]) > EXACT_4BIT:
+        return quantize(weight, 8)  # the sample decides: fitting 4-bit grids to all of a finer weight is slow
     blocks = -(-n // BLOCK)
     padded = n if n % BLOCK == 0 else blocks * BLOCK
     chunks, error, norm = [], 0.0, 0.0
@@ -74,6 +77,12 @@ def quantize(weight: torch.Tensor, bits: int | None = None) -> QuantizedWeight:
     return QuantizedWeight(bits, torch.cat(parts).contiguous(), n, k)
 
 
+def _error4(weight: torch.Tensor) -> float:
+    groups = weight.float().view(-1, GROUP)
+    q, scale, low = _affine4(groups)
+    return float((q * scale[..., None] + low[..., None] - groups).norm() / groups.norm().clamp_min(1e-30))
+
+
 def dequantize(packed: QuantizedWeight) -> torch.Tensor:
     """The fp32 weight [N, K] that the kernels multiply by (the reference of the tests)."""
     records = packed.records
@@ -93,12 +102,38 @@ def dequantize(packed: QuantizedWeight) -> torch.Tensor:
 
 
 def _affine4(groups: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """Each group's affine 4-bit grid: the checkpoint's own where its values lie on one, else min/max
+    over 15 steps. A GGUF Q4_K group often spans 13 or 14 of its 16 levels (its scales are themselves
+    quantized), so min/max alone would miss its grid: shorter spans are tried in turn on the groups that
+    do not fit yet."""
+    shape = groups.shape
+    groups = groups.reshape(-1, GROUP)
     low, high = groups.amin(-1), groups.amax(-1)
-    scale = ((high - low) / 15).half().float()
-    low = low.half().float()
+    span = high - low
+    scale = span / 15
+    unfit = ~_on_grid(groups, low, scale)
+    for steps in _SPANS:
+        rows = unfit.nonzero().squeeze(-1)
+        if rows.numel() == 0:
+            break
+        candidate = span[rows] / steps
+        fits = _on_grid(groups[rows], low[rows], candidate)
+        scale[rows[fits]] = candidate[fits]
+        unfit[rows[fits]] = False
+    scale, low = scale.half().float(), low.half().float()
     safe = torch.where(scale > 0, scale, torch.ones_like(scale))
     q = ((groups - low[..., None]) / safe[..., None]).round_().clamp_(0, 15)
-    return q, scale, low
+    return q.view(shape), scale.view(shape[:-1]), low.view(shape[:-1])
+
+
+_SPANS = (14, 13, 12, 11, 10)  # levels a group of a 4-bit block may span besides all 16
+
+
+def _on_grid(groups: torch.Tensor, low: torch.Tensor, scale: torch.Tensor) -> torch.Tensor:
+    """Whether every value of a group is within a fifth of a step of ``low + q * scale`` (bf16 storage moves
+    a value by up to ~0.05 of a step; the wrong span leaves some value near half a step off)."""
+    steps = (groups - low[..., None]) / torch.where(scale > 0, scale, torch.ones_like(scale))[..., None]
+    return ((steps - steps.round()).abs().amax(-1) < 0.2) & (steps.amax(-1) < 15.5)
 
 
 def _symmetric8(groups: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
