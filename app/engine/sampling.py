@@ -45,15 +45,26 @@ def _apply_repetition_penalty(logits: torch.Tensor, seqs: list[Sequence]) -> Non
 
 
 def _filter_top_k_top_p(logits: torch.Tensor, top_k: int, top_p: float) -> torch.Tensor:
+    """One row's logits [V] with everything outside the top-k and the top-p nucleus at -inf."""
     if top_k > 0 and top_k < logits.shape[-1]:
         kth = torch.topk(logits, top_k).values[..., -1, None]
         logits = logits.masked_fill(logits < kth, float("-inf"))
     if top_p < 1.0:
-        sorted_logits, order = torch.sort(logits, descending=True)
-        cumulative = sorted_logits.softmax(-1).cumsum(-1)
-        drop = cumulative - sorted_logits.softmax(-1) >= top_p  # keep the token that crosses top_p
-        sorted_logits = sorted_logits.masked_fill(drop, float("-inf"))
-        logits = torch.empty_like(logits).scatter_(-1, order, sorted_logits)
+        # the nucleus lies among the likeliest tokens: a partial sort (topk), widened until it holds top_p,
+        # finds the same tokens (up to rounding at its edge) as sorting the whole vocabulary, which takes
+        # ~30 ms for 150k tokens on a CPU: per row and step, and k+1 times over when verifying proposals
+        # (a flat distribution, whose nucleus is a large part of the vocabulary, is sorted whole)
+        probs = logits.softmax(-1)
+        vocab = probs.shape[-1]
+        n = min(64, vocab)
+        while True:
+            values, order = probs.topk(n) if 16 * n <= vocab else probs.sort(descending=True)
+            if len(values) == vocab or values.sum() >= top_p:
+                break
+            n *= 8
+        drop = values.cumsum(-1) - values >= top_p  # keep the token that crosses top_p
+        keep = order[~drop]
+        logits = torch.full_like(logits, float("-inf")).index_copy_(-1, keep, logits[keep])
     return logits
 
 
