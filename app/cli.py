@@ -17,6 +17,8 @@ BENCHMARKS = {
     "asr": "speech recognition: real-time factor, batched decoding speed-up, word error rate, endpoint delay",
     "tts": "speech synthesis: time to first audio chunk and real-time factor per backend",
     "voice": "simulated voice users over WebSocket: end of speech -> first reply audio",
+    "speculative": "speculative decoding: decode tokens/s with the draft model vs without at batch 1 and 8, "
+    "acceptance, identical greedy outputs",
     "load": "many voice and typed users for a bounded time: errors, latency, memory, descriptors, leaked KV",
     "quality": "answer quality through the server: facts, arithmetic, spelling, translation, memory of earlier turns",
 }

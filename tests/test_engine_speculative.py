@@ -35,7 +35,7 @@ def test_sampled_rows_keep_the_targets_distribution():
     p = torch.tensor([[0.4, 0.3, 0.15, 0.1, 0.05], [0.05, 0.1, 0.2, 0.25, 0.4], [0.2, 0.2, 0.2, 0.2, 0.2]])
     q = torch.tensor([[0.1, 0.1, 0.5, 0.2, 0.1], [0.3, 0.3, 0.2, 0.1, 0.1]])
     first, second, third = torch.zeros(5), torch.zeros(5), torch.zeros(5)
-    draws = 20000
+    draws = 8000
     for _ in range(draws):
         proposals = [int(torch.multinomial(q[j], 1, generator=gen)) for j in range(2)]
         out = accept_sampled(p, q, proposals, gen)
@@ -98,7 +98,10 @@ async def plain_greedy(engine, ids: list[int], max_tokens: int, ignore_eos: bool
 
 
 async def _spec_engine(settings, model_dir: str, draft_dir: str):
-    update = {"llm_dtype": "float32", "llm_kv_dtype": "float32", "device": "cpu", "system_prompt": SYSTEM}
+    """fp32 compute over the checkpoints' own 16-bit weights: a row's logits do not depend on how many rows
+    share its forward (the 4- and 8-bit kernels' do, slightly, which flips near-ties either way)."""
+    update = {"llm_dtype": "float32", "llm_kv_dtype": "float32", "device": "cpu", "system_prompt": SYSTEM,
+              "llm_weight_bits": "16"}
     eng = create_backend(settings.model_copy(update=update), model_path=model_dir, draft_path=draft_dir)
     await eng.start()
     return eng
@@ -262,3 +265,18 @@ def test_a_voice_request_is_planned_first():
     assert [s.request_id for s in batch.decode] == ["voice", "text"]
     # each decode row holds room for its token and the lookahead, taken from free blocks
     assert all(len(s.block_table) * 4 - s.num_computed >= 5 for s in batch.decode)
+
+
+@pytest.mark.asyncio(loop_scope="session")
+async def test_the_benchmark_compares_both_modes_in_one_run(settings, prepared):
+    import argparse
+
+    from app.bench.speculative import _measure
+
+    args = argparse.Namespace(tokens=6, batches="1,2", repeats=1)
+    update = {"device": "cpu", "llm_dtype": "float32", "llm_weight_bits": "16"}
+    results = await _measure(settings.model_copy(update=update), str(prepared.llm_dir), str(prepared.llm_dir), args)
+    for b in (1, 2):
+        assert results[f"greedy_identical_b{b}"] is True
+        assert results[f"decode_tps_off_b{b}"] > 0 and results[f"decode_tps_on_b{b}"] > 0
+        assert 0 <= results[f"acceptance_b{b}"] <= 1
