@@ -17,7 +17,11 @@
 
 #include <immintrin.h>
 #include <stdint.h>
+#include <math.h>
 #include <string.h>
+
+// Rows x inputs above which rounding a linear's input to int8 is shared out among threads.
+#define PARALLEL_ELEMENTS_LINEAR (1 << 16)
 
 // How many inputs ahead (2 KiB of weights) to prefetch while the current ones are multiplied:
 // measured 15-25% faster at batch 8 than the hardware prefetcher alone.
@@ -37,15 +41,6 @@ struct Fp16 {
     static inline void load(const uint16_t* w, __m256& low, __m256& high) {
         low = _mm256_cvtph_ps(_mm_loadu_si128((const __m128i*)w));
         high = _mm256_cvtph_ps(_mm_loadu_si128((const __m128i*)(w + 8)));
-    }
-};
-
-// fp32 weights: the scratch copy that a block of 4- or 8-bit weights is expanded into for many rows.
-struct F32 {
-    using T = float;
-    static inline void load(const float* w, __m256& low, __m256& high) {
-        low = _mm256_loadu_ps(w);
-        high = _mm256_loadu_ps(w + 8);
     }
 };
 
@@ -150,151 +145,196 @@ extern "C" void linear_fp16_weights(const float* x, int64_t M, int64_t K, int64_
 // --- linear layers over 4- and 8-bit weights ----------------------------------------------------
 // y = x W^T + b with W quantized per group of 32 inputs, as app/kernels/quantize.py packs it: for
 // each block of 16 output columns, one record per group, in input order:
-//   Q4: 16 fp16 scales, 16 fp16 mins, then 32 inputs x 8 bytes (w = q * scale + min, q in 0..15;
-//       byte j of an input holds column j in its low nibble and column j + 8 in its high nibble);
-//   Q8: 16 fp16 scales, then 32 inputs x 16 int8 (w = q * scale).
+//   Q4: 16 fp16 scales, 16 fp16 mins, then 8 quads of 32 bytes (w = q * scale + min, q in 0..15):
+//       byte 4j + i of quad t holds q[column j][input 4t + i] in its low nibble and q[column j + 8][same
+//       input] in its high nibble;
+//   Q8: 16 fp16 scales, then 8 quads of 64 bytes (w = q * scale, q in -127..127): columns 0-7 as above
+//       in the first 32 bytes, columns 8-15 in the next 32.
 // A GGUF Q4_0/Q4_1/Q4_K weight is exact in Q4 (the same 32-input groups and affine grid), so the
-// engine streams the checkpoint's own bits. Few rows (decode): each input's 16 weights are expanded
-// to fp32 in registers and applied to every row of the tile, so a weight tile is unpacked once for
-// all rows. Many rows (prefill): the block is expanded once into an fp32 scratch that stays in L2,
-// and the fp32 tile runs over it for all rows.
+// engine streams the checkpoint's own bits. As in llama.cpp, the rows of x are rounded to int8 per
+// group of 32 (scale = max |x| / 127) and each quad of inputs is one integer dot product per column
+// (AVX-512 VNNI where the CPU has it, else AVX2's maddubs + madd): a 32-byte weight register serves
+// 8 columns x 4 inputs in one instruction, and a record is unpacked once for every row of a tile. The
+// result is exactly x rounded so, times the dequantized W, up to the order of the fp32 sums.
 
 #include <vector>
 
 static inline __m256 half8(const uint8_t* p) { return _mm256_cvtph_ps(_mm_loadu_si128((const __m128i*)p)); }
 
-struct Q4 {
-    static constexpr int64_t RECORD = 64 + 32 * 8;
-    struct Group {
-        __m256 s0, s1, m0, m1;
-    };
-    static inline Group group(const uint8_t* record) {
-        return {half8(record), half8(record + 16), half8(record + 32), half8(record + 48)};
+// One row of x rounded to int8 per group: values, scale, and scale * the sum of the values.
+struct RoundedRow {
+    const int8_t* q;
+    const float* scale;
+    const float* sum;
+};
+
+static void round_rows(const float* x, int64_t M, int64_t K, int64_t ldx, int8_t* q, float* scale, float* sum) {
+    const int64_t groups = K / 32;
+#pragma omp parallel for schedule(static) if (M * K >= PARALLEL_ELEMENTS_LINEAR)
+    for (int64_t r = 0; r < M; r++) {
+        for (int64_t g = 0; g < groups; g++) {
+            const float* v = x + r * ldx + g * 32;
+            float top = 0.f;
+            for (int i = 0; i < 32; i++) top = fabsf(v[i]) > top ? fabsf(v[i]) : top;
+            const float inverse = top > 0.f ? 127.f / top : 0.f;
+            int total = 0;
+            int8_t* out = q + r * K + g * 32;
+            for (int i = 0; i < 32; i++) {
+                const int value = (int)nearbyintf(v[i] * inverse);
+                out[i] = (int8_t)value;
+                total += value;
+            }
+            scale[r * groups + g] = top / 127.f;
+            sum[r * groups + g] = top / 127.f * (float)total;
+        }
     }
-    static inline void load(const uint8_t* record, int k, const Group& g, __m256& low, __m256& high) {
-        const __m256i v = _mm256_cvtepu8_epi32(_mm_loadl_epi64((const __m128i*)(record + 64 + k * 8)));
-        low = _mm256_fmadd_ps(_mm256_cvtepi32_ps(_mm256_and_si256(v, _mm256_set1_epi32(15))), g.s0, g.m0);
-        high = _mm256_fmadd_ps(_mm256_cvtepi32_ps(_mm256_srli_epi32(v, 4)), g.s1, g.m1);
+}
+
+// acc += per 32-bit lane, the sum over its 4 bytes of u8 weights x s8 inputs.
+struct DotAvx2 {
+    static inline __m256i dot(__m256i acc, __m256i w, __m256i x) {
+        const __m256i pairs = _mm256_maddubs_epi16(w, x);  // |pair| <= 2 x 127 x 127: no saturation
+        return _mm256_add_epi32(acc, _mm256_madd_epi16(pairs, _mm256_set1_epi16(1)));
+    }
+};
+
+#ifdef __AVX512VNNI__
+struct DotVnni {  // compiled in where the CPU has it (app/kernels/cpu_kernels.py adds the flags)
+    static inline __m256i dot(__m256i acc, __m256i w, __m256i x) { return _mm256_dpbusd_epi32(acc, w, x); }
+};
+#endif
+
+// The two weight registers of quad t (columns 0-7, 8-15) as u8, and whether they are signed.
+struct Q4 {
+    static constexpr int64_t RECORD = 64 + 8 * 32;
+    static constexpr bool SIGNED = false;
+    static inline void quad(const uint8_t* record, int t, __m256i& low, __m256i& high) {
+        const __m256i v = _mm256_loadu_si256((const __m256i*)(record + 64 + t * 32));
+        const __m256i nibble = _mm256_set1_epi8(15);
+        low = _mm256_and_si256(v, nibble);
+        high = _mm256_and_si256(_mm256_srli_epi16(v, 4), nibble);
     }
 };
 
 struct Q8 {
-    static constexpr int64_t RECORD = 32 + 32 * 16;
-    struct Group {
-        __m256 s0, s1;
-    };
-    static inline Group group(const uint8_t* record) { return {half8(record), half8(record + 16)}; }
-    static inline void load(const uint8_t* record, int k, const Group& g, __m256& low, __m256& high) {
-        const __m128i v = _mm_loadu_si128((const __m128i*)(record + 32 + k * 16));
-        low = _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_cvtepi8_epi32(v)), g.s0);
-        high = _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_cvtepi8_epi32(_mm_srli_si128(v, 8))), g.s1);
+    static constexpr int64_t RECORD = 32 + 8 * 64;
+    static constexpr bool SIGNED = true;
+    static inline void quad(const uint8_t* record, int t, __m256i& low, __m256i& high) {
+        low = _mm256_loadu_si256((const __m256i*)(record + 32 + t * 64));
+        high = _mm256_loadu_si256((const __m256i*)(record + 64 + t * 64));
     }
 };
 
-// R rows x 16 columns straight from the records; S sets of accumulators over interleaved inputs
-// keep one row at two independent FMA chains per half.
-template <class Q, int R, int S>
-static inline void qtile(const float* x, int64_t ldx, int64_t K, const uint8_t* w, const float* bias, float* y,
+// R rows x 16 columns. Signed (Q8) weights go in as |w| with the sign moved onto x, as the dot
+// products take unsigned bytes on one side.
+template <class Q, class D, int R>
+static inline void qtile(const RoundedRow* rows, int64_t groups, const uint8_t* w, const float* bias, float* y,
                          int64_t ldy, int cols) {
-    __m256 acc[S][R][2];
+    __m256 acc[R][2];
 #pragma GCC unroll 8
-    for (int s = 0; s < S; s++)
-#pragma GCC unroll 8
-        for (int r = 0; r < R; r++) acc[s][r][0] = acc[s][r][1] = _mm256_setzero_ps();
-    for (int64_t g = 0; g < K / 32; g++) {
+    for (int r = 0; r < R; r++) acc[r][0] = acc[r][1] = _mm256_setzero_ps();
+    for (int64_t g = 0; g < groups; g++) {
         const uint8_t* record = w + g * Q::RECORD;
-        _mm_prefetch((const char*)(record + 4 * Q::RECORD), _MM_HINT_T0);
-        _mm_prefetch((const char*)(record + 4 * Q::RECORD + 64), _MM_HINT_T0);
-        _mm_prefetch((const char*)(record + 4 * Q::RECORD + 128), _MM_HINT_T0);
-        _mm_prefetch((const char*)(record + 4 * Q::RECORD + 192), _MM_HINT_T0);
-        _mm_prefetch((const char*)(record + 4 * Q::RECORD + 256), _MM_HINT_T0);
-        const typename Q::Group group = Q::group(record);
-        const float* xg = x + g * 32;
-        for (int k = 0; k < 32; k += S) {
+        for (int64_t ahead = 0; ahead < Q::RECORD; ahead += 64)
+            _mm_prefetch((const char*)(record + 4 * Q::RECORD + ahead), _MM_HINT_T0);
+        __m256i dots[R][2];
 #pragma GCC unroll 8
-            for (int s = 0; s < S; s++) {
-                __m256 low, high;
-                Q::load(record, k + s, group, low, high);
+        for (int r = 0; r < R; r++) dots[r][0] = dots[r][1] = _mm256_setzero_si256();
 #pragma GCC unroll 8
-                for (int r = 0; r < R; r++) {
-                    const __m256 v = _mm256_broadcast_ss(xg + r * ldx + k + s);
-                    acc[s][r][0] = _mm256_fmadd_ps(v, low, acc[s][r][0]);
-                    acc[s][r][1] = _mm256_fmadd_ps(v, high, acc[s][r][1]);
+        for (int t = 0; t < 8; t++) {
+            __m256i low, high;
+            Q::quad(record, t, low, high);
+            __m256i low_abs = low, high_abs = high;
+            if (Q::SIGNED) {
+                low_abs = _mm256_abs_epi8(low);
+                high_abs = _mm256_abs_epi8(high);
+            }
+#pragma GCC unroll 8
+            for (int r = 0; r < R; r++) {
+                const __m256i x = _mm256_set1_epi32(*(const int32_t*)(rows[r].q + g * 32 + t * 4));
+                if (Q::SIGNED) {
+                    dots[r][0] = D::dot(dots[r][0], low_abs, _mm256_sign_epi8(x, low));
+                    dots[r][1] = D::dot(dots[r][1], high_abs, _mm256_sign_epi8(x, high));
+                } else {
+                    dots[r][0] = D::dot(dots[r][0], low, x);
+                    dots[r][1] = D::dot(dots[r][1], high, x);
                 }
             }
         }
+        const __m256 s0 = half8(record), s1 = half8(record + 16);
+#pragma GCC unroll 8
+        for (int r = 0; r < R; r++) {
+            const __m256 xs = _mm256_set1_ps(rows[r].scale[g]);
+            acc[r][0] = _mm256_fmadd_ps(_mm256_cvtepi32_ps(dots[r][0]), _mm256_mul_ps(s0, xs), acc[r][0]);
+            acc[r][1] = _mm256_fmadd_ps(_mm256_cvtepi32_ps(dots[r][1]), _mm256_mul_ps(s1, xs), acc[r][1]);
+            if (!Q::SIGNED) {  // + min * (the sum of the group's rounded inputs)
+                const __m256 sum = _mm256_set1_ps(rows[r].sum[g]);
+                acc[r][0] = _mm256_fmadd_ps(half8(record + 32), sum, acc[r][0]);
+                acc[r][1] = _mm256_fmadd_ps(half8(record + 48), sum, acc[r][1]);
+            }
+        }
     }
-    __m256 b0 = bias ? _mm256_loadu_ps(bias) : _mm256_setzero_ps();
-    __m256 b1 = bias ? _mm256_loadu_ps(bias + 8) : _mm256_setzero_ps();
+    const __m256 b0 = bias ? _mm256_loadu_ps(bias) : _mm256_setzero_ps();
+    const __m256 b1 = bias ? _mm256_loadu_ps(bias + 8) : _mm256_setzero_ps();
 #pragma GCC unroll 8
     for (int r = 0; r < R; r++) {
-        __m256 v0 = b0, v1 = b1;
-#pragma GCC unroll 8
-        for (int s = 0; s < S; s++) {
-            v0 = _mm256_add_ps(v0, acc[s][r][0]);
-            v1 = _mm256_add_ps(v1, acc[s][r][1]);
-        }
         float out[16];
-        _mm256_storeu_ps(out, v0);
-        _mm256_storeu_ps(out + 8, v1);
+        _mm256_storeu_ps(out, _mm256_add_ps(acc[r][0], b0));
+        _mm256_storeu_ps(out + 8, _mm256_add_ps(acc[r][1], b1));
         memcpy(y + r * ldy, out, cols * sizeof(float));
     }
 }
 
-// Rows up to this many read the records directly; more expand the block once (see above).
-#define DIRECT_ROWS 4
-
-template <class Q>
-static void qlinear(const float* x, int64_t M, int64_t K, int64_t ldx, const uint8_t* w, int64_t N, const float* bias,
+// Rows per tile: VNNI's 32 vector registers hold 4 rows' accumulators, AVX2's 16 hold 2.
+template <class Q, class D, int TILE>
+static void qlinear(const RoundedRow* rows, int64_t M, int64_t K, const uint8_t* w, int64_t N, const float* bias,
                     float* y, int64_t ldy) {
-    if (M == 0) return;
-    const int64_t blocks = (N + 15) / 16;
-    const int64_t block_bytes = K / 32 * Q::RECORD;
+    const int64_t blocks = (N + 15) / 16, groups = K / 32;
+    const int64_t block_bytes = groups * Q::RECORD;
 #pragma omp parallel for schedule(static)
     for (int64_t block = 0; block < blocks; block++) {
         const uint8_t* wb = w + block * block_bytes;
         const float* bb = bias ? bias + block * 16 : nullptr;
         const int cols = (int)(N - block * 16 < 16 ? N - block * 16 : 16);
-        float* yb = y + block * 16;
-        if (M <= DIRECT_ROWS) {
-            switch (M) {
-                case 1: qtile<Q, 1, 2>(x, ldx, K, wb, bb, yb, ldy, cols); break;
-                case 2: qtile<Q, 2, 1>(x, ldx, K, wb, bb, yb, ldy, cols); break;
-                case 3: qtile<Q, 3, 1>(x, ldx, K, wb, bb, yb, ldy, cols); break;
-                default: qtile<Q, 4, 1>(x, ldx, K, wb, bb, yb, ldy, cols); break;
+        for (int64_t m = 0; m < M; m += TILE) {
+            float* yb = y + m * ldy + block * 16;
+            switch (M - m < TILE ? M - m : TILE) {
+                case 1: qtile<Q, D, 1>(rows + m, groups, wb, bb, yb, ldy, cols); break;
+                case 2: qtile<Q, D, 2>(rows + m, groups, wb, bb, yb, ldy, cols); break;
+                case 3: qtile<Q, D, TILE < 3 ? 1 : 3>(rows + m, groups, wb, bb, yb, ldy, cols); break;
+                default: qtile<Q, D, TILE>(rows + m, groups, wb, bb, yb, ldy, cols); break;
             }
-            continue;
-        }
-        static thread_local std::vector<float> scratch;
-        scratch.resize(K * 16);
-        float* expanded = scratch.data();
-        for (int64_t g = 0; g < K / 32; g++) {
-            const uint8_t* record = wb + g * Q::RECORD;
-            const typename Q::Group group = Q::group(record);
-            for (int k = 0; k < 32; k++) {
-                __m256 low, high;
-                Q::load(record, k, group, low, high);
-                _mm256_storeu_ps(expanded + (g * 32 + k) * 16, low);
-                _mm256_storeu_ps(expanded + (g * 32 + k) * 16 + 8, high);
-            }
-        }
-        for (int64_t m = 0; m < M; m += 6) {
-            const int count = (int)(M - m < 6 ? M - m : 6);
-            rows<F32>(count, x + m * ldx, ldx, K, expanded, bb, yb + m * ldy, ldy, cols);
         }
     }
+}
+
+template <class Q>
+static void quantized_linear(const float* x, int64_t M, int64_t K, int64_t ldx, const uint8_t* w, int64_t N,
+                             const float* bias, float* y, int64_t ldy) {
+    if (M == 0) return;
+    const int64_t groups = K / 32;
+    std::vector<int8_t> q(M * K);
+    std::vector<float> scale(M * groups), sum(M * groups);
+    round_rows(x, M, K, ldx, q.data(), scale.data(), sum.data());
+    std::vector<RoundedRow> rows(M);
+    for (int64_t r = 0; r < M; r++) rows[r] = {q.data() + r * K, scale.data() + r * groups, sum.data() + r * groups};
+#ifdef __AVX512VNNI__
+    qlinear<Q, DotVnni, 4>(rows.data(), M, K, w, N, bias, y, ldy);
+#else
+    qlinear<Q, DotAvx2, 2>(rows.data(), M, K, w, N, bias, y, ldy);
+#endif
 }
 
 // x: [M, K] (row stride ldx, K a multiple of 32), w: records as above, bias: [ceil(N / 16) * 16] or
 // null, y: [M, N] (row stride ldy).
 extern "C" void linear_q4_weights(const float* x, int64_t M, int64_t K, int64_t ldx, const uint8_t* w, int64_t N,
                                   const float* bias, float* y, int64_t ldy) {
-    qlinear<Q4>(x, M, K, ldx, w, N, bias, y, ldy);
+    quantized_linear<Q4>(x, M, K, ldx, w, N, bias, y, ldy);
 }
 
 extern "C" void linear_q8_weights(const float* x, int64_t M, int64_t K, int64_t ldx, const uint8_t* w, int64_t N,
                                   const float* bias, float* y, int64_t ldy) {
-    qlinear<Q8>(x, M, K, ldx, w, N, bias, y, ldy);
+    quantized_linear<Q8>(x, M, K, ldx, w, N, bias, y, ldy);
 }
 
 // --- the small per-layer ops of a decode step ---------------------------------------------------

@@ -4,8 +4,10 @@ Decode streams every weight once per step, so bytes per weight set the speed. Bo
 32 inputs: Q4 is affine (``w = q * scale + min``, q in 0..15), the grid of GGUF's Q4_0/Q4_1/Q4_K, so
 a weight dequantized from such a checkpoint packs back to its own values; Q8 is symmetric
 (``w = q * scale``, q in -127..127) for the weights a checkpoint kept finer (Q5/Q6/Q8, 16 bits).
-Scales and mins are fp16. Per block of 16 output columns, one record per group:
-Q4 = [16 scales][16 mins][32 x 8 nibble bytes] (320 bytes), Q8 = [16 scales][32 x 16 int8] (544 bytes).
+Scales and mins are fp16. Per block of 16 output columns, one record per group, its inputs in quads
+(the kernels' integer dot products take 4 inputs of a column at once): Q4 = [16 scales][16 mins]
+[8 quads x 32 nibble bytes] (320 bytes), Q8 = [16 scales][8 quads x 64 int8] (544 bytes); the byte
+order is cpu_kernels.cpp's.
 """
 
 from __future__ import annotations
@@ -17,7 +19,6 @@ import torch.nn.functional as F
 
 GROUP = 32  # inputs per scale
 BLOCK = 16  # output columns per record
-RECORD_BYTES = {4: 64 + GROUP * 8, 8: 32 + GROUP * 16}
 # A weight packs at 4 bits when that changes it by at most this much (relative RMS error). Weights
 # that came from 4-bit GGUF blocks measure ~0.001-0.004 (the bf16 rounding of the dequantized
 # values); a weight kept at 6 bits or more measures ~0.08 at 4 bits, so the line between them is clear.
@@ -90,14 +91,15 @@ def dequantize(packed: QuantizedWeight) -> torch.Tensor:
     scale = records[..., :32].contiguous().view(torch.float16).float()  # [blocks, groups, 16]
     if packed.bits == 4:
         low = records[..., 32:64].contiguous().view(torch.float16).float()
-        nibbles = records[..., 64:].view(blocks, groups, GROUP, 8)
-        q = torch.cat((nibbles & 15, nibbles >> 4), dim=-1).float()  # [blocks, groups, 32, 16]
-        w = q * scale[:, :, None] + low[:, :, None]
+        nibbles = records[..., 64:].view(blocks, groups, 8, 8, 4)  # [quad, column 0-7, input]
+        q = torch.cat((nibbles & 15, nibbles >> 4), dim=3).float()  # [blocks, groups, 8, 16, 4]
+        offset = low[:, :, None, :, None]
     else:
-        q = records[..., 32:].contiguous().view(torch.int8).view(blocks, groups, GROUP, BLOCK).float()
-        w = q * scale[:, :, None]
-    # [blocks, groups, 32 inputs, 16 columns] -> [blocks * 16, groups * 32]
-    w = w.permute(0, 3, 1, 2).reshape(blocks * BLOCK, groups * GROUP)
+        q = records[..., 32:].contiguous().view(torch.int8).view(blocks, groups, 8, BLOCK, 4).float()
+        offset = 0.0
+    w = q * scale[:, :, None, :, None] + offset
+    # [blocks, groups, quads, 16 columns, 4 inputs] -> [blocks * 16, groups * 32]
+    w = w.permute(0, 3, 1, 2, 4).reshape(blocks * BLOCK, groups * GROUP)
     return w[: packed.out_features]
 
 
@@ -153,14 +155,29 @@ def _half_bytes(values: torch.Tensor) -> torch.Tensor:
     return values.half().contiguous().view(torch.uint8)
 
 
+def _quads(q: torch.Tensor) -> torch.Tensor:
+    """[rows, groups, 32] -> [blocks, groups, 8 quads, 16 columns, 4 inputs]: a quad's 4 inputs of a column together."""
+    b, g = q.shape[0] // BLOCK, q.shape[1]
+    return _columns_last(q).view(b, g, 8, 4, BLOCK).transpose(-1, -2)
+
+
 def _records4(q: torch.Tensor, scale: torch.Tensor, low: torch.Tensor) -> torch.Tensor:
-    nibbles = _columns_last(q.to(torch.uint8))  # [blocks, groups, 32, 16]
-    packed = nibbles[..., :8] | (nibbles[..., 8:] << 4)  # byte j: column j low, column j + 8 high
+    quads = _quads(q.to(torch.uint8))
+    packed = quads[..., :8, :] | (quads[..., 8:, :] << 4)  # byte 4j + i: column j low, column j + 8 high
     b, g = packed.shape[:2]
     return torch.cat((_half_bytes(_columns_last(scale)), _half_bytes(_columns_last(low)), packed.reshape(b, g, -1)), -1)
 
 
 def _records8(q: torch.Tensor, scale: torch.Tensor) -> torch.Tensor:
-    values = _columns_last(q.to(torch.int8)).contiguous().view(torch.uint8)  # [blocks, groups, 32, 16]
-    b, g = values.shape[:2]
-    return torch.cat((_half_bytes(_columns_last(scale)), values.reshape(b, g, -1)), -1)
+    quads = _quads(q.to(torch.int8)).contiguous().view(torch.uint8)  # per quad: columns 0-7, then 8-15
+    b, g = quads.shape[:2]
+    return torch.cat((_half_bytes(_columns_last(scale)), quads.reshape(b, g, -1)), -1)
+
+
+def round_activations(x: torch.Tensor) -> torch.Tensor:
+    """``x`` [M, K] as the quantized kernels multiply it: each group of 32 inputs of a row rounded to int8
+    with scale max|x| / 127 (the reference of the tests; the kernels do it in C)."""
+    groups = x.float().reshape(x.shape[0], x.shape[1] // GROUP, GROUP)
+    top = groups.abs().amax(-1, keepdim=True)
+    inverse = torch.where(top > 0, 127 / top, torch.zeros_like(top))
+    return ((groups * inverse).round() * (top / 127)).view(x.shape)
