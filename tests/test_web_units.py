@@ -254,3 +254,31 @@ def test_series_points_carry_every_stage_percentile():
     assert {"endpoint_p95_ms", "llm_first_token_p50_ms", "first_clause_p95_ms", "tts_first_chunk_p50_ms",
             "total_p95_ms"} <= set(point)
 
+
+
+def test_reply_guard_ends_a_loop_at_its_third_repeat():
+    from app.web.reply import ReplyGuard
+
+    guard = ReplyGuard(96, spoken=False)
+    text = "El amigo, el amigo, el amigo, el amigo, el amigo,"
+    assert not guard.check("El amigo, el amigo, el amigo,", 6)
+    assert guard.check(text, 12) and guard.reason == "loop"
+    assert not ReplyGuard(96, spoken=False).check("The cat sat on the mat and the dog sat on the rug.", 14)
+
+
+def test_reply_guard_ends_a_long_spoken_reply_at_a_sentence_end():
+    from app.web.reply import ReplyGuard
+
+    spoken = ReplyGuard(40, spoken=True)
+    assert not spoken.check("First sentence.", 10)  # within budget
+    assert not spoken.check("First sentence. And then a second one that", 31)  # past it, mid-sentence
+    assert spoken.check("First sentence. And then a second one that ends.", 33) and spoken.reason == "sentence"
+    assert not ReplyGuard(40, spoken=False).check("First sentence. And then a second one that ends.", 33)  # text only
+
+
+def test_a_reply_cut_by_the_token_limit_does_not_speak_its_unfinished_sentence():
+    from app.web.reply import speakable_end
+
+    assert speakable_end(["Paris is the capital.", "It has a tower that"], "length") == ["Paris is the capital."]
+    assert speakable_end(["Paris is the capital.", "It has a tower."], "length") == ["Paris is the capital.", "It has a tower."]
+    assert speakable_end(["It has a tower that"], "stop") == ["It has a tower that"]

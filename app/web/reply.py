@@ -84,6 +84,44 @@ class Timing:
         return result
 
 
+class ReplyGuard:
+    """When a reply should end before the engine's token limit: a loop (one 4-word sequence said a
+    third time: small models can repeat a phrase to the limit) ends it at once, and a spoken reply past
+    three quarters of its token budget ends at the next sentence end, so speech never stops mid-sentence.
+    """
+
+    LOOP_WORDS = 4
+    LOOP_REPEATS = 3
+
+    def __init__(self, max_tokens: int, spoken: bool) -> None:
+        self.sentence_budget = max_tokens * 3 // 4 if spoken else None
+        self.reason: str | None = None
+
+    def check(self, text: str, tokens: int) -> bool:
+        """True when the reply ``text`` (``tokens`` long so far) should end now; ``reason`` says why."""
+        if self._loops(text):
+            self.reason = "loop"
+        elif self.sentence_budget is not None and tokens >= self.sentence_budget and text.rstrip().endswith((".", "!", "?")):
+            self.reason = "sentence"
+        return self.reason is not None
+
+    def _loops(self, text: str) -> bool:
+        words = [w.strip(".,;:!?\"'()").lower() for w in text.split()]
+        if len(words) < self.LOOP_WORDS + self.LOOP_REPEATS - 1:
+            return False
+        last = words[-self.LOOP_WORDS :]
+        count = sum(words[i : i + self.LOOP_WORDS] == last for i in range(len(words) - self.LOOP_WORDS + 1))
+        return count >= self.LOOP_REPEATS
+
+
+def speakable_end(clauses: list[str], finish_reason: str | None) -> list[str]:
+    """The last clauses of a reply cut by the token limit, less a trailing unfinished sentence (text shows
+    it; speech would stop mid-word)."""
+    if finish_reason == "length" and clauses and not clauses[-1].rstrip(" \"')").endswith((".", "!", "?")):
+        return clauses[:-1]
+    return clauses
+
+
 @dataclass
 class Reply:
     """Produces one reply. ``start()`` launches the producers; ``outputs`` yields what to send."""
@@ -137,6 +175,7 @@ class Reply:
 
     async def _produce_text(self) -> None:
         chunker = ClauseChunker() if self.output_audio else None
+        guard = ReplyGuard(self.params.max_tokens, spoken=self.output_audio)
         finish_reason: str | None = None
         try:
             stream = self.engine.generate(
@@ -162,8 +201,13 @@ class Reply:
                 if delta.finished:
                     finish_reason = delta.finish_reason
                     break
+                if guard.check(self.text, self.output_tokens):
+                    log.info("reply %s ends early (%s) after %d tokens", self.id, guard.reason, self.output_tokens)
+                    self.engine.cancel(self.id)
+                    finish_reason = "stop"
+                    break
             if chunker is not None:
-                for clause in chunker.flush():
+                for clause in speakable_end(chunker.flush(), finish_reason):
                     self._queue_clause(clause)
         except StageError as error:
             self._fail(error)
