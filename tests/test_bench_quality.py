@@ -164,6 +164,8 @@ def test_the_command_takes_several_models() -> None:
     args = build_parser(argv).parse_args(argv)
     assert args.llm_models == ["smollm2-135m", "qwen2.5-0.5b"] and args.limit == 3
     assert _settings_from(args).llm_model == Settings().llm_model
+    argv = ["bench", "quality", "--category", "memory", "units"]
+    assert build_parser(argv).parse_args(argv).categories == ["memory", "units"]
 
 
 # --------------------------------------------------------------------------- one real run

@@ -356,6 +356,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="LLM(s) to measure, one own server each, side by side (default: the llm_model setting)",
     )  # fmt: skip
     parser.add_argument("--limit", type=int, default=None, help="ask only this many items (categories taken in turn)")
+    parser.add_argument("--category", dest="categories", nargs="+", action="extend", choices=CATEGORIES,
+                        metavar="NAME", help=f"ask only these categories ({', '.join(CATEGORIES)})")
     parser.add_argument("--concurrency", type=int, default=4, help="conversations at once (the engine batches them)")
 
 
@@ -379,7 +381,7 @@ def _measure_own(settings: Settings, model: str, items: list[Item], args: argpar
 
 
 def run(args: argparse.Namespace, settings: Settings) -> dict[str, Any]:
-    items = pick(load_items(), args.limit)
+    items = pick([i for i in load_items() if not args.categories or i.category in args.categories], args.limit)
     results: dict[str, dict[str, Any]] = {}
     if args.url:
         if args.llm_models:
