@@ -31,6 +31,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--tokens", type=int, default=48, help="new tokens per request [48]")
     parser.add_argument("--batches", default="1,8", help="batch sizes, comma-separated [1,8]")
     parser.add_argument("--repeats", type=int, default=2, help="runs per mode and batch size [2]")
+    parser.add_argument("--force-k", type=int, default=None, metavar="K",
+                        help="speculate with exactly K proposals a row when on, instead of the engine's choice")
 
 
 async def _batch(engine, prompts: list[list[int]], tokens: int) -> tuple[float, list[list[int]]]:
@@ -64,13 +66,14 @@ async def _measure(settings: Settings, llm_dir: str, draft_dir: str, args: argpa
         chosen: list[int] = []
 
         def recording(rows: int) -> int:
-            k = choose(rows)
+            k = choose(rows) if args.force_k is None else args.force_k
             chosen.append(k)
             return k
 
         prompts = seed_prompts(engine.tokenizer, settings, max(batches))
         results: dict[str, Any] = {"model": Path(llm_dir).name, "draft_model": Path(draft_dir).name,
-                                   "new_tokens": args.tokens, "max_speculative_tokens": policy.max_k}
+                                   "new_tokens": args.tokens, "max_speculative_tokens": policy.max_k,
+                                   "k_rule": "adaptive" if args.force_k is None else f"forced {args.force_k}"}
         policy.choose = lambda rows: 0
         await _batch(engine, prompts[:1], 4)  # warm the shapes of both modes
         policy.choose = recording
