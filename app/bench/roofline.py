@@ -14,7 +14,9 @@ from dataclasses import dataclass, field
 
 import torch
 
+from app.kernels import cpu_kernels
 from app.kernels.linear import Linear
+from app.kernels.quantize import RECORD_BYTES, QuantizedWeight
 
 
 @dataclass(frozen=True)
@@ -74,7 +76,7 @@ def _best_seconds(work, repeats: int, device: torch.device) -> float:
 def measure_machine(device: torch.device, dtypes: list[torch.dtype]) -> MachineLimits:
     """Best of several runs: the figures are ceilings, and a shared machine only ever makes them
     lower (a low ceiling would flatter the efficiency). Bandwidth is the best of a sum over 256 MiB and
-    1 GiB and a GEMV over 512 MiB of weights (what a decode step does), since one method on a noisy machine
+    1 GiB and decode-shaped GEMVs over 512 MiB of 16-bit and 4-bit weights, since one method on a noisy machine
     can read low by a third; ~5 s on a CPU."""
     repeats = 6
     gpu = device.type == "cuda"
@@ -83,12 +85,20 @@ def measure_machine(device: torch.device, dtypes: list[torch.dtype]) -> MachineL
         big = torch.ones(mib * 2**18, dtype=torch.float32, device=device)
         methods[f"sum_{mib}mib"] = big.numel() * 4 / _best_seconds(lambda: big.sum(), repeats, device)
         del big
-    # a decode-shaped GEMV over 512 MiB of bf16 weights, through the engine's own linear layer
-    layer = Linear(torch.ones(16384, 16384, dtype=torch.bfloat16, device=device),
-                   compute_dtype=torch.float32 if not gpu else torch.bfloat16)
-    vector = torch.ones(1, 16384, dtype=torch.float32 if not gpu else torch.bfloat16, device=device)
-    methods["gemv_512mib"] = layer.weight_bytes / _best_seconds(lambda: layer(vector), repeats, device)
-    del layer
+    # decode-shaped GEMVs over 512 MiB of weights through the engine's own linear layers: 16-bit, and
+    # 4-bit records (least arithmetic per byte: on a CPU the only method near the memory's own rate)
+    compute = torch.float32 if not gpu else torch.bfloat16
+    vector = torch.ones(1, 16384, dtype=compute, device=device)
+    layers = {"gemv_16bit_512mib": Linear(torch.ones(16384, 16384, dtype=torch.bfloat16, device=device),
+                                          compute_dtype=compute)}
+    if not gpu and cpu_kernels.load() is not None:
+        blocks, groups = 2**29 // (16384 // 32 * RECORD_BYTES[4]), 16384 // 32
+        records = torch.randint(0, 256, (blocks, groups, RECORD_BYTES[4]), dtype=torch.uint8)
+        records[..., :64] = 0  # scales and mins 0.0: finite sums, the same work
+        layers["gemv_q4_512mib"] = Linear(QuantizedWeight(4, records, blocks * 16, 16384))
+    for name, layer in layers.items():
+        methods[name] = layer.weight_bytes / _best_seconds(lambda: layer(vector), repeats, device)
+    del layers
     big = torch.ones(1 << (28 if gpu else 26), dtype=torch.float32, device=device)
     target = torch.empty_like(big)
     copy_s = _best_seconds(lambda: target.copy_(big), repeats, device)

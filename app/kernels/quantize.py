@@ -19,6 +19,7 @@ import torch.nn.functional as F
 
 GROUP = 32  # inputs per scale
 BLOCK = 16  # output columns per record
+RECORD_BYTES = {4: 64 + GROUP * 8, 8: 32 + GROUP * 16}
 # A weight packs at 4 bits when that changes it by at most this much (relative RMS error). Weights
 # that came from 4-bit GGUF blocks measure ~0.001-0.004 (the bf16 rounding of the dequantized
 # values); a weight kept at 6 bits or more measures ~0.08 at 4 bits, so the line between them is clear.
