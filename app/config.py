@@ -123,6 +123,9 @@ class Settings(BaseSettings):
     max_new_tokens: int = Field(96, description="Longest reply in tokens.")
     temperature: float = Field(0.7, description="Sampling temperature (0 = greedy).")
     top_p: float = Field(0.9, description="Nucleus sampling mass.")
+    repetition_penalty: float = Field(
+        1.0, description="Penalty on tokens already in the conversation (1 = none; transformers' rule)."
+    )
     system_prompt: str = Field(
         "You are a friendly voice assistant. Answer in one or two short spoken sentences.",
         description="System prompt of every conversation.",

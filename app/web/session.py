@@ -584,7 +584,8 @@ class Session:
         if isinstance(max_tokens, int):
             limit = min(max_tokens, self.settings.max_new_tokens)
         params = SamplingParams(
-            temperature=self.settings.temperature, top_p=self.settings.top_p, max_tokens=limit
+            temperature=self.settings.temperature, top_p=self.settings.top_p,
+            repetition_penalty=self.settings.repetition_penalty, max_tokens=limit
         )
         return Reply(
             engine=self.parts.engine,
