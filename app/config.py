@@ -10,7 +10,7 @@ import os
 from pathlib import Path
 from typing import Literal
 
-from pydantic import Field
+from pydantic import Field, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
@@ -50,9 +50,11 @@ class Settings(BaseSettings):
         "which asr_model 'auto' loads.",
     )
     llm_model: str = Field(
-        "smollm2-135m",
-        description="LLM: packaged 'smollm2-135m' (SmolLM2-135M-Instruct), 'qwen2.5-0.5b' or 'qwen2.5-1.5b' "
-        "(Qwen2.5-Coder-0.5B/1.5B-Instruct), or a transformers model name or folder.",
+        "auto",
+        description="LLM: 'auto' (the best packaged model on bench quality that this machine decodes at voice speed: "
+        "qwen2.5-1.5b on a GPU or a CPU reading its 4-bit weights fast enough, else a smaller one), packaged "
+        "'qwen2.5-1.5b' or 'qwen2.5-0.5b' (Qwen2.5-Coder-1.5B/0.5B-Instruct) or 'smollm2-135m' "
+        "(SmolLM2-135M-Instruct), or a transformers model name or folder.",
     )
     llm_dtype: Literal["auto", "float32", "bfloat16", "float16"] = Field(
         "auto",
@@ -187,6 +189,15 @@ class Settings(BaseSettings):
         "",
         description="When set, the pages and the WebSocket need it (?token=..., then a cookie; or Authorization: Bearer).",
     )
+
+    @model_validator(mode="after")
+    def _resolve_auto_llm(self) -> Settings:
+        """'auto' becomes a packaged name once, where the settings are made, so every part reads the same."""
+        if self.llm_model == "auto":
+            from app.models.choice import choose_llm  # measures the machine once per process
+
+            self.llm_model = choose_llm(self.device)
+        return self
 
     @property
     def whisper_model(self) -> str:

@@ -23,7 +23,8 @@ def _model_dir() -> Path:
 
 @pytest.fixture(scope="session")
 def settings(tmp_path_factory: pytest.TempPathFactory) -> Settings:
-    return Settings(model_dir=_model_dir(), data_dir=tmp_path_factory.mktemp("data"))
+    # the smallest packaged LLM: the tests check behaviour; bench quality measures the bigger ones
+    return Settings(model_dir=_model_dir(), data_dir=tmp_path_factory.mktemp("data"), llm_model="smollm2-135m")
 
 
 @pytest.fixture(scope="session")

@@ -176,7 +176,7 @@ def test_a_real_run_through_the_server_reports_the_figures(settings: Settings, p
 
     path = tmp_path / "quality.json"
     argv = ["bench", "quality", "--limit", "10", "--concurrency", "4", "--json", str(path),
-            "--model-dir", str(settings.model_dir)]  # fmt: skip
+            "--model-dir", str(settings.model_dir), "--llm-model", settings.llm_model]  # fmt: skip
     assert main(argv) == 0
     data = json.loads(path.read_text())
     assert data["quality_items"] == 10 and data["quality_multi_items"] == 1

@@ -43,6 +43,7 @@ class ServeProcess:
         env = {
             **os.environ,
             "VOICECHAT_MODEL_DIR": str(settings.model_dir),
+            "VOICECHAT_LLM_MODEL": settings.llm_model,
             "VOICECHAT_DATA_DIR": str(data_dir),
             "VOICECHAT_HOST": "127.0.0.1",
             "VOICECHAT_PORT": str(self.port),

@@ -250,6 +250,9 @@ class ModelRunner:
             bits = weight_bits if weight_bits == "auto" else int(weight_bits)
             cache = PackedCache(tensors.files, weight_bits) if tensors is not None and weight_bits != "16" else None
             packed = cache.load() if cache is not None else None
+            if cache is not None and packed is None:
+                log.info("packing %s's weights at 4/8 bits (first start only: cached in %s)", Path(str(model_path)).name,
+                         cache.path.parent)
             with torch.inference_mode():
                 self.lean = LeanLlama(self.model, tensors or ModelTensors(self.model), max_seq_len + 1,
                                       compute_dtype=dtype, half_weights=half_weights, weight_bits=bits, packed=packed)

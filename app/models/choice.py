@@ -1,0 +1,100 @@
+"""Which packaged LLM ``llm_model=auto`` serves: the best on ``bench quality`` that this machine decodes
+at voice speed.
+
+A GPU takes the biggest. On a CPU a decode step streams every weight once, so the decode rate is the
+rate the machine reads 4-bit weights through the engine's kernels (measured here, ~0.2 s, on a thread
+of its own that ends with it) over the bytes the model streams per step; the first model, best first,
+that reaches :data:`VOICE_DECODE_TPS` is chosen.
+"""
+
+from __future__ import annotations
+
+import functools
+import logging
+import threading
+import time
+
+log = logging.getLogger(__name__)
+
+# Best first on bench quality (docs/benchmarks.md), with the MiB each streams per decode step as the
+# engine stores them on a CPU: 4-bit records where the GGUF kept 4 bits, 8-bit elsewhere; bf16 without
+# the kernels.
+CANDIDATES = {
+    "qwen2.5-1.5b": {"quantized": 1116, "bf16": 2944},
+    "qwen2.5-0.5b": {"quantized": 479, "bf16": 988},
+    "smollm2-135m": {"quantized": 92, "bf16": 256},
+}
+# Decode steps per second a voice reply needs: its first clause (~6 tokens) within ~0.5 s of its first
+# token. Set well below what a quiet 2-core AVX-512 CPU measures for the 1.5B (~35), so that a busy
+# moment at start-up does not change the choice.
+VOICE_DECODE_TPS = 12.0
+
+
+@functools.cache
+def choose_llm(device: str) -> str:
+    """The packaged LLM that 'auto' means on ``device`` (the ``device`` setting)."""
+    from app.device import resolve_device
+
+    if resolve_device(device).type == "cuda":
+        return next(iter(CANDIDATES))
+    try:
+        quantized, bytes_per_s = _on_own_thread(_read_rate)
+    except Exception:  # no measurement: the smallest model is the safe choice
+        log.exception("llm_model auto: could not measure this CPU")
+        return next(reversed(CANDIDATES))
+    form = "quantized" if quantized else "bf16"
+    for name, sizes in CANDIDATES.items():
+        rate = bytes_per_s / (sizes[form] * 2**20)
+        if rate >= VOICE_DECODE_TPS:
+            break
+    log.info("llm_model auto: %s (this CPU reads %s weights at %.1f GB/s: ~%.0f decode steps/s; the voice floor is %.0f)",
+             name, "4-bit" if quantized else "bf16", bytes_per_s / 1e9, rate, VOICE_DECODE_TPS)
+    return name
+
+
+def _read_rate() -> tuple[bool, float]:
+    """(whether the 4-bit kernels run, the bytes/s a decode-shaped GEMV streams: best of 3 over 128 MiB)."""
+    import torch
+
+    from app.device import use_torch_threads
+    from app.kernels import cpu_kernels
+    from app.kernels.linear import Linear
+    from app.kernels.quantize import RECORD_BYTES, QuantizedWeight
+
+    use_torch_threads(0)
+    inputs = 4096
+    if cpu_kernels.load() is not None:
+        groups = inputs // 32
+        blocks = 2**27 // (groups * RECORD_BYTES[4])
+        records = torch.randint(0, 256, (blocks, groups, RECORD_BYTES[4]), dtype=torch.uint8)
+        records[..., :64] = 0  # zero scales and mins: finite sums, the same work
+        layer, x = Linear(QuantizedWeight(4, records, blocks * 16, inputs)), torch.ones(1, inputs)
+    else:
+        layer = Linear(torch.ones(2**26 // inputs, inputs, dtype=torch.bfloat16))
+        x = torch.ones(1, inputs, dtype=torch.bfloat16)
+    layer(x)
+    best = float("inf")
+    for _ in range(3):
+        started = time.perf_counter()
+        layer(x)
+        best = min(best, time.perf_counter() - started)
+    return layer.quantized is not None, layer.weight_bytes / best
+
+
+def _on_own_thread(work):
+    """Run torch work on all cores on a thread that ends with it, so no extra thread team outlives it
+    (see ``app.device.use_torch_threads``)."""
+    outcome: dict = {}
+
+    def target() -> None:
+        try:
+            outcome["value"] = work()
+        except BaseException as error:  # re-raised on the caller's thread
+            outcome["error"] = error
+
+    thread = threading.Thread(target=target, name="llm-choice")
+    thread.start()
+    thread.join()
+    if "error" in outcome:
+        raise outcome["error"]
+    return outcome["value"]
