@@ -280,3 +280,17 @@ async def test_the_benchmark_compares_both_modes_in_one_run(settings, prepared):
         assert results[f"greedy_identical_b{b}"] is True
         assert results[f"decode_tps_off_b{b}"] > 0 and results[f"decode_tps_on_b{b}"] > 0
         assert results[f"acceptance_b{b}"] > 0.9 and results[f"mean_k_b{b}"] == 3
+
+
+def test_the_draft_setting_pairs_the_packaged_qwen_models_and_prepare_returns_it(settings, tmp_path):
+    from app.config import Settings
+
+    base = {"model_dir": settings.model_dir, "data_dir": tmp_path}
+    assert Settings(**base, llm_model="qwen2.5-1.5b").draft_model == "qwen2.5-0.5b"
+    assert Settings(**base, llm_model="qwen2.5-1.5b", llm_draft_model="none").draft_model is None
+    assert Settings(**base, llm_model="qwen2.5-1.5b", llm_speculative_tokens=0).draft_model is None
+    assert Settings(**base, llm_model="smollm2-135m").draft_model is None
+    folder = tmp_path / "my-draft"
+    folder.mkdir()
+    chosen = Settings(**base, llm_model="smollm2-135m", llm_draft_model=str(folder))
+    assert prepare_models(chosen).draft_llm_dir == folder
