@@ -19,6 +19,7 @@ BENCHMARKS = {
     "voice": "simulated voice users over WebSocket: end of speech -> first reply audio",
     "speculative": "speculative decoding: decode tokens/s with the draft model vs without at batch 1 and 8, "
     "acceptance, identical greedy outputs",
+    "weights": "LLM weights at 4/8 bits vs 16 bits: decode tokens/s at batch 1 and 8, prefill, bytes per step",
     "load": "many voice and typed users for a bounded time: errors, latency, memory, descriptors, leaked KV",
     "quality": "answer quality through the server: facts, arithmetic, spelling, translation, memory of earlier turns",
 }

@@ -286,7 +286,9 @@ def test_the_draft_setting_pairs_the_packaged_qwen_models_and_prepare_returns_it
     from app.config import Settings
 
     base = {"model_dir": settings.model_dir, "data_dir": tmp_path}
-    assert Settings(**base, llm_model="qwen2.5-1.5b").draft_model == "qwen2.5-0.5b"
+    assert Settings(**base, llm_model="qwen2.5-1.5b", device="cpu").draft_model is None  # measured no faster there
+    assert Settings(**base, llm_model="qwen2.5-1.5b", llm_draft_model="qwen2.5-0.5b").draft_model == "qwen2.5-0.5b"
+    assert Settings(**base, llm_model="qwen2.5-1.5b", device="cuda").draft_model == "qwen2.5-0.5b"
     assert Settings(**base, llm_model="qwen2.5-1.5b", llm_draft_model="none").draft_model is None
     assert Settings(**base, llm_model="qwen2.5-1.5b", llm_speculative_tokens=0).draft_model is None
     assert Settings(**base, llm_model="smollm2-135m").draft_model is None

@@ -26,6 +26,11 @@ def machine_facts() -> dict[str, Any]:
                 break
     except OSError:
         pass
+    from app.device import cpu_flags
+
+    # the CPU class a figure holds for: which of the fast paths this CPU takes
+    relevant = ("avx2", "fma", "f16c", "avx512f", "avx512_vnni", "avx512_bf16", "amx_bf16", "amx_int8")
+    facts["machine_cpu_flags"] = " ".join(flag for flag in relevant if flag in cpu_flags()) or "none of the x86 fast paths"
     return facts
 
 

@@ -1,0 +1,90 @@
+"""``voicechat bench weights``: the same model with its weights at 4/8 bits against 16 bits, one run.
+
+For each weight setting (``llm_weight_bits``) one engine is loaded in turn and decodes greedy batches
+of 1 and 8 requests (EOS ignored); the settings alternate per repeat, so a busy machine's load falls
+on all alike, and each setting's best run is reported. Also: the bytes each streams per decode step,
+a prefill's time, and how many greedy tokens of the batch-1 output agree with the 16-bit run's.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import gc
+import time
+from pathlib import Path
+from typing import Any
+
+from app.bench.engine import seed_prompts
+from app.bench.report import report
+from app.bench.speculative import _batch
+from app.config import Settings
+from app.engine import Priority, SamplingParams, create_backend
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--bits", default="auto,16", help="llm_weight_bits settings, comma-separated [auto,16]")
+    parser.add_argument("--tokens", type=int, default=48, help="new tokens per request [48]")
+    parser.add_argument("--batches", default="1,8", help="batch sizes, comma-separated [1,8]")
+    parser.add_argument("--repeats", type=int, default=2, help="runs per setting and batch size [2]")
+
+
+async def _prefill_s(engine, prompt: list[int]) -> float:
+    started = time.perf_counter()
+    async for delta in engine.generate(prompt_token_ids=prompt, params=SamplingParams(max_tokens=1),
+                                       priority=Priority.TEXT):
+        if delta.error:
+            raise RuntimeError(delta.error)
+    return time.perf_counter() - started
+
+
+async def _one_setting(settings: Settings, llm_dir: str, bits: str, batches: list[int], tokens: int,
+                       results: dict[str, Any], outputs: dict[str, list[int]]) -> None:
+    engine = create_backend(settings.model_copy(update={"llm_weight_bits": bits, "max_batch": max(batches)}),
+                            model_path=llm_dir)
+    await engine.start()
+    try:
+        prompts = seed_prompts(engine.tokenizer, settings, max(batches) + 1)
+        await _batch(engine, prompts[:1], 4)  # warm-up
+        stats = engine.stats()
+        results[f"weights_{bits}_format"] = stats["weight_format"]
+        results[f"weights_{bits}_mib_per_step"] = stats["weight_bytes"] / 2**20
+        prefill = await _prefill_s(engine, prompts[-1])  # a prompt no other request shares: no prefix reuse
+        results[f"prefill_{bits}_s"] = min(prefill, results.get(f"prefill_{bits}_s", prefill))
+        results[f"prefill_{bits}_tokens"] = len(prompts[-1])
+        for b in batches:
+            rate, out = await _batch(engine, prompts[:b], tokens)
+            key = f"decode_tps_{bits}_b{b}"
+            results[key] = max(rate, results.get(key, 0.0))
+            if b == 1:
+                outputs[bits] = out[0]
+    finally:
+        await engine.stop()
+        gc.collect()
+
+
+def run(args: argparse.Namespace, settings: Settings) -> dict[str, Any]:
+    from app.models.prepare import prepare_models
+
+    settings = settings.model_copy(update={"llm_backend": "local", "llm_draft_model": "none"})
+    llm_dir = str(prepare_models(settings).llm_dir)
+    settings_list = [b.strip() for b in args.bits.split(",")]
+    batches = [int(b) for b in args.batches.split(",")]
+    results: dict[str, Any] = {"model": Path(llm_dir).name, "new_tokens": args.tokens, "repeats": args.repeats}
+    outputs: dict[str, list[int]] = {}
+    for _ in range(args.repeats):
+        for bits in settings_list:
+            asyncio.run(_one_setting(settings, llm_dir, bits, batches, args.tokens, results, outputs))
+    reference = settings_list[-1]
+    for bits in settings_list[:-1]:
+        for b in batches:
+            results[f"decode_speedup_{bits}_vs_{reference}_b{b}"] = (
+                results[f"decode_tps_{bits}_b{b}"] / results[f"decode_tps_{reference}_b{b}"])
+        results[f"prefill_speedup_{bits}_vs_{reference}"] = results[f"prefill_{reference}_s"] / results[f"prefill_{bits}_s"]
+        same = 0
+        for mine, theirs in zip(outputs[bits], outputs[reference]):
+            if mine != theirs:
+                break
+            same += 1
+        results[f"greedy_prefix_agreeing_{bits}_vs_{reference}"] = same
+    return report("LLM weights benchmark", results, args.json_path)
