@@ -97,6 +97,9 @@ class LeanLlama:
                     linear(f"layers.{i}.down", fused(p + "mlp.down_proj.weight")),
                 )
             )
+            packing = not packed and self.lm_head.quantized is not None  # the first start's long step
+            if packing and (i + 1) % max(1, cfg.num_hidden_layers // 4) == 0:
+                log.info("packed %d of %d layers", i + 1, cfg.num_hidden_layers)
         # rotary tables from the model's own rotary module, so every rope variant is honoured;
         # sin is signed (-sin over the first half) so that rotate_half becomes a swap of halves
         device = self.embed.device
