@@ -56,7 +56,7 @@ def quantize(weight: torch.Tensor, bits: int | None = None) -> QuantizedWeight:
         return quantize(weight, 8)  # the sample decides: fitting 4-bit grids to all of a finer weight is slow
     blocks = -(-n // BLOCK)
     padded = n if n % BLOCK == 0 else blocks * BLOCK
-    chunks, error, norm = [], 0.0, 0.0
+    parts, error, norm = [], 0.0, 0.0  # records are made chunk by chunk: the fp32 temporaries stay small
     for start in range(0, padded, _ROWS_PER_CHUNK):
         rows = weight[start : start + _ROWS_PER_CHUNK].float()
         wanted = min(_ROWS_PER_CHUNK, padded - start)
@@ -68,15 +68,12 @@ def quantize(weight: torch.Tensor, bits: int | None = None) -> QuantizedWeight:
             if bits is None:
                 error += float(((q * scale[..., None] + low[..., None]) - groups).square().sum())
                 norm += float(groups.square().sum())
-            chunks.append((q, scale, low))
+            parts.append(_records4(q, scale, low))
         else:
-            chunks.append(_symmetric8(groups))
-    if bits is None:
-        bits = 4 if error <= EXACT_4BIT**2 * max(norm, 1e-30) else 8
-        if bits == 8:
-            return quantize(weight, 8)
-    parts = [_records4(*c) if bits == 4 else _records8(*c) for c in chunks]
-    return QuantizedWeight(bits, torch.cat(parts).contiguous(), n, k)
+            parts.append(_records8(*_symmetric8(groups)))
+    if bits is None and error > EXACT_4BIT**2 * max(norm, 1e-30):
+        return quantize(weight, 8)
+    return QuantizedWeight(bits or 4, torch.cat(parts).contiguous(), n, k)
 
 
 def _error4(weight: torch.Tensor) -> float:
