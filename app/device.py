@@ -4,9 +4,14 @@ from __future__ import annotations
 
 import functools
 import os
+import threading
+from collections.abc import Callable
+from typing import Any, TypeVar
 from pathlib import Path
 
 import torch
+
+T = TypeVar("T")
 
 
 def resolve_device(setting: str) -> torch.device:
@@ -55,3 +60,22 @@ def use_torch_threads(count: int) -> int:
     count = count or len(os.sched_getaffinity(0))
     torch.set_num_threads(count)
     return count
+
+
+def on_own_thread(work: Callable[[], T]) -> T:
+    """Run torch work on a thread that ends with it: its torch thread team ends too, so no extra team
+    outlives it and takes a core from the LLM engine's (see ``use_torch_threads``). Errors re-raise here."""
+    outcome: dict[str, Any] = {}
+
+    def target() -> None:
+        try:
+            outcome["value"] = work()
+        except BaseException as error:  # re-raised on the caller's thread
+            outcome["error"] = error
+
+    thread = threading.Thread(target=target, name="own-torch-thread")
+    thread.start()
+    thread.join()
+    if "error" in outcome:
+        raise outcome["error"]
+    return outcome["value"]

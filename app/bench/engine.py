@@ -24,21 +24,19 @@ import os
 import statistics
 import threading
 import time
-from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 import torch
 
 from app.bench import hf_baselines, roofline
 from app.bench.report import report
 from app.config import Settings
-from app.device import cpu_has_fast_bf16, use_torch_threads
+from app.device import cpu_has_fast_bf16, on_own_thread, use_torch_threads
 from app.engine import Priority, SamplingParams, create_backend
 
 log = logging.getLogger(__name__)
-T = TypeVar("T")
 
 NEW_TOKENS = 20  # the seed article's workload
 TOPICS = [
@@ -384,25 +382,6 @@ def _long_prompt(tokenizer, settings: Settings, index: int, tokens: int) -> list
     return ids[:tokens]
 
 
-def _on_own_thread(work: Callable[[], T]) -> T:
-    """Run torch work on a thread that ends with it. Its torch thread team ends too, so the engine
-    measured next has the cores to itself, as each contender had (see ``use_torch_threads``)."""
-    outcome: dict[str, Any] = {}
-
-    def target() -> None:
-        try:
-            outcome["value"] = work()
-        except BaseException as error:  # re-raised on the caller's thread
-            outcome["error"] = error
-
-    thread = threading.Thread(target=target, name="bench-contenders")
-    thread.start()
-    thread.join()
-    if "error" in outcome:
-        raise outcome["error"]
-    return outcome["value"]
-
-
 def run(args: argparse.Namespace, settings: Settings) -> dict[str, Any]:
     from transformers import AutoTokenizer
 
@@ -433,7 +412,7 @@ def run(args: argparse.Namespace, settings: Settings) -> dict[str, Any]:
         limits = roofline.measure_machine(device, sorted(kernel_dtypes, key=str))
         return limits, _hf_section(llm_dir, prompts, plan, device, dtype, tokenizer, results)
 
-    limits, shape = _on_own_thread(machine_and_transformers)
+    limits, shape = on_own_thread(machine_and_transformers)
     results["machine_mem_read_gb_s"] = limits.read_bytes_per_s / 1e9
     results["machine_mem_copy_gb_s"] = limits.copy_bytes_per_s / 1e9
     for name, flops in limits.matmul_flops_per_s.items():

@@ -95,19 +95,9 @@ class LocalEngine:
     def _load(self) -> None:
         s = self.settings
         self.tokenizer = AutoTokenizer.from_pretrained(str(self.model_path))
-        self.runner = ModelRunner(
-            self.model_path,
-            device=self.device,
-            dtype=compute_dtype(s.llm_dtype, self.model_path, self.device, lean=s.llm_lean_forward,
-                                half_weights=s.llm_half_weights, weight_bits=s.llm_weight_bits),
-            kv_cache_bytes=s.kv_cache_bytes,
-            block_size=s.kv_block_size,
-            max_seq_len=s.max_seq_len,
-            lean=s.llm_lean_forward,
-            half_weights=s.llm_half_weights,
-            weight_bits=s.llm_weight_bits,
-            kv_dtype=None if s.llm_kv_dtype == "auto" else getattr(torch, s.llm_kv_dtype),
-        )
+        dtype = compute_dtype(s.llm_dtype, self.model_path, self.device, lean=s.llm_lean_forward,
+                              half_weights=s.llm_half_weights, weight_bits=s.llm_weight_bits)
+        self.runner = self._runner(self.model_path, dtype, s.kv_cache_bytes)
         self.eos_ids = _eos_ids(self.runner.model, self.tokenizer)
         self.blocks = BlockManager(self.runner.cache.num_blocks, s.kv_block_size)
         self._warm_up()
@@ -124,18 +114,13 @@ class LocalEngine:
         )
         self.scheduler.lookahead = s.llm_speculative_tokens if self.speculator else 0
 
-    def _load_draft(self) -> Speculator:
-        """The draft model beside the target: same device and compute dtype, a KV cache of as many blocks
-        (the target's block tables address both), warmed up and timed."""
+    def _runner(self, path: str | Path, dtype: torch.dtype, kv_cache_bytes: int) -> ModelRunner:
         s = self.settings
-        draft_tokenizer = AutoTokenizer.from_pretrained(str(self.draft_path))
-        if draft_tokenizer.get_vocab() != self.tokenizer.get_vocab():
-            raise ValueError(f"draft model {self.draft_path} does not share the tokenizer of {self.model_path}")
-        draft = ModelRunner(
-            self.draft_path,
+        return ModelRunner(
+            path,
             device=self.device,
-            dtype=self.runner.dtype,
-            kv_cache_bytes=0,
+            dtype=dtype,
+            kv_cache_bytes=kv_cache_bytes,
             block_size=s.kv_block_size,
             max_seq_len=s.max_seq_len,
             lean=s.llm_lean_forward,
@@ -143,6 +128,15 @@ class LocalEngine:
             weight_bits=s.llm_weight_bits,
             kv_dtype=None if s.llm_kv_dtype == "auto" else getattr(torch, s.llm_kv_dtype),
         )
+
+    def _load_draft(self) -> Speculator:
+        """The draft model beside the target: same device and compute dtype, a KV cache of as many blocks
+        (the target's block tables address both), warmed up and timed."""
+        s = self.settings
+        draft_tokenizer = AutoTokenizer.from_pretrained(str(self.draft_path))
+        if draft_tokenizer.get_vocab() != self.tokenizer.get_vocab():
+            raise ValueError(f"draft model {self.draft_path} does not share the tokenizer of {self.model_path}")
+        draft = self._runner(self.draft_path, self.runner.dtype, 0)
         draft.allocate_cache(self.blocks.num_blocks)
         speculator = Speculator(draft, self.runner, s.llm_speculative_tokens, s.llm_max_step_tokens, s.max_seq_len)
         seq = Sequence("calibrate", list(range(1, 9)), SamplingParams(), Priority.BACKGROUND)

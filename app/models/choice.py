@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import functools
 import logging
-import threading
 import time
 
 log = logging.getLogger(__name__)
@@ -33,12 +32,12 @@ VOICE_DECODE_TPS = 12.0
 @functools.cache
 def choose_llm(device: str) -> str:
     """The packaged LLM that 'auto' means on ``device`` (the ``device`` setting)."""
-    from app.device import resolve_device
+    from app.device import on_own_thread, resolve_device
 
     if resolve_device(device).type == "cuda":
         return next(iter(CANDIDATES))
     try:
-        quantized, bytes_per_s = _on_own_thread(_read_rate)
+        quantized, bytes_per_s = on_own_thread(_read_rate)
     except Exception:  # no measurement: the smallest model is the safe choice
         log.exception("llm_model auto: could not measure this CPU")
         return next(reversed(CANDIDATES))
@@ -79,22 +78,3 @@ def _read_rate() -> tuple[bool, float]:
         layer(x)
         best = min(best, time.perf_counter() - started)
     return layer.quantized is not None, layer.weight_bytes / best
-
-
-def _on_own_thread(work):
-    """Run torch work on all cores on a thread that ends with it, so no extra thread team outlives it
-    (see ``app.device.use_torch_threads``)."""
-    outcome: dict = {}
-
-    def target() -> None:
-        try:
-            outcome["value"] = work()
-        except BaseException as error:  # re-raised on the caller's thread
-            outcome["error"] = error
-
-    thread = threading.Thread(target=target, name="llm-choice")
-    thread.start()
-    thread.join()
-    if "error" in outcome:
-        raise outcome["error"]
-    return outcome["value"]
