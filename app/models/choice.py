@@ -35,6 +35,7 @@ def choose_llm(device: str) -> str:
     from app.device import on_own_thread, resolve_device
 
     if resolve_device(device).type == "cuda":
+        reasons[next(iter(CANDIDATES))] = "a GPU serves the biggest"
         return next(iter(CANDIDATES))
     try:
         quantized, bytes_per_s = on_own_thread(_read_rate)
@@ -46,9 +47,13 @@ def choose_llm(device: str) -> str:
         rate = bytes_per_s / (sizes[form] * 2**20)
         if rate >= VOICE_DECODE_TPS:
             break
-    log.info("llm_model auto: %s (this CPU reads %s weights at %.1f GB/s: ~%.0f decode steps/s; the voice floor is %.0f)",
-             name, "4-bit" if quantized else "bf16", bytes_per_s / 1e9, rate, VOICE_DECODE_TPS)
+    reasons[name] = (f"this CPU reads {'4-bit' if quantized else 'bf16'} weights at {bytes_per_s / 1e9:.1f} GB/s: "
+                     f"~{rate:.0f} decode steps/s of {name}; the voice floor is {VOICE_DECODE_TPS:.0f}")
+    log.info("llm_model auto: %s (%s)", name, reasons[name])
     return name
+
+
+reasons: dict[str, str] = {}  # why 'auto' chose a model, for the server's start-up log
 
 
 def _read_rate() -> tuple[bool, float]:

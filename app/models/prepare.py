@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import fcntl
 import logging
+import multiprocessing
 import shutil
 import time
+from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -140,9 +142,11 @@ def _llm(choice: str, model_dir: Path, source: ModelSource | None, progress: boo
     def build(temporary: Path) -> None:
         from app.models.llm_gguf import convert_gguf_to_transformers  # imports transformers: only when building
 
-        # Checks the sha256 first (a split GGUF while joining it), then dequantises to bf16.
-        convert_gguf_to_transformers(gguf, temporary, progress, name=f"LLM {packaged.display}",
-                                     stop_tokens=packaged.stop_tokens)
+        # Checks the sha256 first (a split GGUF while joining it), then dequantises to bf16, in a process of
+        # its own: the whole model in bf16 (and transformers' copies of it) never counts in the server's memory.
+        with ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn")) as worker:
+            worker.submit(convert_gguf_to_transformers, gguf, temporary, progress, name=f"LLM {packaged.display}",
+                          stop_tokens=packaged.stop_tokens).result()
 
     # Room for the bf16 folder, and for the joined GGUF while it is being read.
     needed = packaged.prepared_bytes + (packaged.size if len(gguf.parts) > 1 else 0)

@@ -363,6 +363,10 @@ def serve(settings: Settings) -> None:
     from app.models.prepare import prepare_models
 
     install_log_redaction()
+    from app.models.choice import reasons
+
+    if settings.llm_model in reasons:
+        log.info("llm_model auto: %s (%s)", settings.llm_model, reasons[settings.llm_model])
     prepared = prepare_models(settings, progress=True)
     log.info("models:\n%s", prepared.describe())
     app = create_app(settings, prepared=prepared)
