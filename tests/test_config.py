@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from app.cli import build_parser, _settings_from
-from app.config import Settings
+from app.config import Settings, _data_home, cache_home
 
 README = Path(__file__).resolve().parent.parent / "README.md"
 
@@ -18,8 +18,9 @@ def settings_table() -> str:
     rows = ["| environment variable | flag | default | meaning |", "|---|---|---|---|"]
     for name, field in Settings.model_fields.items():
         default = field.default
-        if isinstance(default, Path):
-            default = str(default).replace(str(Path.home()), "~")
+        if isinstance(default, Path):  # as on a machine without XDG_* overrides
+            default = str(default).replace(str(cache_home()), "~/.cache").replace(str(_data_home()), "~/.local/share")
+            default = default.replace(str(Path.home()), "~")
         shown = str(default).replace("|", "\\|").replace("\n", " ")
         rows.append(
             f"| `VOICECHAT_{name.upper()}` | `--{name.replace('_', '-')}` | `{shown}` | {field.description} |"
