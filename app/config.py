@@ -123,7 +123,9 @@ class Settings(BaseSettings):
         True, description="Use the engine's lean forward for Llama-family models (else the generic transformers path)."
     )
     max_new_tokens: int = Field(96, description="Longest reply in tokens.")
-    temperature: float = Field(0.7, description="Sampling temperature (0 = greedy).")
+    temperature: float = Field(
+        0.3, description="Sampling temperature (0 = greedy); 0.3 answered best on bench quality (docs/benchmarks.md)."
+    )
     top_p: float = Field(0.9, description="Nucleus sampling mass.")
     repetition_penalty: float = Field(
         1.0, description="Penalty on tokens already in the conversation (1 = none; transformers' rule)."
