@@ -251,7 +251,8 @@ class ModelRunner:
         self.lean: LeanLlama | None = None
         if lean:
             bits = weight_bits if weight_bits == "auto" else int(weight_bits)
-            cache = PackedCache(tensors.files, weight_bits) if tensors is not None and weight_bits != "16" else None
+            packs = tensors is not None and weight_bits != "16" and dtype == torch.float32 and cpu_kernels.load() is not None
+            cache = PackedCache(tensors.files, weight_bits) if packs else None
             packed = cache.load() if cache is not None else None
             if cache is not None and packed is None:
                 log.info("packing %s's weights at 4/8 bits (first start only: cached in %s)", Path(str(model_path)).name,
