@@ -30,17 +30,15 @@ import sys
 import tempfile
 import time
 import unicodedata
-from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable
 
 from app.bench.quality_questions import CATEGORIES, ITEMS
 from app.config import Settings
+from app.web.reply import repeats_a_phrase
 
 TURN_TIMEOUT_S = 180.0
-LOOP_NGRAM = 4
-LOOP_REPEATS = 3
 ACCENTLESS = {"translation"}  # categories matched with accents stripped
 
 # --------------------------------------------------------------------------- the question set
@@ -239,11 +237,9 @@ def is_correct(item: Item, reply: str) -> bool:
     return bool(spelled) and all(word in targets for word in spelled)
 
 
-def loops(reply: str, n: int = LOOP_NGRAM, repeats: int = LOOP_REPEATS) -> bool:
-    """A reply that repeats itself: one ``n``-word sequence occurs ``repeats`` or more times."""
-    words = [t.text for t in normalize(reply)]
-    grams = Counter(tuple(words[i : i + n]) for i in range(len(words) - n + 1))
-    return bool(grams) and max(grams.values()) >= repeats
+def loops(reply: str) -> bool:
+    """A reply that repeats itself, by the server's own rule (one 4-word sequence three times)."""
+    return repeats_a_phrase([t.text for t in normalize(reply)])
 
 
 # --------------------------------------------------------------------------- running
