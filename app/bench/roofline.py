@@ -16,7 +16,7 @@ import torch
 
 from app.kernels import cpu_kernels
 from app.kernels.linear import Linear
-from app.kernels.quantize import RECORD_BYTES, QuantizedWeight
+from app.kernels.quantize import timing_weight
 
 
 @dataclass(frozen=True)
@@ -92,10 +92,7 @@ def measure_machine(device: torch.device, dtypes: list[torch.dtype]) -> MachineL
     layers = {"gemv_16bit_512mib": Linear(torch.ones(16384, 16384, dtype=torch.bfloat16, device=device),
                                           compute_dtype=compute)}
     if not gpu and cpu_kernels.load() is not None:
-        blocks, groups = 2**29 // (16384 // 32 * RECORD_BYTES[4]), 16384 // 32
-        records = torch.randint(0, 256, (blocks, groups, RECORD_BYTES[4]), dtype=torch.uint8)
-        records[..., :64] = 0  # scales and mins 0.0: finite sums, the same work
-        layers["gemv_q4_512mib"] = Linear(QuantizedWeight(4, records, blocks * 16, 16384))
+        layers["gemv_q4_512mib"] = Linear(timing_weight(2**29, 16384))
     for name, layer in layers.items():
         methods[name] = layer.weight_bytes / _best_seconds(lambda: layer(vector), repeats, device)
     del layers

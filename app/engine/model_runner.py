@@ -82,6 +82,7 @@ class LeanLlama:
         self.final_norm = small("model.norm.weight")
         head = "lm_head.weight" if "lm_head.weight" in tensors else "model.embed_tokens.weight"  # tied
         self.lm_head = linear("lm_head", fused(head))
+        packing = not packed and self.lm_head.quantized is not None  # the first start's long step
         self.layers = []
         for i in range(cfg.num_hidden_layers):
             p = f"model.layers.{i}."
@@ -97,7 +98,6 @@ class LeanLlama:
                     linear(f"layers.{i}.down", fused(p + "mlp.down_proj.weight")),
                 )
             )
-            packing = not packed and self.lm_head.quantized is not None  # the first start's long step
             if packing and (i + 1) % max(1, cfg.num_hidden_layers // 4) == 0:
                 log.info("packed %d of %d layers", i + 1, cfg.num_hidden_layers)
         # rotary tables from the model's own rotary module, so every rope variant is honoured;
@@ -114,11 +114,14 @@ class LeanLlama:
         self.ops = kernels or TorchOps()
         self.attention_kernels = kernels if self.head_dim in cpu_kernels.ATTENTION_HEAD_DIMS else None
 
+    def linears(self) -> list[Linear]:
+        """Every linear layer: the LM head, then each layer's qkv, o, gate_up and down."""
+        return [self.lm_head] + [part for layer in self.layers for part in layer if isinstance(part, Linear)]
+
     def packed(self) -> dict[str, QuantizedWeight]:
         """The 4/8-bit linears by key, as ``packed`` takes them."""
         keys = ["lm_head"] + [f"layers.{i}.{name}" for i in range(len(self.layers)) for name in ("qkv", "o", "gate_up", "down")]
-        linears = [self.lm_head] + [part for layer in self.layers for part in layer if isinstance(part, Linear)]
-        return {key: linear.quantized for key, linear in zip(keys, linears) if linear.quantized is not None}
+        return {key: linear.quantized for key, linear in zip(keys, self.linears()) if linear.quantized is not None}
 
     @staticmethod
     def supports(config) -> bool:
@@ -260,8 +263,8 @@ class ModelRunner:
             with torch.inference_mode():
                 self.lean = LeanLlama(self.model, tensors or ModelTensors(self.model), max_seq_len + 1,
                                       compute_dtype=dtype, half_weights=half_weights, weight_bits=bits, packed=packed)
-            if cache is not None and packed is None and self.lean.packed():
-                cache.save(self.lean.packed())
+            if cache is not None and packed is None and (packed := self.lean.packed()):
+                cache.save(packed)
             if tensors is None:  # the HF modules are no longer used; keep only what the lean forward holds
                 for layer in self.model.model.layers:
                     att, mlp = layer.self_attn, layer.mlp
@@ -289,15 +292,12 @@ class ModelRunner:
             self.cache.nbytes / 2**20,
         )
 
-    def _linears(self) -> list[Linear]:
-        return [self.lean.lm_head] + [part for layer in self.lean.layers for part in layer if isinstance(part, Linear)]
-
     @property
     def weight_format(self) -> str:
         """How the linear weights are streamed at each step: 'q4', 'q4+q8', 'bfloat16', ..."""
         if self.lean is None:
             return str(self.dtype).removeprefix("torch.")
-        formats = {linear.weight_format for linear in self._linears()}
+        formats = {linear.weight_format for linear in self.lean.linears()}
         return "+".join(sorted(formats))
 
     @property
@@ -307,7 +307,7 @@ class ModelRunner:
         if self.lean is None:
             unique = {p.data_ptr(): p.numel() * p.element_size() for p in self.model.parameters()}
             return sum(unique.values())
-        return sum(linear.weight_bytes for linear in self._linears())
+        return sum(linear.weight_bytes for linear in self.lean.linears())
 
     @property
     def vocab_size(self) -> int:

@@ -20,9 +20,7 @@ import torch
 import torch.nn.functional as F
 
 from app.kernels import cpu_kernels
-from app.kernels.quantize import QuantizedWeight, quantizable, quantize
-
-BLOCK = 16  # output columns per packed block (cpu_kernels.cpp)
+from app.kernels.quantize import BLOCK, QuantizedWeight, quantizable, quantize
 
 
 class Linear:

@@ -18,7 +18,7 @@ import torch
 import torch.nn.functional as F
 
 GROUP = 32  # inputs per scale
-BLOCK = 16  # output columns per record
+BLOCK = 16  # output columns per record (and per packed block of 16-bit weights: cpu_kernels.cpp)
 RECORD_BYTES = {4: 64 + GROUP * 8, 8: 32 + GROUP * 16}
 # A weight packs at 4 bits when that changes it by at most this much (relative RMS error). Weights
 # that came from 4-bit GGUF blocks measure ~0.001-0.004 (the bf16 rounding of the dequantized
@@ -40,6 +40,16 @@ class QuantizedWeight:
     @property
     def nbytes(self) -> int:
         return self.records.numel()
+
+
+def timing_weight(nbytes: int, inputs: int) -> QuantizedWeight:
+    """A 4-bit weight of about ``nbytes`` of random codes with zero scales and mins: the kernels' full work
+    over finite sums, for measuring how fast this machine streams 4-bit weights."""
+    groups = inputs // GROUP
+    blocks = nbytes // (groups * RECORD_BYTES[4])
+    records = torch.randint(0, 256, (blocks, groups, RECORD_BYTES[4]), dtype=torch.uint8)
+    records[..., :64] = 0
+    return QuantizedWeight(4, records, blocks * BLOCK, inputs)
 
 
 def quantizable(weight: torch.Tensor) -> bool:
@@ -121,8 +131,7 @@ def _affine4(groups: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Te
         scale[rows[fits]] = candidate[fits]
         unfit[rows[fits]] = False
     scale, low = scale.half().float(), low.half().float()
-    safe = torch.where(scale > 0, scale, torch.ones_like(scale))
-    q = ((groups - low[..., None]) / safe[..., None]).round_().clamp_(0, 15)
+    q = ((groups - low[..., None]) / _divisor(scale)[..., None]).round_().clamp_(0, 15)
     return q.view(shape), scale.view(shape[:-1]), low.view(shape[:-1])
 
 
@@ -132,14 +141,18 @@ _SPANS = (14, 13, 12, 11, 10)  # levels a group of a 4-bit block may span beside
 def _on_grid(groups: torch.Tensor, low: torch.Tensor, scale: torch.Tensor) -> torch.Tensor:
     """Whether every value of a group is within a fifth of a step of ``low + q * scale`` (bf16 storage moves
     a value by up to ~0.05 of a step; the wrong span leaves some value near half a step off)."""
-    steps = (groups - low[..., None]) / torch.where(scale > 0, scale, torch.ones_like(scale))[..., None]
+    steps = (groups - low[..., None]) / _divisor(scale)[..., None]
     return ((steps - steps.round()).abs().amax(-1) < 0.2) & (steps.amax(-1) < 15.5)
+
+
+def _divisor(scale: torch.Tensor) -> torch.Tensor:
+    """``scale`` with its zeros (constant groups) as 1: dividing by it leaves those groups at q = 0."""
+    return torch.where(scale > 0, scale, torch.ones_like(scale))
 
 
 def _symmetric8(groups: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor]:
     scale = (groups.abs().amax(-1) / 127).half().float()
-    safe = torch.where(scale > 0, scale, torch.ones_like(scale))
-    q = (groups / safe[..., None]).round_().clamp_(-127, 127)
+    q = (groups / _divisor(scale)[..., None]).round_().clamp_(-127, 127)
     return q, scale
 
 

@@ -63,16 +63,12 @@ def _read_rate() -> tuple[bool, float]:
     from app.device import use_torch_threads
     from app.kernels import cpu_kernels
     from app.kernels.linear import Linear
-    from app.kernels.quantize import RECORD_BYTES, QuantizedWeight
+    from app.kernels.quantize import timing_weight
 
     use_torch_threads(0)
     inputs = 4096
     if cpu_kernels.load() is not None:
-        groups = inputs // 32
-        blocks = 2**27 // (groups * RECORD_BYTES[4])
-        records = torch.randint(0, 256, (blocks, groups, RECORD_BYTES[4]), dtype=torch.uint8)
-        records[..., :64] = 0  # zero scales and mins: finite sums, the same work
-        layer, x = Linear(QuantizedWeight(4, records, blocks * 16, inputs)), torch.ones(1, inputs)
+        layer, x = Linear(timing_weight(2**27, inputs)), torch.ones(1, inputs)
     else:
         layer = Linear(torch.ones(2**26 // inputs, inputs, dtype=torch.bfloat16))
         x = torch.ones(1, inputs, dtype=torch.bfloat16)
