@@ -35,7 +35,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="speculate with exactly K proposals a row when on, instead of the engine's choice")
 
 
-async def _batch(engine, prompts: list[list[int]], tokens: int) -> tuple[float, list[list[int]]]:
+async def decode_batch(engine, prompts: list[list[int]], tokens: int) -> tuple[float, list[list[int]]]:
     """All requests at once; returns decode tokens/s (after the last first token) and the outputs."""
     params = SamplingParams(max_tokens=tokens, ignore_eos=True)
 
@@ -75,9 +75,9 @@ async def _measure(settings: Settings, llm_dir: str, draft_dir: str, args: argpa
                                    "new_tokens": args.tokens, "max_speculative_tokens": policy.max_k,
                                    "k_rule": "adaptive" if args.force_k is None else f"forced {args.force_k}"}
         policy.choose = lambda rows: 0
-        await _batch(engine, prompts[:1], 4)  # warm the shapes of both modes
+        await decode_batch(engine, prompts[:1], 4)  # warm the shapes of both modes
         policy.choose = recording
-        await _batch(engine, prompts[:1], 8)
+        await decode_batch(engine, prompts[:1], 8)
         m = engine.metrics
         for b in batches:
             rates: dict[str, list[float]] = {"off": [], "on": []}
@@ -88,7 +88,7 @@ async def _measure(settings: Settings, llm_dir: str, draft_dir: str, args: argpa
                 for mode in ("off", "on"):
                     policy.choose = recording if mode == "on" else (lambda rows: 0)
                     log.info("batch %d, speculation %s", b, mode)
-                    rate, outputs[mode] = await _batch(engine, prompts[:b], args.tokens)
+                    rate, outputs[mode] = await decode_batch(engine, prompts[:b], args.tokens)
                     rates[mode].append(rate)
             verified, proposed, accepted = (now - was for now, was in zip(
                 (m.total_spec_verified, m.total_spec_proposed, m.total_spec_accepted), before))

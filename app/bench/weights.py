@@ -17,7 +17,7 @@ from typing import Any
 
 from app.bench.engine import seed_prompts
 from app.bench.report import report
-from app.bench.speculative import _batch
+from app.bench.speculative import decode_batch
 from app.config import Settings
 from app.engine import Priority, SamplingParams, create_backend
 
@@ -45,7 +45,7 @@ async def _one_setting(settings: Settings, llm_dir: str, bits: str, batches: lis
     await engine.start()
     try:
         prompts = seed_prompts(engine.tokenizer, settings, max(batches) + 1)
-        await _batch(engine, prompts[:1], 4)  # warm-up
+        await decode_batch(engine, prompts[:1], 4)  # warm-up
         stats = engine.stats()
         results[f"weights_{bits}_format"] = stats["weight_format"]
         results[f"weights_{bits}_mib_per_step"] = stats["weight_bytes"] / 2**20
@@ -53,7 +53,7 @@ async def _one_setting(settings: Settings, llm_dir: str, bits: str, batches: lis
         results[f"prefill_{bits}_s"] = min(prefill, results.get(f"prefill_{bits}_s", prefill))
         results[f"prefill_{bits}_tokens"] = len(prompts[-1])
         for b in batches:
-            rate, out = await _batch(engine, prompts[:b], tokens)
+            rate, out = await decode_batch(engine, prompts[:b], tokens)
             key = f"decode_tps_{bits}_b{b}"
             results[key] = max(rate, results.get(key, 0.0))
             if b == 1:

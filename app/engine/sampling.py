@@ -15,6 +15,9 @@ from app.engine.api import SamplingParams
 from app.engine.sequence import Sequence
 
 
+NAN_ERROR = "the model produced NaN/inf logits for this request"
+
+
 @dataclass
 class SampleResult:
     token_ids: list[int | None]  # None where the row failed
@@ -75,7 +78,7 @@ def sample(logits: torch.Tensor, seqs: list[Sequence]) -> SampleResult:
     bad = (~torch.isfinite(logits.sum(dim=-1))).tolist()
     tokens: list[int | None] = [None] * len(seqs)
     errors: list[str | None] = [
-        "the model produced NaN/inf logits for this request" if b else None for b in bad
+        NAN_ERROR if b else None for b in bad
     ]
     logits = logits.clone() if any(s.params.repetition_penalty != 1.0 for s in seqs) else logits
     _apply_repetition_penalty(logits, seqs)

@@ -28,12 +28,11 @@ import torch
 
 from app.engine.attention import Chunk, pack
 from app.engine.model_runner import ModelRunner
-from app.engine.sampling import penalise, probabilities, sample
+from app.engine.sampling import NAN_ERROR, penalise, probabilities, sample
 from app.engine.scheduler import ScheduledBatch
 from app.engine.sequence import Sequence
 
 SINGLE_MAX = 8  # a draft catch-up up to this many tokens attends as single-query rows (in place, no padding)
-NAN_ERROR = "the model produced NaN/inf logits for this request"
 
 
 # --- the acceptance rule ---------------------------------------------------------------------------
