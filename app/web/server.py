@@ -25,6 +25,7 @@ from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from app.config import Settings
 from app.web import protocol as p
+from app.web.assets import static_dir, templates_dir
 from app.web.history import HistoryStore
 from app.web.limits import AccessPolicy
 from app.web.security import SecurityMiddleware, install_log_redaction
@@ -34,9 +35,6 @@ from app.web.telemetry import Telemetry, normalize_engine_stats
 
 log = logging.getLogger(__name__)
 
-ROOT = Path(__file__).resolve().parents[2]
-TEMPLATES_DIR = ROOT / "templates"
-STATIC_DIR = ROOT / "static"
 SESSION_COOKIE = "voicechat_session"
 SESSION_ID = re.compile(r"^[A-Za-z0-9_-]{8,64}$")
 MAX_FRAME_BYTES = 1024 * 1024  # also uvicorn's ws_max_size: bigger frames close with 1009
@@ -121,7 +119,7 @@ def create_app(
     here from ``settings`` are started and stopped by the app's lifespan."""
     telemetry = Telemetry()
     registry = SessionRegistry(settings.max_sessions)
-    templates = Jinja2Templates(directory=str(TEMPLATES_DIR))
+    templates = Jinja2Templates(directory=str(templates_dir()))
     state: dict[str, Any] = {}
 
     @asynccontextmanager
@@ -188,9 +186,9 @@ def create_app(
 
     @app.get("/favicon.ico", include_in_schema=False)
     async def favicon() -> Response:
-        return FileResponse(STATIC_DIR / "favicon.svg", media_type="image/svg+xml")
+        return FileResponse(static_dir() / "favicon.svg", media_type="image/svg+xml")
 
-    app.mount("/static", StaticFiles(directory=str(STATIC_DIR)), name="static")
+    app.mount("/static", StaticFiles(directory=str(static_dir())), name="static")
 
     # ------------------------------------------------------------------ data
 
