@@ -191,6 +191,36 @@ class Settings(BaseSettings):
         "",
         description="When set, the pages and the WebSocket need it (?token=..., then a cookie; or Authorization: Bearer).",
     )
+    allowed_hosts: str = Field(
+        "",
+        description="Host names the server answers besides the bind address, localhost names and this machine's own "
+        "names, comma-separated ('*' = any); requests for any other Host are refused (DNS rebinding).",
+    )
+    trusted_proxies: str = Field(
+        "127.0.0.1",
+        description="Addresses of reverse proxies whose X-Forwarded-For and X-Forwarded-Proto are believed, "
+        "comma-separated ('' = none, '*' = any).",
+    )
+    metrics_public: bool = Field(
+        False, description="Serve /metrics without the access token (for a scraper); otherwise it needs the token when one is set."
+    )
+    max_sessions_per_client: int = Field(
+        8, description="Sessions one client address may hold at once (0 = no limit); loopback clients are not limited."
+    )
+    request_timeout_s: float = Field(
+        10.0, description="Seconds an HTTP request may take to arrive whole (headers and body); then its connection is closed."
+    )
+
+    # --- history ---
+    history_session_max_messages: int = Field(
+        1000, description="Messages one conversation may store (0 = no limit); past it a message gets a history_quota_exceeded error."
+    )
+    history_max_mb: float = Field(
+        1024.0, description="Megabytes of message text the history may hold in all (0 = no limit); past it new messages are refused."
+    )
+    history_retention_days: float = Field(
+        30.0, description="Conversations with no new message for this many days are deleted (0 = kept forever)."
+    )
 
     @model_validator(mode="after")
     def _resolve_auto_llm(self) -> Settings:

@@ -817,7 +817,7 @@ class Session:
             )
         heard = reply.heard_text(event.audio_end_ms)
         if message is not None:
-            await self.parts.history.set_text(message.item_id, heard)
+            await self.parts.history.set_text(self.id, message.item_id, heard)
             index = self.messages.index(message)
             self.messages[index] = StoredMessage(message.item_id, message.role, heard, message.spoken)
         elif heard:
