@@ -26,7 +26,7 @@ from starlette.websockets import WebSocketDisconnect, WebSocketState
 from app.config import Settings
 from app.web import protocol as p
 from app.web.assets import static_dir, templates_dir
-from app.web.history import HistoryStore
+from app.web.history import HistoryStore, history_limits
 from app.web.limits import AccessPolicy
 from app.web.security import SecurityMiddleware, install_log_redaction
 from app.web.outbox import Outbox
@@ -129,7 +129,7 @@ def create_app(
         )
         for part in owned:
             await _call(part, "start")
-        history = HistoryStore(Path(settings.data_dir) / "history.sqlite3")
+        history = HistoryStore(Path(settings.data_dir) / "history.sqlite3", history_limits(settings))
         state["parts"] = SharedParts(settings, built_engine, built_recognizer, built_tts, history, telemetry)
         sampler = asyncio.create_task(_sample_forever(), name="dashboard-sampler")
         log.info("ready: up to %d sessions, history in %s", settings.max_sessions, history.path)
