@@ -1,0 +1,215 @@
+"""Function calling in the model's own format: declaring tools and reading calls out of a streamed reply.
+
+Qwen2.5's chat template lists the declared tools in the system turn and asks for each call as
+``<tool_call>{"name": ..., "arguments": {...}}</tool_call>``. Small models often write the same JSON
+object bare or inside a ```json fence instead, so a reply that *starts* with such an object counts as
+a call too. Text that might still turn into a call is held back, so a call is never spoken or shown.
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+from dataclasses import dataclass, field
+
+import jsonschema
+
+OPEN_TAG = "<tool_call>"
+CLOSE_TAG = "</tool_call>"
+FENCE = "```"
+
+
+class ToolsUnsupportedError(ValueError):
+    """The model's chat template has no tool format."""
+
+
+def template_supports_tools(chat_template: str | None) -> bool:
+    """Whether a chat template renders a ``tools`` list (Qwen2.5's does; SmolLM2's ignores it)."""
+    return bool(chat_template) and "tools" in chat_template
+
+
+def template_tools(tools: list[dict]) -> list[dict]:
+    """Realtime API tool declarations (``{"type": "function", "name", "description", "parameters"}``) in the
+    chat-template shape (``{"type": "function", "function": {...}}``)."""
+    return [
+        {
+            "type": "function",
+            "function": {
+                "name": tool["name"],
+                "description": tool.get("description", ""),
+                "parameters": tool.get("parameters") or {"type": "object", "properties": {}},
+            },
+        }
+        for tool in tools
+    ]
+
+
+def forced_call_prefix(tool_choice: str | dict) -> str:
+    """Reply text written for the model when the client requires a call (``"required"``) or names the
+    function: the model continues from inside the call, so it cannot answer in prose instead."""
+    if isinstance(tool_choice, dict):
+        return f'{OPEN_TAG}\n{{"name": "{tool_choice["name"]}", "arguments": '
+    return f'{OPEN_TAG}\n{{"name": "' if tool_choice == "required" else ""
+
+
+@dataclass
+class ToolCall:
+    name: str
+    arguments: str  # a JSON object, as text
+    call_id: str = field(default_factory=lambda: f"call_{uuid.uuid4().hex[:20]}")
+
+
+@dataclass
+class MalformedCall:
+    """Text the model meant as a call but that does not parse as one."""
+
+    raw: str
+    reason: str
+
+
+def check_call(call: ToolCall, tools: list[dict]) -> str | None:
+    """Why ``call`` does not fit the declared ``tools`` (Realtime shape), or None when it does."""
+    declared = {tool["name"]: tool for tool in tools}
+    if call.name not in declared:
+        return f"the model called {call.name!r}, which is not a declared tool"
+    schema = declared[call.name].get("parameters") or {"type": "object"}
+    try:
+        jsonschema.validate(json.loads(call.arguments), schema)
+    except jsonschema.ValidationError as exc:
+        return f"arguments of {call.name!r} do not match its schema: {exc.message}"
+    except jsonschema.SchemaError as exc:
+        return f"the declared parameters of {call.name!r} are not a valid JSON schema: {exc.message}"
+    return None
+
+
+def _object_end(text: str, start: int) -> int | None:
+    """Index just past the JSON object opening at ``text[start]``, or None while it is still open."""
+    depth = 0
+    in_string = escaped = False
+    for i in range(start, len(text)):
+        ch = text[i]
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch == "{":
+            depth += 1
+        elif ch == "}":
+            depth -= 1
+            if depth == 0:
+                return i + 1
+    return None
+
+
+def _parse_call(raw: str) -> ToolCall | MalformedCall:
+    try:
+        obj = json.loads(raw)
+    except ValueError as exc:
+        return MalformedCall(raw, f"not JSON: {exc}")
+    if not isinstance(obj, dict) or not isinstance(obj.get("name"), str):
+        return MalformedCall(raw, "a call needs a string 'name'")
+    arguments = obj.get("arguments", obj.get("parameters", {}))
+    if isinstance(arguments, str):  # some models write the arguments as a JSON string
+        try:
+            arguments = json.loads(arguments)
+        except ValueError:
+            return MalformedCall(raw, "'arguments' is a string that is not JSON")
+    if not isinstance(arguments, dict):
+        return MalformedCall(raw, "'arguments' must be an object")
+    return ToolCall(obj["name"], json.dumps(arguments, ensure_ascii=False))
+
+
+def _could_become(text: str, marker: str) -> bool:
+    return marker.startswith(text) or text.startswith(marker)
+
+
+class ToolCallParser:
+    """Splits a streamed reply into speakable text and calls.
+
+    ``feed`` returns the pieces that are decided: ``str`` for text, :class:`ToolCall` or
+    :class:`MalformedCall` for calls; ``finish`` decides whatever is left at the end of the reply.
+    """
+
+    def __init__(self) -> None:
+        self.buffer = ""
+        self.at_start = True  # nothing decided yet: a bare or fenced JSON call may still come
+
+    def feed(self, text: str) -> list[str | ToolCall | MalformedCall]:
+        self.buffer += text
+        out: list[str | ToolCall | MalformedCall] = []
+        while self.buffer:
+            piece = self._next()
+            if piece is None:
+                break
+            if piece != "":
+                out.append(piece)
+        return out
+
+    def finish(self) -> list[str | ToolCall | MalformedCall]:
+        out = self.feed("")
+        rest, self.buffer = self.buffer, ""
+        stripped = rest.strip()
+        if stripped.startswith((OPEN_TAG, FENCE, "{")):
+            out.append(MalformedCall(stripped, "the reply ended inside a call"))
+        elif rest:
+            out.append(rest)
+        return out
+
+    def _next(self) -> str | ToolCall | MalformedCall | None:
+        """The next decided piece from the front of the buffer ("" when only whitespace went), or None."""
+        lead = self.buffer.lstrip()
+        if not lead:
+            return None
+        if lead.startswith(OPEN_TAG):
+            end = lead.find(CLOSE_TAG)
+            if end < 0:
+                return None
+            self.buffer = lead[end + len(CLOSE_TAG) :]
+            self.at_start = False
+            return _parse_call(lead[len(OPEN_TAG) : end].strip())
+        if self.at_start and lead.startswith(FENCE):
+            body = lead.find("{")
+            if body < 0:
+                return None if len(lead) < 16 else self._take_text()
+            close = lead.find(FENCE, body)
+            if close < 0:
+                return None
+            self.buffer = lead[close + len(FENCE) :]
+            return self._bare_call(lead[body:close].strip())
+        if self.at_start and lead.startswith("{"):
+            end = _object_end(lead, 0)
+            if end is None:
+                return None
+            self.buffer = lead[end:]
+            return self._bare_call(lead[:end])
+        if self.at_start and (_could_become(lead, OPEN_TAG) or _could_become(lead, FENCE)):
+            return None
+        return self._take_text()
+
+    def _bare_call(self, raw: str) -> str | ToolCall | MalformedCall:
+        """A JSON object at the start of the reply: a call when it looks like one, else plain text."""
+        call = _parse_call(raw)
+        if isinstance(call, MalformedCall) and '"name"' not in raw:
+            self.at_start = False
+            return raw
+        return call  # still at the start: several bare calls may follow one another
+
+    def _take_text(self) -> str | None:
+        """Text up to a possible ``<tool_call>``; a trailing part that could still become the tag stays."""
+        self.at_start = False
+        tag = self.buffer.find(OPEN_TAG)
+        if tag > 0:
+            text, self.buffer = self.buffer[:tag], self.buffer[tag:]
+            return text
+        if tag == 0:
+            return ""
+        hold = next((k for k in range(min(len(OPEN_TAG) - 1, len(self.buffer)), 0, -1)
+                     if OPEN_TAG.startswith(self.buffer[-k:])), 0)
+        text = self.buffer[: len(self.buffer) - hold]
+        self.buffer = self.buffer[len(text) :]
+        return text or None

@@ -1,0 +1,130 @@
+"""Reading calls out of a streamed reply, and checking them against the declared tools."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from app.engine.tool_calls import (
+    MalformedCall,
+    ToolCall,
+    ToolCallParser,
+    check_call,
+    forced_call_prefix,
+    template_supports_tools,
+    template_tools,
+)
+
+TIMER = {
+    "type": "function",
+    "name": "set_timer",
+    "description": "Start a countdown timer.",
+    "parameters": {
+        "type": "object",
+        "properties": {"seconds": {"type": "integer", "minimum": 1}},
+        "required": ["seconds"],
+    },
+}
+
+
+def stream(text: str, step: int) -> list:
+    """Feed ``text`` in pieces of ``step`` characters, as a token stream would arrive."""
+    parser = ToolCallParser()
+    pieces = []
+    for i in range(0, len(text), step):
+        pieces += parser.feed(text[i : i + step])
+    return pieces + parser.finish()
+
+
+def calls(pieces: list) -> list[tuple[str, dict]]:
+    return [(p.name, json.loads(p.arguments)) for p in pieces if isinstance(p, ToolCall)]
+
+
+def spoken(pieces: list) -> str:
+    return "".join(p for p in pieces if isinstance(p, str))
+
+
+@pytest.mark.parametrize("step", [1, 3, 7, 1000])
+def test_tagged_calls_are_read_whole_from_any_split(step):
+    reply = (
+        '<tool_call>\n{"name": "set_timer", "arguments": {"seconds": 120}}\n</tool_call>\n'
+        '<tool_call>\n{"name": "get_time", "arguments": {}}\n</tool_call>'
+    )
+    pieces = stream(reply, step)
+    assert calls(pieces) == [("set_timer", {"seconds": 120}), ("get_time", {})]
+    assert spoken(pieces).strip() == ""
+
+
+@pytest.mark.parametrize("step", [1, 4, 1000])
+def test_fenced_and_bare_json_calls_at_the_start_count(step):
+    fenced = '```json\n{\n  "name": "get_weather",\n  "arguments": {"city": "Paris"}\n}\n```'
+    assert calls(stream(fenced, step)) == [("get_weather", {"city": "Paris"})]
+    bare = '{"name": "set_timer", "arguments": {"seconds": 10, "label": "tea {hot}"}}'
+    pieces = stream(bare, step)
+    assert calls(pieces) == [("set_timer", {"seconds": 10, "label": "tea {hot}"})]
+    assert spoken(pieces) == ""
+
+
+@pytest.mark.parametrize("step", [1, 5, 1000])
+def test_text_before_a_call_is_spoken_and_the_call_never_is(step):
+    pieces = stream('Sure, starting it now. <tool_call>{"name": "set_timer", "arguments": {"seconds": 5}}</tool_call>', step)
+    assert spoken(pieces) == "Sure, starting it now. "
+    assert calls(pieces) == [("set_timer", {"seconds": 5})]
+
+
+@pytest.mark.parametrize("step", [1, 1000])
+def test_plain_replies_pass_through_unchanged(step):
+    for reply in ["The capital of France is Paris.", "Use <b> for bold, or a < b.", "Code: ```x = 1```", "{braces} in prose"]:
+        pieces = stream(reply, step)
+        assert spoken(pieces) == reply and not calls(pieces)
+
+
+def test_text_that_might_start_a_call_is_held_until_decided():
+    parser = ToolCallParser()
+    assert parser.feed("<tool") == []
+    assert parser.feed("_ca") == []
+    parser = ToolCallParser()
+    assert parser.feed("Hello <to") == ["Hello "]
+    assert parser.feed("day") == ["<today"]
+
+
+def test_a_call_cut_off_or_broken_is_reported_not_spoken():
+    pieces = stream('<tool_call>{"name": "set_timer", "arguments": {"seco', 4)
+    assert [type(p) for p in pieces] == [MalformedCall]
+    pieces = stream("<tool_call>{name: set_timer}</tool_call>", 1000)
+    assert isinstance(pieces[0], MalformedCall) and "not JSON" in pieces[0].reason
+
+
+def test_arguments_written_as_a_json_string_are_accepted():
+    pieces = stream('<tool_call>{"name": "set_timer", "arguments": "{\\"seconds\\": 3}"}</tool_call>', 1000)
+    assert calls(pieces) == [("set_timer", {"seconds": 3})]
+
+
+def test_calls_are_checked_against_the_declared_schema():
+    assert check_call(ToolCall("set_timer", '{"seconds": 30}'), [TIMER]) is None
+    assert "not a declared tool" in check_call(ToolCall("launch", "{}"), [TIMER])
+    assert "'seconds' is a required property" in check_call(ToolCall("set_timer", "{}"), [TIMER])
+    assert "is not of type 'integer'" in check_call(ToolCall("set_timer", '{"seconds": "ten"}'), [TIMER])
+
+
+def test_declarations_and_forced_prefixes_use_the_template_format():
+    assert template_tools([TIMER]) == [
+        {"type": "function", "function": {"name": "set_timer", "description": "Start a countdown timer.",
+                                          "parameters": TIMER["parameters"]}}
+    ]
+    assert forced_call_prefix("auto") == ""
+    assert forced_call_prefix("required") == '<tool_call>\n{"name": "'
+    named = forced_call_prefix({"type": "function", "name": "set_timer"})
+    pieces = stream(named + '{"seconds": 9}}\n</tool_call>', 2)
+    assert calls(pieces) == [("set_timer", {"seconds": 9})]
+
+
+def test_which_templates_have_a_tool_format(settings, prepared):
+    from transformers import AutoTokenizer
+
+    from app.models.prepare import prepare_models
+
+    qwen = prepare_models(settings.model_copy(update={"llm_model": "qwen2.5-0.5b"})).llm_dir
+    assert template_supports_tools(AutoTokenizer.from_pretrained(str(qwen)).chat_template)
+    assert not template_supports_tools(AutoTokenizer.from_pretrained(str(prepared.llm_dir)).chat_template)
