@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import shutil
 import site
 import socket
 import subprocess
@@ -38,7 +39,14 @@ def _run(*command: str | Path, cwd: Path) -> str:
 def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A fresh venv holding the wheel built from this checkout; returns its bin/ folder."""
     base = tmp_path_factory.mktemp("wheel")
-    _run(sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q", "-w", base / "dist", ROOT,
+    source = base / "source"  # a copy: setuptools writes its build/ beside the sources
+    source.mkdir()
+    for name in ("pyproject.toml", "README.md", "app", "static", "templates"):
+        if (ROOT / name).is_dir():
+            shutil.copytree(ROOT / name, source / name, symlinks=True, ignore=shutil.ignore_patterns("__pycache__"))
+        else:
+            shutil.copy2(ROOT / name, source / name)
+    _run(sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q", "-w", base / "dist", source,
          cwd=base)
     wheels = list((base / "dist").glob("voicechat-*.whl"))
     assert len(wheels) == 1, wheels
