@@ -10,7 +10,7 @@ from __future__ import annotations
 import logging
 import re
 from http.cookies import SimpleCookie
-from typing import Any, Awaitable, Callable
+from typing import Any, Awaitable, Callable, Mapping
 from urllib.parse import parse_qsl
 
 from app.web.limits import TOKEN_COOKIE, TOKEN_PARAM, AccessPolicy
@@ -88,14 +88,24 @@ def redact(text: str) -> str:
     return _SECRET_PARAMS.sub(hide, text)
 
 
+def _redacted_arg(arg: object) -> object:
+    """The argument itself when it holds no secret (numbers keep their ``%d``), else its redacted text."""
+    text = str(arg)
+    cleaned = redact(text)
+    return arg if cleaned == text else cleaned
+
+
 class RedactingFilter(logging.Filter):
-    """Rewrites a record's message with :func:`redact` (uvicorn logs request paths with their query)."""
+    """Redacts a record's format string and each of its arguments (uvicorn logs request paths with their
+    query). The arguments keep their number and order: uvicorn's access formatter unpacks them."""
 
     def filter(self, record: logging.LogRecord) -> bool:
-        message = record.getMessage()
-        cleaned = redact(message)
-        if cleaned != message:
-            record.msg, record.args = cleaned, ()
+        if isinstance(record.msg, str):
+            record.msg = redact(record.msg)
+        if isinstance(record.args, tuple):
+            record.args = tuple(_redacted_arg(arg) for arg in record.args)
+        elif isinstance(record.args, Mapping):
+            record.args = {key: _redacted_arg(arg) for key, arg in record.args.items()}
         return True
 
 
