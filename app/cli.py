@@ -22,6 +22,7 @@ BENCHMARKS = {
     "weights": "LLM weights at 4/8 bits vs 16 bits: decode tokens/s at batch 1 and 8, prefill, bytes per step",
     "load": "many voice and typed users for a bounded time: errors, latency, memory, descriptors, leaked KV",
     "quality": "answer quality through the server: facts, arithmetic, spelling, translation, memory of earlier turns",
+    "tools": "function calling through the server: the right tool with valid arguments, no calls when none is needed",
 }
 
 

@@ -30,9 +30,10 @@ import sys
 import tempfile
 import time
 import unicodedata
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Iterable, Iterator
 
 from app.bench.quality_questions import CATEGORIES, ITEMS
 from app.config import Settings
@@ -357,22 +358,27 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--concurrency", type=int, default=4, help="conversations at once (the engine batches them)")
 
 
-def _measure_own(settings: Settings, model: str, items: list[Item], args: argparse.Namespace):
+@contextmanager
+def own_server(settings: Settings, model: str, concurrency: int) -> Iterator[str]:
+    """A server of its own on 127.0.0.1 serving ``model`` with a throwaway history; yields its WebSocket URL."""
     from app.models.prepare import prepare_models
     from app.web.server import ServerThread, create_app
 
-    with tempfile.TemporaryDirectory(prefix="voicechat-quality-") as data_dir:
+    with tempfile.TemporaryDirectory(prefix="voicechat-bench-") as data_dir:
         own = settings.model_copy(
             update={"llm_model": model, "data_dir": Path(data_dir),
-                    "max_sessions": max(settings.max_sessions, args.concurrency * 2)}
+                    "max_sessions": max(settings.max_sessions, concurrency * 2)}
         )  # fmt: skip
         prepared = prepare_models(own, progress=True)
         with ServerThread(create_app(own, prepared=prepared)) as base_url:
-            started = time.perf_counter()
-            outcomes, server = asyncio.run(
-                ask_all(base_url.replace("http://", "ws://") + "/ws", items, args.concurrency, f" {model}")
-            )
-            elapsed = time.perf_counter() - started
+            yield base_url.replace("http://", "ws://") + "/ws"
+
+
+def _measure_own(settings: Settings, model: str, items: list[Item], args: argparse.Namespace):
+    with own_server(settings, model, args.concurrency) as url:
+        started = time.perf_counter()
+        outcomes, server = asyncio.run(ask_all(url, items, args.concurrency, f" {model}"))
+        elapsed = time.perf_counter() - started
     return outcomes, server, elapsed
 
 
@@ -423,13 +429,16 @@ def _model_figures(outcomes: list[Outcome], server: dict[str, Any], elapsed: flo
     return figures
 
 
-def report_models(title: str, by_model: dict[str, dict[str, Any]], shared: dict[str, Any], json_path: str | None):
+def report_models(title: str, by_model: dict[str, dict[str, Any]], shared: dict[str, Any], json_path: str | None,
+                  *, prefix: str = "quality"):
     """``report``'s conventions for several contenders: the figures in one table, a column per model,
-    then the shared facts and the machine; the JSON holds ``shared`` flat and ``quality_models`` per model."""
+    then the shared facts and the machine, then each model's misses (``<prefix>_wrong``); the JSON holds
+    ``shared`` flat and ``<prefix>_models`` per model."""
     from app.bench.report import machine_facts
 
     names = list(by_model)
-    keys = [k for k in by_model[names[0]] if k != "quality_wrong"]
+    wrong_key = f"{prefix}_wrong"
+    keys = [k for k in by_model[names[0]] if k != wrong_key]
     flat = {**shared, **machine_facts()}
 
     def shown(value: Any) -> str:
@@ -444,14 +453,14 @@ def report_models(title: str, by_model: dict[str, dict[str, Any]], shared: dict[
     for key, value in flat.items():
         print(f"{key:<{width}}  {shown(value)}")
     for name in names:
-        wrong = by_model[name]["quality_wrong"]
-        print(f"\nwrong answers of {name} ({len(wrong)}):")
+        wrong = by_model[name][wrong_key]
+        print(f"\nmisses of {name} ({len(wrong)}):")
         for entry in wrong:
             reply = " ".join(entry["reply"].split())
             reply = reply if len(reply) <= 140 else reply[:137] + "..."
             error = f" [{entry['error']}]" if "error" in entry else ""
             print(f"  {entry['id']}: {reply!r} (expected {entry['expected']}){error}")
-    out = {**flat, "quality_models": by_model}
+    out = {**flat, f"{prefix}_models": by_model}
     if json_path:
         Path(json_path).parent.mkdir(parents=True, exist_ok=True)
         Path(json_path).write_text(json.dumps(out, indent=2, ensure_ascii=False) + "\n")

@@ -1,0 +1,196 @@
+"""``voicechat bench tools``: does the assistant call the right tool, with the right arguments, only when needed?
+
+Each request of ``app/bench/tool_requests.py`` runs in a fresh conversation over the WebSocket
+protocol with the four tools declared (``tool_choice: auto``), typed, text out, through the server's
+own prompt building and sampling. A tool request is right when the first call names the expected tool,
+its arguments fit the declared schema, and the expected values are in them; the bench then answers
+as the client's tool would (``function_call_output``) and asks for the answer, which must come as
+text with no further call (and, for the weather, carry the reported temperature).
+
+Figures, per model: tools_correct (share of tool requests right), tools_false_calls (share of no-tool
+requests answered with a call), tools_missed (tool requests answered without a call),
+tools_followup_ok (share of right calls whose answer from the tool's output is good), tools_errors,
+and tools_wrong: every miss with its request, calls and reply.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from app.bench.quality import matches, own_server, report_models
+from app.bench.tool_requests import REQUESTS, TOOL_OUTPUTS, TOOLS
+from app.config import Settings
+from app.engine.tool_calls import ToolCall, check_call
+
+TURN_TIMEOUT_S = 180.0
+
+
+@dataclass
+class Outcome:
+    request: str
+    tool: str | None
+    expected: dict[str, int | str]
+    calls: list[ToolCall] = field(default_factory=list)
+    reply: str = ""
+    followup: str = ""
+    error: str | None = None
+    correct: bool = False
+    followup_ok: bool = False
+
+
+def _calls_after(events: list[dict[str, Any]], start: int) -> list[ToolCall]:
+    return [
+        ToolCall(e["name"], e["arguments"], e["call_id"])
+        for e in events[start:]
+        if e["type"] == "response.function_call_arguments.done"
+    ]
+
+
+def _errors_after(events: list[dict[str, Any]], start: int) -> list[str]:
+    return [str(e["error"].get("code")) for e in events[start:] if e["type"] == "error"]
+
+
+def call_is_right(call: ToolCall, tool: str, expected: dict[str, int | str]) -> bool:
+    """The expected tool, arguments that fit its schema, and the expected values in them."""
+    if call.name != tool or check_call(call, TOOLS) is not None:
+        return False
+    arguments = json.loads(call.arguments)
+    for name, want in expected.items():
+        got = arguments.get(name)
+        if isinstance(want, int) and got != want:
+            return False
+        if isinstance(want, str) and (not isinstance(got, str) or want not in got.lower()):
+            return False
+    return True
+
+
+async def _run_one(url: str, request: str, tool: str | None, expected: dict, server: dict[str, Any]) -> Outcome:
+    from app.bench.client import RealtimeClient
+
+    outcome = Outcome(request, tool, expected)
+    try:
+        async with RealtimeClient(url) as client:
+            server.setdefault("session", client.session)
+            seen = len(client.events)
+            await client.send({"type": "session.update",
+                               "session": {"output_modalities": ["text"], "tools": TOOLS, "tool_choice": "auto"}})
+            await client.wait_for("session.updated", after=seen)
+            seen = len(client.events)
+            await client.say_text(request)
+            reply = await client.next_reply(after=seen, timeout=TURN_TIMEOUT_S)
+            outcome.reply, outcome.calls = reply.text.strip(), _calls_after(client.events, seen)
+            errors = _errors_after(client.events, seen)
+            if errors:
+                outcome.error = f"error events: {', '.join(errors)}"
+            if tool is None or not outcome.calls or outcome.error:
+                outcome.correct = tool is None and not outcome.calls and outcome.error is None
+                return outcome
+            outcome.correct = call_is_right(outcome.calls[0], tool, expected)
+            seen = len(client.events)
+            for call in outcome.calls:
+                output = TOOL_OUTPUTS.get(call.name, ('{"error": "unknown tool"}', None))[0]
+                await client.send({"type": "conversation.item.create",
+                                   "item": {"type": "function_call_output", "call_id": call.call_id, "output": output}})
+            await client.send({"type": "response.create"})
+            answer = await client.next_reply(after=seen, timeout=TURN_TIMEOUT_S)
+            outcome.followup = answer.text.strip()
+            word = TOOL_OUTPUTS[tool][1]
+            outcome.followup_ok = (
+                bool(outcome.followup)
+                and not _calls_after(client.events, seen)
+                and not _errors_after(client.events, seen)
+                and (word is None or matches(outcome.followup, [word]))
+            )
+    except (TimeoutError, ConnectionError, OSError) as error:
+        outcome.error = f"{type(error).__name__}: {error}"
+    return outcome
+
+
+async def run_all(url: str, concurrency: int, label: str = "") -> tuple[list[Outcome], dict[str, Any]]:
+    """Every request in its own conversation, ``concurrency`` at once; progress on stderr."""
+    server: dict[str, Any] = {}
+    gate = asyncio.Semaphore(max(1, concurrency))
+    done = 0
+
+    async def one(request: str, tool: str | None, expected: dict) -> Outcome:
+        nonlocal done
+        async with gate:
+            outcome = await _run_one(url, request, tool, expected, server)
+        done += 1
+        print(f"\rtools{label}: {done}/{len(REQUESTS)} requests", end="\n" if done == len(REQUESTS) else "",
+              file=sys.stderr, flush=True)  # fmt: skip
+        return outcome
+
+    outcomes = await asyncio.gather(*(one(*entry) for entry in REQUESTS))
+    return list(outcomes), server
+
+
+def summarize(outcomes: list[Outcome]) -> dict[str, Any]:
+    needing = [o for o in outcomes if o.tool is not None]
+    not_needing = [o for o in outcomes if o.tool is None]
+    right = [o for o in needing if o.correct]
+
+    def share(count: int, total: int) -> float | None:
+        return round(count / total, 4) if total else None
+
+    return {
+        "tools_correct": share(len(right), len(needing)),
+        "tools_false_calls": share(sum(bool(o.calls) for o in not_needing), len(not_needing)),
+        "tools_missed": sum(not o.calls for o in needing),
+        "tools_followup_ok": share(sum(o.followup_ok for o in right), len(right)),
+        "tools_errors": sum(o.error is not None for o in outcomes),
+        "tools_wrong": [_wrong(o) for o in outcomes if not o.correct or (o.correct and o.tool and not o.followup_ok)],
+    }
+
+
+def _wrong(outcome: Outcome) -> dict[str, Any]:
+    calls = "; ".join(f"{c.name}({c.arguments})" for c in outcome.calls) or "no call"
+    entry = {
+        "id": outcome.request,
+        "reply": f"{calls} | {outcome.reply}" + (f" | then: {outcome.followup}" if outcome.followup else ""),
+        "expected": f"{outcome.tool}({json.dumps(outcome.expected)})" if outcome.tool else "no call",
+    }
+    if outcome.error:
+        entry["error"] = outcome.error
+    return entry
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--url", help="WebSocket URL of a running server (ws://HOST:PORT/ws); default: start one")
+    parser.add_argument(
+        "--llm-model", dest="llm_models", nargs="+", action="extend", metavar="NAME",
+        help="LLM(s) to measure, one own server each, side by side (default: the llm_model setting)",
+    )  # fmt: skip
+    parser.add_argument("--concurrency", type=int, default=4, help="conversations at once (the engine batches them)")
+
+
+def run(args: argparse.Namespace, settings: Settings) -> dict[str, Any]:
+    results: dict[str, dict[str, Any]] = {}
+    if args.url:
+        started = time.perf_counter()
+        outcomes, server = asyncio.run(run_all(args.url, args.concurrency))
+        name = server.get("session", {}).get("model") or "server"
+        results[name] = {**summarize(outcomes), "tools_elapsed_s": round(time.perf_counter() - started, 1)}
+        where = args.url.split("?", 1)[0]
+    else:
+        for model in args.llm_models or [settings.llm_model]:
+            with own_server(settings, model, args.concurrency) as url:
+                started = time.perf_counter()
+                outcomes, _ = asyncio.run(run_all(url, args.concurrency, f" {model}"))
+                results[model] = {**summarize(outcomes), "tools_elapsed_s": round(time.perf_counter() - started, 1)}
+        where = "own (127.0.0.1, free port), one per model"
+    shared = {
+        "tools_requests": len(REQUESTS),
+        "tools_needing_a_tool": sum(tool is not None for _, tool, _ in REQUESTS),
+        "tools_declared": ",".join(t["name"] for t in TOOLS),
+        "tools_concurrency": args.concurrency,
+        "server": where,
+    }
+    return report_models("tool calling: fresh typed conversations with four declared tools", results, shared,
+                         args.json_path, prefix="tools")  # fmt: skip
