@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import logging
+import importlib.metadata
 import sys
 from typing import Any, get_args, get_origin
 
 from pydantic import ValidationError
 
 from app.config import Settings, load_settings
+from app.log_format import configure_logging
 
 BENCHMARKS = {
     "engine": "LLM engine: continuous batching vs serial/fixed batching, priority, prefix reuse, decode speed",
@@ -63,6 +64,7 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
         description="Real-time voice chat server: browser mic -> Whisper -> shared continuous-batching LLM -> TTS.",
         epilog="Every setting is also read from a VOICECHAT_<NAME> environment variable; see the README.",
     )
+    parser.add_argument("--version", action="version", version=f"voicechat {importlib.metadata.version('voicechat')}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     serve = commands.add_parser(
@@ -103,10 +105,7 @@ def main(argv: list[str] | None = None) -> int:
         )
         print(f"voicechat: bad setting: {problems}", file=sys.stderr)
         return 2
-    logging.basicConfig(
-        level=settings.log_level.upper(),
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-    )
+    configure_logging(settings.log_level, settings.log_format)
     from app.models.prepare import ModelPreparationError
 
     try:

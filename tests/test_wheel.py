@@ -8,6 +8,7 @@ The wheel is installed with ``--no-deps`` and the environment borrows the alread
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import shutil
 import site
@@ -16,6 +17,7 @@ import subprocess
 import sys
 import threading
 import time
+import tomllib
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -83,6 +85,7 @@ class _Served:
             "VOICECHAT_DATA_DIR": str(workdir / "data"),
             "VOICECHAT_HOST": "127.0.0.1",
             "VOICECHAT_PORT": str(self.port),
+            "VOICECHAT_LOG_FORMAT": "json",
         }
         env.pop("PYTHONPATH", None)
         self.proc = subprocess.Popen([str(bin_dir / "voicechat"), "serve"], cwd=workdir, env=env,
@@ -131,6 +134,26 @@ def test_the_installed_server_serves_its_pages_and_static_files(served: _Served)
     assert status == 200 and "javascript" in kind and body == (ROOT / "static" / "js" / "chat.js").read_bytes()
     status, kind, _ = served.get("/favicon.ico")
     assert status == 200 and kind.startswith("image/svg")
+
+
+def test_the_installed_command_reports_its_version(installed: Path, tmp_path: Path) -> None:
+    version = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
+    assert _run(installed / "voicechat", "--version", cwd=tmp_path).strip() == f"voicechat {version}"
+
+
+def test_json_logs_cover_uvicorns_lines_too(served: _Served) -> None:
+    served.get("/dashboard")
+    deadline = time.monotonic() + 10
+    while True:
+        logs = [json.loads(line) for line in list(served.lines) if line.startswith("{")]
+        access = [e for e in logs if e["logger"] == "uvicorn.access" and "GET /dashboard" in e["message"]]
+        if access or time.monotonic() > deadline:
+            break
+        time.sleep(0.2)
+    assert access, "".join(served.lines[-20:])
+    assert any(e["logger"] == "uvicorn.error" and "Uvicorn running on" in e["message"] for e in logs)
+    assert any(e["logger"].startswith("app.") for e in logs)
+    assert not [line for line in served.lines if line.startswith(("INFO:", "WARNING:", "ERROR:"))], "uvicorn's own format"
 
 
 def test_the_installed_server_holds_a_typed_turn(served: _Served) -> None:

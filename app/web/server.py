@@ -9,7 +9,9 @@ import asyncio
 import contextlib
 import logging
 import mimetypes
+import os
 import re
+import signal
 import threading
 import time
 from contextlib import asynccontextmanager
@@ -28,6 +30,8 @@ from app.web import protocol as p
 from app.web.assets import static_dir, templates_dir
 from app.web.history import HistoryStore, history_limits
 from app.web.limits import AccessPolicy
+from app.web.operations import llm_name, operations_router
+from app.web.readiness import Readiness
 from app.web.security import SecurityMiddleware, install_log_redaction
 from app.web.outbox import Outbox
 from app.web.session import Session, SharedParts
@@ -121,6 +125,7 @@ def create_app(
     registry = SessionRegistry(settings.max_sessions)
     templates = Jinja2Templates(directory=str(templates_dir()))
     state: dict[str, Any] = {}
+    readiness = Readiness(settings.stall_timeout_s, settings.stall_exit_s)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -131,6 +136,7 @@ def create_app(
             await _call(part, "start")
         history = HistoryStore(Path(settings.data_dir) / "history.sqlite3", history_limits(settings))
         state["parts"] = SharedParts(settings, built_engine, built_recognizer, built_tts, history, telemetry)
+        telemetry.watch_engine(built_engine, lambda: llm_name(settings, built_engine))
         sampler = asyncio.create_task(_sample_forever(), name="dashboard-sampler")
         log.info("ready: up to %d sessions, history in %s", settings.max_sessions, history.path)
         try:
@@ -151,6 +157,8 @@ def create_app(
     app.add_middleware(SecurityMiddleware, policy=access)
     app.state.telemetry = telemetry
     app.state.registry = registry
+    app.state.readiness = readiness
+    app.include_router(operations_router(settings, readiness, lambda: state.get("parts")))
 
     def engine_view() -> dict[str, Any]:
         parts: SharedParts | None = state.get("parts")
@@ -166,7 +174,7 @@ def create_app(
     async def _sample_forever() -> None:
         while True:
             view = engine_view()
-            telemetry.export_engine(view["raw"])
+            readiness.observe_parts(state["parts"])
             telemetry.sessions_gauge.set(len(registry.sessions))
             telemetry.sample(len(registry.sessions), view)
             await asyncio.sleep(1.0)
@@ -198,14 +206,8 @@ def create_app(
 
     @app.get("/metrics")
     async def metrics() -> Response:
-        telemetry.export_engine(engine_view()["raw"])
         telemetry.sessions_gauge.set(len(registry.sessions))
-        body = generate_latest(telemetry.registry)
-        parts: SharedParts | None = state.get("parts")
-        engine_metrics = getattr(parts.engine, "metrics_text", None) if parts else None
-        if engine_metrics is not None:  # the engine's own series (step times, batch sizes)
-            body += engine_metrics()
-        return Response(body, media_type=CONTENT_TYPE_LATEST)
+        return Response(generate_latest(telemetry.registry), media_type=CONTENT_TYPE_LATEST)
 
     @app.get("/api/dashboard")
     async def dashboard_data() -> JSONResponse:
@@ -373,11 +375,16 @@ def serve(settings: Settings) -> None:
         "loading the models takes a few seconds",
         flush=True,
     )
+    readiness: Readiness = app.state.readiness
+    readiness.on_fatal = lambda reason: os.kill(os.getpid(), signal.SIGTERM)  # uvicorn then shuts down gracefully
     uvicorn.run(
         app,
         host=settings.host,
         port=settings.port,
         log_level=settings.log_level,
+        log_config=None,  # uvicorn's loggers reach the root handler, in the chosen log format (app.log_format)
         ws_max_size=MAX_FRAME_BYTES,
         timeout_graceful_shutdown=10,
     )
+    if readiness.fatal:
+        raise SystemExit(f"voicechat: {readiness.fatal}")

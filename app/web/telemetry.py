@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import time
 from collections import deque
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, Callable
 
 import numpy as np
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, ProcessCollector
+from prometheus_client.metrics_core import Metric
+from prometheus_client.parser import text_string_to_metric_families
 
 STAGES = (
     "endpoint_ms",
@@ -21,6 +24,36 @@ STAGES = (
 )
 TEXT_TTFT = "text_ttft_ms"
 SERIES_POINTS = 120
+
+# The engine's series under vLLM's names in this server's namespace (vLLM's ``vllm:num_requests_running`` is
+# ``voicechat:num_requests_running`` here), one name per figure; a series the engine adds later keeps its own
+# name less the ``llm_`` prefix.
+ENGINE_NAMESPACE = "voicechat:"
+ENGINE_NAMES = {
+    "llm_requests_running": "num_requests_running",
+    "llm_requests_waiting": "num_requests_waiting",
+    "llm_ttft_seconds": "time_to_first_token_seconds",
+    "llm_inter_token_seconds": "inter_token_latency_seconds",
+    "llm_step_seconds": "engine_step_seconds",
+    "llm_generated_tokens": "generation_tokens",
+    "llm_prompt_tokens": "prompt_tokens",
+    "llm_prefix_hit_tokens": "prefix_cache_hits",
+    "llm_preemptions": "num_preemptions",
+    "llm_requests_finished": "request_success",
+    "llm_aborted_steps": "aborted_steps",
+    "llm_batch_size": "batch_size",
+    "llm_batch_limit": "batch_limit",
+    "llm_kv_blocks_used": "kv_cache_blocks_used",
+    "llm_kv_blocks_free": "kv_cache_blocks_free",
+    "llm_kv_blocks_cached": "kv_cache_blocks_cached",
+    "llm_tokens_per_second": "generation_tokens_per_second",
+    "llm_peak_memory_bytes": "peak_memory_bytes",
+    "llm_spec_proposed_tokens": "spec_decode_num_draft_tokens",
+    "llm_spec_accepted_tokens": "spec_decode_num_accepted_tokens",
+    "llm_spec_verified_rows": "spec_decode_num_drafts",
+    "llm_spec_tokens": "spec_decode_tokens_per_draft",
+}
+LABEL_NAMES = {"reason": "finished_reason"}  # vLLM's label for why a request finished
 
 
 def percentile(values: list[float], q: float) -> float | None:
@@ -106,7 +139,10 @@ class Telemetry:
             registry=self.registry,
         )
         self.errors = Counter("voicechat_client_errors", "Error events sent, by code", ["code"], registry=self.registry)
-        self.engine_gauge = Gauge("voicechat_engine", "Engine stats (numeric ones)", ["stat"], registry=self.registry)
+
+    def watch_engine(self, engine: Any, model_name: Callable[[], str]) -> None:
+        """Export ``engine``'s figures with the others, each under one vLLM-style name labelled ``model_name``."""
+        self.registry.register(EngineCollector(engine, model_name))
 
     def record_response(self, status: str, latency: dict[str, Any], *, text_only: bool, voice_turn: bool) -> None:
         self.responses.labels(status=status, kind="voice" if voice_turn else "text").inc()
@@ -117,11 +153,6 @@ class Telemetry:
             value = latency.get(stage)
             if isinstance(value, (int, float)):
                 self.stage_seconds.labels(stage=stage.removesuffix("_ms")).observe(value / 1000.0)
-
-    def export_engine(self, raw: dict[str, Any]) -> None:
-        for key, value in raw.items():
-            if isinstance(value, (int, float)) and not isinstance(value, bool):
-                self.engine_gauge.labels(stat=key).set(value)
 
     def sample(self, sessions: int, engine: dict[str, Any]) -> None:
         """One point of the dashboard's time series (called once a second)."""
@@ -141,3 +172,43 @@ class Telemetry:
             point[f"{name}_p50_ms"] = summary["p50"]
             point[f"{name}_p95_ms"] = summary["p95"]
         self.series.append(point)
+
+
+class EngineCollector:
+    """The LLM backend's figures, read at scrape time through its public ``metrics_text()`` and ``stats()``.
+
+    The local engine's own series are renamed (``ENGINE_NAMES``) and labelled with the model; the KV cache
+    use comes from its stats. A remote backend reports only its running requests (its server has the rest).
+    """
+
+    def __init__(self, engine: Any, model_name: Callable[[], str]):
+        self.engine = engine
+        self.model_name = model_name
+
+    def collect(self) -> Iterator[Metric]:
+        model = self.model_name()
+        exposition = getattr(self.engine, "metrics_text", None)
+        if exposition is not None:
+            for family in text_string_to_metric_families(exposition().decode()):
+                if not family.name.endswith("_created"):
+                    yield _renamed(family, model)
+        stats = self.engine.stats()
+        used, total = stats.get("kv_blocks_used"), stats.get("kv_blocks_total")
+        if isinstance(used, int) and isinstance(total, int) and total:
+            usage = Metric(ENGINE_NAMESPACE + "kv_cache_usage_perc", "KV cache usage (1 = full)", "gauge")
+            usage.add_sample(usage.name, {"model_name": model}, used / total)
+            yield usage
+        if exposition is None and isinstance(stats.get("running"), int):
+            running = Metric(ENGINE_NAMESPACE + "num_requests_running", "Requests streaming from the LLM", "gauge")
+            running.add_sample(running.name, {"model_name": model}, stats["running"])
+            yield running
+
+
+def _renamed(family: Metric, model: str) -> Metric:
+    """``family`` under its vLLM-style name, every sample labelled with the model."""
+    name = ENGINE_NAMESPACE + ENGINE_NAMES.get(family.name, family.name.removeprefix("llm_"))
+    renamed = Metric(name, family.documentation, family.type)
+    for sample in family.samples:
+        labels = {LABEL_NAMES.get(key, key): value for key, value in sample.labels.items()}
+        renamed.add_sample(name + sample.name.removeprefix(family.name), {"model_name": model, **labels}, sample.value)
+    return renamed
