@@ -1,7 +1,8 @@
 """Shared pieces of the reliability tests: parts with fault seams, a raw WebSocket, server polling.
 
 The faulty parts are the real engine, recogniser and TTS worker (same models, same code paths);
-each subclass raises only for the sessions or calls a test marks, so everything else they do is real.
+each subclass raises only for the sessions or calls a test marks (session ids come from the server,
+so a test marks a session once it is connected), so everything else they do is real.
 """
 
 from __future__ import annotations
@@ -20,28 +21,32 @@ from app.engine.engine import LocalEngine
 from app.tts import create_worker
 from app.tts.worker import TTSWorker
 
-FAULT_ASR = "fault-asr-"  # session ids starting with this fail in speech recognition
-FAULT_LLM = "fault-llm-"  # ... in every engine step that holds one of their requests
-
-
 class FaultyEngine(LocalEngine):
-    """The real engine; a step fails whenever it holds a request of a FAULT_LLM session."""
+    """The real engine; a step fails whenever it holds a request of a session in ``failing_sessions``."""
 
     shared_failures = 0  # failed steps that also held other requests
 
+    def __init__(self, *args: Any, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.failing_sessions: set[str] = set()
+
     def _run_step(self, batch, inputs) -> None:  # type: ignore[no-untyped-def]
         seqs = batch.decode + [seq for seq, _ in batch.prefill]
-        if any((seq.session_id or "").startswith(FAULT_LLM) for seq in seqs):
+        if any(seq.session_id in self.failing_sessions for seq in seqs):
             self.shared_failures += len(seqs) > 1
             raise RuntimeError("injected engine fault")
         super()._run_step(batch, inputs)
 
 
 class FaultyRecognizer(SpeechRecognizer):
-    """The real recogniser; final transcripts of FAULT_ASR sessions fail."""
+    """The real recogniser; final transcripts of the sessions in ``failing_sessions`` fail."""
+
+    def __init__(self, *args: Any, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.failing_sessions: set[str] = set()
 
     async def transcribe(self, audio, *, final: bool = True, session_id: str | None = None):  # type: ignore[no-untyped-def]
-        if final and (session_id or "").startswith(FAULT_ASR):
+        if final and session_id in self.failing_sessions:
             raise RuntimeError("injected ASR fault")
         return await super().transcribe(audio, final=final, session_id=session_id)
 

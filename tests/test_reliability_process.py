@@ -1,9 +1,10 @@
 """A real ``voicechat serve`` process: ``kill -9`` loses no acknowledged turn, a restart restores each
-conversation by id, SIGTERM shuts down gracefully, and the log holds no token, session id or text."""
+conversation to its credential, SIGTERM shuts down gracefully, and the log holds no token, session id or text."""
 
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import signal
 import socket
@@ -21,6 +22,7 @@ import websockets
 
 from app.bench.client import RealtimeClient
 from app.config import Settings
+from app.web.ownership import SessionKeys
 
 ROOT = Path(__file__).resolve().parents[1]
 TOKEN = "tok-0123456789-never-logged"
@@ -165,12 +167,18 @@ def test_kill_9_loses_no_acknowledged_turn_and_a_restart_restores_history(settin
     processes.append(second)
     sessions = {session_id for session_id, *_ in acked}
 
+    keys = SessionKeys(data_dir)  # the first process's key, read from the data directory: credentials outlive it
+
     async def replayed(session_id: str) -> list[tuple[str, str]]:
-        async with RealtimeClient(f"{second.ws_url}&session={session_id}") as client:
-            assert client.session["id"] == session_id
-            await client.send({"type": "session.update", "session": {"instructions": "marker"}})
-            await client.wait_for("session.updated")
-            return [(e["item"]["id"], e["item"]["role"]) for e in client.events if e["type"] == "conversation.item.done"]
+        owner = {"X-Voicechat-Session": keys.credential(session_id)}
+        async with websockets.connect(second.ws_url, additional_headers=owner, max_size=None) as ws:
+            assert json.loads(await ws.recv())["session"]["id"] == session_id
+            await ws.send(json.dumps({"type": "session.update", "session": {"instructions": "marker"}}))
+            items = []
+            while (event := json.loads(await asyncio.wait_for(ws.recv(), 60)))["type"] != "session.updated":
+                if event["type"] == "conversation.item.done":
+                    items.append((event["item"]["id"], event["item"]["role"]))
+            return items
 
     for session_id in sessions:
         items = asyncio.run(replayed(session_id))

@@ -32,8 +32,6 @@ from app.bench.speech_samples import espeak_speech
 from app.config import Settings
 from app.web.server import ServerThread, create_app
 from reliability_helpers import (
-    FAULT_ASR,
-    FAULT_LLM,
     FaultyEngine,
     FaultyRecognizer,
     FaultyTTS,
@@ -486,11 +484,12 @@ async def test_leaving_mid_reply_cancels_the_engine_request_frees_kv_and_drops_t
     assert engine["running"] == 0 and engine["kv_used_blocks"] == 0
 
 
-async def test_a_failing_recognizer_fails_only_that_sessions_turn(main: Server, question: np.ndarray):
+async def test_a_failing_recognizer_fails_only_that_sessions_turn(main: Server, parts: Parts, question: np.ndarray):
     await asyncio.to_thread(wait_for_sessions, main.base_url, 0)
-    faulty = RealtimeClient(f"{main.ws_url}?session={FAULT_ASR}{os.urandom(6).hex()}")
+    faulty = RealtimeClient(main.ws_url)
     healthy = RealtimeClient(main.ws_url)
     async with faulty, healthy:
+        parts.recognizer.failing_sessions.add(faulty.session["id"])
         await asyncio.gather(faulty.stream_audio(question), healthy.stream_audio(question))
         error = await faulty.wait_for("error", timeout=120)
         assert error["error"]["code"] == "stage_failed" and "speech recognition" in error["error"]["message"]
@@ -520,8 +519,9 @@ async def test_a_failing_synthesiser_fails_only_that_reply(main: Server, parts: 
 async def test_a_failing_engine_step_fails_only_that_request_and_the_engine_goes_on(main: Server, parts: Parts):
     await asyncio.to_thread(wait_for_sessions, main.base_url, 0)
     healthy = RealtimeClient(main.ws_url)
-    faulty = RealtimeClient(f"{main.ws_url}?session={FAULT_LLM}{os.urandom(6).hex()}")
+    faulty = RealtimeClient(main.ws_url)
     async with healthy, faulty:
+        parts.engine.failing_sessions.add(faulty.session["id"])
         for client in (healthy, faulty):
             await client.send({"type": "session.update", "session": {"instructions": LONG_REPLY, "output_modalities": ["text"]}})
             await client.wait_for("session.updated")

@@ -8,7 +8,9 @@ access token. Everything here is cheap and synchronous: it runs before a frame i
 
 from __future__ import annotations
 
+import ipaddress
 import secrets
+import socket
 import time
 from collections import deque
 from dataclasses import dataclass
@@ -102,14 +104,69 @@ class Denial:
     message: str
 
 
+LOCAL_HOST_NAMES = ("localhost", "127.0.0.1", "::1")
+
+
+def machine_host_names() -> set[str]:
+    """This machine's name, its canonical name and the addresses they resolve to (no network lookup
+    beyond the resolver's own files when they are there)."""
+    name = socket.gethostname()
+    names = {name}
+    try:
+        for *_, canonical, address in socket.getaddrinfo(name, None, flags=socket.AI_CANONNAME):
+            names.update((canonical, str(address[0])))
+    except OSError:
+        pass
+    return {n for n in names if n}
+
+
+def host_name(header: str) -> str:
+    """The name in a ``Host`` header: ``Example.org.:8000`` -> ``example.org``, ``[::1]:8000`` -> ``::1``."""
+    value = header.strip().lower()
+    if value.startswith("["):
+        value = value[1 : value.find("]")] if "]" in value else value
+    elif value.count(":") == 1:
+        value = value.split(":", 1)[0]
+    return value.rstrip(".")
+
+
+def limited_client(address: str | None) -> bool:
+    """Whether ``max_sessions_per_client`` applies: not to loopback clients (this machine: benchmarks,
+    tools, a local proxy that forwards no client address)."""
+    if not address:
+        return False
+    try:
+        return not ipaddress.ip_address(address).is_loopback
+    except ValueError:  # a name (a unix socket path, a proxy's label): limited like an address
+        return True
+
+
 class AccessPolicy:
-    """Origin allow-list and the optional access token, for the WebSocket and the pages."""
+    """Host and origin allow-lists and the optional access token, for the WebSocket and the pages."""
 
     def __init__(self, settings: Settings):
         self.token = settings.access_token
         origins = {o.strip().rstrip("/").lower() for o in settings.allowed_origins.split(",") if o.strip()}
         self.any_origin = "*" in origins
         self.origins = frozenset(origins - {"*"})
+        hosts = {host_name(h) for h in settings.allowed_hosts.split(",") if h.strip()}
+        self.any_host = "*" in hosts
+        self.hosts = frozenset(
+            hosts | {host_name(settings.host), *LOCAL_HOST_NAMES, *(host_name(n) for n in machine_host_names())}
+        )
+
+    def host_allowed(self, host: str | None) -> bool:
+        """The request names this server: the bind address, a localhost name, the machine's own names or
+        ``allowed_hosts``. A page on another name that resolves here (DNS rebinding) sends its own name.
+        No Host header: not a browser (HTTP/1.0 tools), so no rebinding."""
+        if host is None or self.any_host:
+            return True
+        name = host_name(host)
+        return name in self.hosts or name.endswith(".localhost")
+
+    def token_matches(self, candidate: str) -> bool:
+        """``candidate`` is the access token (constant-time comparison)."""
+        return bool(self.token) and secrets.compare_digest(candidate.encode(), self.token.encode())
 
     def origin_allowed(self, origin: str | None, *hosts: str | None) -> bool:
         """Same-origin (the ``Host`` the handshake went to, or the ``X-Forwarded-Host`` of a proxy:
@@ -133,8 +190,7 @@ class AccessPolicy:
             bearer[7:].strip() if bearer[:7].lower() == "bearer " else "",
             cookies.get(TOKEN_COOKIE, ""),
         )
-        expected = self.token.encode()
-        return any(c and secrets.compare_digest(c.encode(), expected) for c in candidates)
+        return any(c and self.token_matches(c) for c in candidates)
 
     def check_websocket(
         self, query: Mapping[str, str], headers: Mapping[str, str], cookies: Mapping[str, str]

@@ -29,17 +29,17 @@ from app.config import Settings
 from app.web import protocol as p
 from app.web.assets import static_dir, templates_dir
 from app.web.history import HistoryStore, history_limits
-from app.web.limits import AccessPolicy
+from app.web.limits import AccessPolicy, limited_client
 from app.web.operations import llm_name, operations_router
 from app.web.readiness import Readiness
-from app.web.security import SecurityMiddleware, install_log_redaction
+from app.web.ownership import SessionKeys, sessions_router
+from app.web.security import harden, install_log_redaction, uvicorn_options
 from app.web.outbox import Outbox
 from app.web.session import Session, SharedParts
 from app.web.telemetry import Telemetry, normalize_engine_stats
 
 log = logging.getLogger(__name__)
 
-SESSION_COOKIE = "voicechat_session"
 SESSION_ID = re.compile(r"^[A-Za-z0-9_-]{8,64}$")
 MAX_FRAME_BYTES = 1024 * 1024  # also uvicorn's ws_max_size: bigger frames close with 1009
 CLOSE_TRY_AGAIN_LATER = 1013
@@ -66,6 +66,10 @@ class SessionRegistry:
         if requested and SESSION_ID.match(requested) and requested not in self.sessions:
             return requested
         return p.new_id("sess")
+
+    def held_by(self, address: str | None) -> int:
+        """Live sessions whose client has this address."""
+        return sum(1 for _, ws in self.sessions.values() if ws.client and ws.client.host == address)
 
     def add(self, session: Session, websocket: WebSocket) -> None:
         self.sessions[session.id] = (session, websocket)
@@ -154,7 +158,10 @@ def create_app(
 
     app = FastAPI(title="voicechat", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None)
     access = AccessPolicy(settings)
-    app.add_middleware(SecurityMiddleware, policy=access)
+    harden(app, settings, access)
+    keys = SessionKeys(settings.data_dir)
+    app.include_router(sessions_router(keys))
+    app.state.settings = settings
     app.state.telemetry = telemetry
     app.state.registry = registry
     app.state.readiness = readiness
@@ -184,8 +191,9 @@ def create_app(
     @app.get("/", include_in_schema=False)
     async def index(request: Request) -> Response:
         response = templates.TemplateResponse(request, "index.html", {})
-        if not SESSION_ID.match(request.cookies.get(SESSION_COOKIE, "")):
-            response.set_cookie(SESSION_COOKIE, p.new_id("sess"), max_age=30 * 86400, httponly=True, samesite="strict")
+        cookie = keys.page_cookie(request.scope, request.cookies)  # the credential of this browser's session
+        if cookie is not None:
+            response.raw_headers.append(cookie)
         return response
 
     @app.get("/dashboard", include_in_schema=False)
@@ -244,8 +252,16 @@ def create_app(
             await websocket.send_json(p.error_event("server_full", message))
             await websocket.close(CLOSE_TRY_AGAIN_LATER, "server full")
             return
+        client = websocket.client.host if websocket.client else None
+        per_client = settings.max_sessions_per_client
+        if per_client and limited_client(client) and registry.held_by(client) >= per_client:
+            telemetry.errors.labels(code="too_many_sessions").inc()
+            message = f"this address already holds {per_client} sessions; close one and try again"
+            await websocket.send_json(p.error_event("too_many_sessions", message))
+            await websocket.close(CLOSE_TRY_AGAIN_LATER, "too many sessions")
+            return
         query = websocket.query_params
-        session_id = registry.resolve_id(query.get("session") or websocket.cookies.get(SESSION_COOKIE))
+        session_id = registry.resolve_id(keys.claimed_id(websocket.headers, websocket.cookies))
         transport = query.get("audio")
         binary = default_binary if transport not in ("binary", "base64") else transport == "binary"
         outbox = Outbox(max_bytes=settings.max_send_buffer_bytes)
@@ -333,7 +349,10 @@ class ServerThread:
         import uvicorn
 
         self.server = uvicorn.Server(
-            uvicorn.Config(app, host=host, port=port, log_level="warning", ws_max_size=MAX_FRAME_BYTES)
+            uvicorn.Config(
+                app, host=host, port=port, log_level="warning", ws_max_size=MAX_FRAME_BYTES,
+                **uvicorn_options(app.state.settings),
+            )
         )
         self.host = host
         self.start_timeout_s = start_timeout_s
@@ -385,6 +404,7 @@ def serve(settings: Settings) -> None:
         log_config=None,  # uvicorn's loggers reach the root handler, in the chosen log format (app.log_format)
         ws_max_size=MAX_FRAME_BYTES,
         timeout_graceful_shutdown=10,
+        **uvicorn_options(settings),
     )
     if readiness.fatal:
         raise SystemExit(f"voicechat: {readiness.fatal}")

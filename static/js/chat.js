@@ -33,11 +33,13 @@ const playback = new PlaybackQueue(context);
 const view = new ConversationView(ui.log, ui.hint);
 const workletReady = Microphone.load(context);
 
-/** What the page knows about the conversation right now. */
+/**
+ * What the page knows about the conversation right now. Which conversation the socket resumes is
+ * the server's call: it reads the HttpOnly cookie the page came with (a credential this script never
+ * sees). The id kept here only tells a resumed conversation from a fresh one after a reload.
+ */
 const session = {
-  id: new URLSearchParams(location.search).get("session")
-    || sessionStorage.getItem(SESSION_KEY) // this tab, across reloads
-    || localStorage.getItem(SESSION_KEY), // the last conversation of this browser
+  id: sessionStorage.getItem(SESSION_KEY),
   outputRate: 24000,
   userSpeaking: false,
   response: null, // {id, itemId, done, interrupted, firstAudioReceivedAt, firstAudioHeardAt}
@@ -76,7 +78,6 @@ const microphone = new Microphone(context, (pcm, level) => {
 const connection = new RealtimeConnection(() => {
   const url = new URL("/ws", location.href);
   url.protocol = location.protocol === "https:" ? "wss:" : "ws:";
-  if (session.id) url.searchParams.set("session", session.id);
   return url.toString();
 });
 
@@ -175,7 +176,6 @@ const handlers = {
     session.resumeRetried = false; // the next reconnect may retry once too
     session.id = event.session.id;
     sessionStorage.setItem(SESSION_KEY, session.id);
-    localStorage.setItem(SESSION_KEY, session.id);
     session.outputRate = event.session.audio?.output?.format?.rate || session.outputRate;
     sendVoiceSetting();
     showNotice("");

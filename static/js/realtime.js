@@ -1,6 +1,6 @@
 // The WebSocket to the server: JSON events (a subset of the OpenAI Realtime API) as text
-// frames, raw PCM16 audio as binary frames. Reconnects on its own and resumes the same
-// session id, so a dropped connection or a reload continues the conversation.
+// frames, raw PCM16 audio as binary frames. Reconnects on its own; the server resumes the
+// conversation the page's session cookie proves, so a dropped connection or a reload continues it.
 
 const RETRY_MIN_MS = 500;
 const RETRY_MAX_MS = 8000;
@@ -10,7 +10,7 @@ const RETRY_MAX_MS = 8000;
 const waitsForUser = (close) => close.code === 1008 || close.reason === "idle";
 
 export class RealtimeConnection extends EventTarget {
-  /** @param {() => string} urlFor  builds the socket URL (it carries the session id to resume) */
+  /** @param {() => string} urlFor  builds the socket URL */
   constructor(urlFor) {
     super();
     this.urlFor = urlFor;
