@@ -11,8 +11,10 @@ import asyncio
 import base64
 import json
 import time
+import urllib.request
 from dataclasses import dataclass, field
 from typing import Any, Callable
+from urllib.parse import parse_qsl, urlencode, urlsplit
 
 import numpy as np
 import websockets
@@ -22,6 +24,30 @@ from app.bench.speech_samples import speech_bounds
 
 INPUT_RATE = 16000
 FRAME_MS = 20
+
+
+@dataclass
+class ServerProbe:
+    """Reads the server's own figures over HTTP (same host as the WebSocket; its token, if any)."""
+
+    base: str
+    query: str
+
+    @classmethod
+    def for_ws_url(cls, ws_url: str) -> "ServerProbe":
+        parts = urlsplit(ws_url)
+        scheme = "https" if parts.scheme == "wss" else "http"
+        token = [(k, v) for k, v in parse_qsl(parts.query) if k == "token"]
+        return cls(f"{scheme}://{parts.netloc}", f"?{urlencode(token)}" if token else "")
+
+    def get(self, path: str) -> bytes:
+        with urllib.request.urlopen(self.base + path + self.query, timeout=30) as response:
+            return response.read()
+
+    def models(self) -> dict[str, str]:
+        """``llm_model``, ``asr_model``, ``tts_model``: what the measured server runs (its GET /v1/models)."""
+        listing = json.loads(self.get("/v1/models"))["data"]
+        return {f"{model['stage']}_model": model["id"] for model in listing if "stage" in model}
 
 
 @dataclass

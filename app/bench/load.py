@@ -17,12 +17,12 @@ import json
 import random
 import re
 import time
-import urllib.request
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
+from app.bench.client import ServerProbe
 from app.bench.report import report
 from app.config import Settings
 
@@ -48,23 +48,8 @@ class UserResult:
     errors: list[str] = field(default_factory=list)
 
 
-@dataclass
-class ServerProbe:
-    """Reads the server's own numbers over HTTP (same host as the WebSocket; its token, if any)."""
-
-    base: str
-    query: str
-
-    @classmethod
-    def for_ws_url(cls, ws_url: str) -> "ServerProbe":
-        parts = urlsplit(ws_url)
-        scheme = "https" if parts.scheme == "wss" else "http"
-        token = [(k, v) for k, v in parse_qsl(parts.query) if k == "token"]
-        return cls(f"{scheme}://{parts.netloc}", f"?{urlencode(token)}" if token else "")
-
-    def get(self, path: str) -> bytes:
-        with urllib.request.urlopen(self.base + path + self.query, timeout=30) as response:
-            return response.read()
+class ServerLoad(ServerProbe):
+    """The server's own figures that show a leak: memory, descriptors, what is still held."""
 
     def process(self) -> dict[str, float]:
         """``rss_mb`` and ``open_fds`` of the server process (Prometheus process metrics)."""
@@ -144,7 +129,7 @@ async def _user(url: str, result: UserResult, clips: list[Any], deadline: float,
             await asyncio.sleep(1.0)
 
 
-async def _sample_process(probe: ServerProbe, samples: list[tuple[float, dict[str, float]]], stop: asyncio.Event) -> None:
+async def _sample_process(probe: ServerLoad, samples: list[tuple[float, dict[str, float]]], stop: asyncio.Event) -> None:
     while not stop.is_set():
         samples.append((time.perf_counter(), await asyncio.to_thread(probe.process)))
         try:
@@ -153,7 +138,7 @@ async def _sample_process(probe: ServerProbe, samples: list[tuple[float, dict[st
             pass
 
 
-async def _settle(probe: ServerProbe) -> dict[str, int]:
+async def _settle(probe: ServerLoad) -> dict[str, int]:
     """What the server still holds once it has had SETTLE_S to release the users' leftovers."""
     deadline = time.perf_counter() + SETTLE_S
     while True:
@@ -168,7 +153,7 @@ async def _run(url: str, args: argparse.Namespace) -> dict[str, Any]:
     from app.bench.voice import QUESTIONS
 
     clips = [espeak_speech(text) for text in QUESTIONS]
-    probe = ServerProbe.for_ws_url(url)
+    probe = ServerLoad.for_ws_url(url)
     rng = random.Random(args.seed)
     results = [UserResult("voice" if i % 2 == 0 else "text") for i in range(args.sessions)]
     start = await asyncio.to_thread(probe.process)
@@ -237,6 +222,7 @@ def summarize(run: dict[str, Any], args: argparse.Namespace) -> dict[str, Any]:
 def run(args: argparse.Namespace, settings: Settings) -> dict[str, Any]:
     if args.url:
         outcome = asyncio.run(_run(args.url, args))
+        models = ServerProbe.for_ws_url(args.url).models()
         server = args.url.split("?", 1)[0]
     else:
         from app.models.prepare import prepare_models
@@ -245,13 +231,14 @@ def run(args: argparse.Namespace, settings: Settings) -> dict[str, Any]:
         prepared = prepare_models(settings, progress=True)
         own = settings.model_copy(update={"max_sessions": max(settings.max_sessions, args.sessions * 2)})
         with ServerThread(create_app(own, prepared=prepared)) as base_url:
-            outcome = asyncio.run(_run(base_url.replace("http://", "ws://") + "/ws", args))
+            url = base_url.replace("http://", "ws://") + "/ws"
+            outcome = asyncio.run(_run(url, args))
+            models = ServerProbe.for_ws_url(url).models()
         server = "own (127.0.0.1, free port)"
     summary = summarize(outcome, args)
     for index, result in enumerate(outcome["results"]):
         for error in result.errors[:5]:
             print(f"user {index} ({result.kind}): {error}")
-    summary.update({"server": server, "asr_model": settings.whisper_model, "llm_model": settings.llm_model,
-                    "tts_backend": settings.tts_backend})
+    summary.update({"server": server, **models})  # the measured server's models, not this client's settings
     title = f"load: {args.sessions} users (voice and typed) for {args.minutes:g} min; errors and leaks must be 0"
     return report(title, summary, args.json_path)

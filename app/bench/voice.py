@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from app.bench.client import RealtimeClient
+from app.bench.client import RealtimeClient, ServerProbe
 from app.bench.report import report
 from app.config import Settings
 
@@ -149,7 +149,9 @@ def run(args: argparse.Namespace, settings: Settings) -> dict[str, Any]:
     started = time.perf_counter()
     if args.url:
         results = asyncio.run(_run_users(args.url, args))
-        server = args.url
+        models = ServerProbe.for_ws_url(args.url).models()
+        server = args.url.split("?", 1)[0]
+        own_settings: dict[str, Any] = {}  # a remote server's own settings are not known here
     else:
         from app.models.prepare import prepare_models
         from app.web.server import ServerThread, create_app
@@ -159,7 +161,9 @@ def run(args: argparse.Namespace, settings: Settings) -> dict[str, Any]:
         with ServerThread(create_app(bench_settings, prepared=prepared)) as base_url:
             url = base_url.replace("http://", "ws://") + "/ws"
             results = asyncio.run(_run_users(url, args))
+            models = ServerProbe.for_ws_url(url).models()
         server = "own (127.0.0.1, free port)"
+        own_settings = {"vad_silence_ms": settings.vad_silence_ms, "speculative_asr": settings.speculative_asr}
     summary = summarize(results, args)
     for index, result in enumerate(results):
         for error in result.errors[:5]:
@@ -167,11 +171,8 @@ def run(args: argparse.Namespace, settings: Settings) -> dict[str, Any]:
     summary.update(
         {
             "server": server,
-            "asr_model": settings.whisper_model,
-            "llm_model": settings.llm_model,
-            "tts_backend": settings.tts_backend,
-            "vad_silence_ms": settings.vad_silence_ms,
-            "speculative_asr": settings.speculative_asr,
+            **models,  # the measured server's models (GET /v1/models), not this client's settings
+            **own_settings,
             "wall_s": round(time.perf_counter() - started, 1),
         }
     )

@@ -1,0 +1,29 @@
+"""Benchmarks run against ``--url`` report the models of the server they measured, not the client's settings."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Iterator
+
+import pytest
+
+from app.bench import voice
+from app.config import Settings
+from app.web.server import ServerThread, create_app
+
+
+@pytest.fixture(scope="module")
+def ws_url(settings: Settings, prepared) -> Iterator[str]:
+    with ServerThread(create_app(settings, prepared=prepared)) as base_url:
+        yield base_url.replace("http://", "ws://") + "/ws"
+
+
+def test_bench_voice_with_url_reports_the_servers_models(ws_url: str, settings: Settings, tmp_path) -> None:
+    client = settings.model_copy(update={"llm_model": "qwen2.5-1.5b", "asr_model": "base", "tts_backend": "espeak"})
+    args = argparse.Namespace(url=ws_url, users=1, turns=1, text_turns=1, seed=0, json_path=str(tmp_path / "v.json"))
+    summary = voice.run(args, client)
+    assert summary["llm_model"] == settings.llm_model == "smollm2-135m"
+    assert summary["asr_model"] == f"whisper-{settings.whisper_model}"
+    assert summary["tts_model"] == "piper-joe-medium"
+    assert summary["server"] == ws_url
+    assert "vad_silence_ms" not in summary, "a remote server's settings are not known to the client"
