@@ -3,15 +3,19 @@
 from __future__ import annotations
 
 from app.engine.api import Priority, SamplingParams
+from app.engine.detokenizer import IncrementalDetokenizer
 from app.engine.kv_cache import BlockManager
-from app.engine.scheduler import BatchSizer, Scheduler, SchedulerConfig
+from app.engine.scheduler import BatchSizer, ScheduledBatch, Scheduler, SchedulerConfig, StepOutcome
 from app.engine.sequence import Sequence, Status
 
 BS = 4
+EOS = 2
 
 
-def make_scheduler(num_blocks: int = 64, max_batch: int = 8, step_tokens: int = 64, aging_s: float = 10.0, itl_ms: float = 0.0):
-    cfg = SchedulerConfig(max_batch=max_batch, max_step_tokens=step_tokens, aging_s=aging_s, itl_target_ms=itl_ms, max_seq_len=256)
+def make_scheduler(num_blocks: int = 64, max_batch: int = 8, step_tokens: int = 64, aging_s: float = 10.0, itl_ms: float = 0.0,
+                   max_seq_len: int = 256, eos: int = EOS):
+    cfg = SchedulerConfig(max_batch=max_batch, max_step_tokens=step_tokens, aging_s=aging_s, itl_target_ms=itl_ms,
+                          max_seq_len=max_seq_len, eos_ids=frozenset({eos}))
     return Scheduler(cfg, BlockManager(num_blocks, BS))
 
 
@@ -20,18 +24,14 @@ def seq(name: str, priority: Priority, n_prompt: int = 6, arrival: float = 0.0, 
 
 
 def run_step(sched: Scheduler, now: float, token: int = 7) -> list[str]:
-    """Schedule one step and apply it as the engine would (every finished prefill samples a token)."""
+    """Schedule one step and apply it as the engine does: every row whose prompt is complete samples ``token``."""
     batch = sched.schedule(now)
-    for s in batch.decode:
-        s.num_computed += 1
-        s.token_ids.append(token)
-    for s, n in batch.prefill:
-        s.num_computed += n
-        if s.num_computed == len(s):
-            s.token_ids.append(token)
-    for s in batch.decode + [p for p, _ in batch.prefill]:
-        sched.blocks.commit(s)
+    sched.postprocess(batch, StepOutcome(tokens={s: [token] for s in sampled_rows(batch)}), now, now)
     return [s.request_id for s in batch.decode] + [s.request_id for s, _ in batch.prefill]
+
+
+def sampled_rows(batch: ScheduledBatch) -> list[Sequence]:
+    return batch.decode + [s for s, n in batch.prefill if s.num_computed + n == len(s)]
 
 
 def test_admission_follows_priority_classes_then_arrival():
@@ -222,7 +222,6 @@ def test_logits_follow_the_batch_order_whatever_order_the_packing_chose():
     import torch
 
     from app.engine.attention import prepare_step
-    from app.engine.scheduler import ScheduledBatch
 
     short, long = seq("short", Priority.TEXT, n_prompt=10), seq("long", Priority.TEXT, n_prompt=20, start=300)
     short.block_table, long.block_table = [0, 1, 2], [3, 4, 5, 6, 7]
@@ -230,3 +229,94 @@ def test_logits_follow_the_batch_order_whatever_order_the_packing_chose():
     # the longer chunk is packed first; the engine samples the rows in the batch's order
     last_tokens = inputs.input_ids[inputs.logits_indices].tolist()
     assert last_tokens == [short.token_ids[-1], long.token_ids[-1]]
+
+
+# --- postprocess: appending tokens, stop checks, finishing ---
+
+
+def prefilled(sched: Scheduler, *seqs: Sequence) -> None:
+    """Admit and prefill ``seqs`` (each samples token 7)."""
+    for s in seqs:
+        sched.add(s)
+    run_step(sched, now=0.0)
+
+
+def test_postprocess_appends_tokens_and_finishes_at_the_end_of_turn_token_freeing_kv():
+    sched = make_scheduler()
+    a, b = seq("a", Priority.TEXT), seq("b", Priority.TEXT, start=300)
+    prefilled(sched, a, b)
+    assert a.output_ids == [7] and a.first_token_at == 0.0 and a.num_computed == 6
+    batch = sched.schedule(1.0)
+    outputs = sched.postprocess(batch, StepOutcome(tokens={a: [EOS], b: [9]}), 1.0, 1.5)
+    by_id = {out.seq.request_id: out for out in outputs}
+    assert by_id["a"].delta.finished and by_id["a"].delta.finish_reason == "stop" and by_id["a"].delta.token_ids == [EOS]
+    assert a.status is Status.FINISHED and a.block_table == [] and a not in sched.running
+    assert not by_id["b"].delta.finished and b.output_ids == [7, 9] and b.num_computed == 7
+    assert by_id["b"].gap_s == 1.5 and not by_id["b"].first_token and b.last_token_at == 1.5
+    assert sched.blocks.num_used == len(b.block_table)
+
+
+def test_postprocess_ignores_the_end_of_turn_token_when_asked_and_stops_at_the_token_limit():
+    sched = make_scheduler()
+    s = Sequence("s", [100, 101, 102], SamplingParams(max_tokens=3, ignore_eos=True), Priority.TEXT)
+    prefilled(sched, s)
+    reasons = [sched.postprocess(sched.schedule(t), StepOutcome(tokens={s: [EOS]}), t, t)[0].delta.finish_reason
+               for t in (1.0, 2.0)]
+    assert reasons == [None, "length"] and s.output_ids == [7, EOS, EOS] and s.status is Status.FINISHED
+
+
+def test_postprocess_stops_at_the_context_limit():
+    sched = make_scheduler(max_seq_len=8)
+    s = seq("s", Priority.TEXT, n_prompt=6, max_tokens=100)
+    prefilled(sched, s)
+    out = sched.postprocess(sched.schedule(1.0), StepOutcome(tokens={s: [9]}), 1.0, 1.0)[0]
+    assert out.delta.finish_reason == "length" and len(s) == 8
+
+
+def test_postprocess_keeps_a_verified_run_up_to_its_stop_and_drops_the_rest():
+    sched = make_scheduler()
+    s = seq("s", Priority.TEXT, max_tokens=100)
+    prefilled(sched, s)
+    out = sched.postprocess(sched.schedule(1.0), StepOutcome(tokens={s: [11, 12, EOS, 13, 14]}), 1.0, 1.0)[0]
+    assert out.delta.token_ids == [11, 12, EOS] and out.delta.finish_reason == "stop"
+    assert s.output_ids == [7, 11, 12, EOS] and s.status is Status.FINISHED
+
+
+def test_postprocess_counts_every_token_of_a_verified_run_as_computed():
+    sched = make_scheduler()
+    s = seq("s", Priority.TEXT, max_tokens=100)
+    prefilled(sched, s)
+    out = sched.postprocess(sched.schedule(1.0), StepOutcome(tokens={s: [11, 12, 13]}), 1.0, 1.0)[0]
+    assert out.delta.token_ids == [11, 12, 13] and not out.delta.finished
+    assert s.num_pending == 1 and s.num_computed == len(s) - 1
+    assert sched.blocks.blocks[s.block_table[1]].hash is not None  # the second block filled up: in the prefix cache
+
+
+def test_postprocess_fails_a_row_whose_sampling_failed_and_skips_one_cancelled_during_the_forward():
+    sched = make_scheduler()
+    bad, gone, fine = (seq(n, Priority.TEXT, start=100 * (i + 1)) for i, n in enumerate(["bad", "gone", "fine"]))
+    prefilled(sched, bad, gone, fine)
+    batch = sched.schedule(1.0)
+    sched.remove(gone)  # a cancel while the forward ran
+    outputs = sched.postprocess(batch, StepOutcome(tokens={bad: [], gone: [5], fine: [5]}, errors={bad: "NaN logits"}), 1.0, 1.0)
+    assert [(o.seq.request_id, o.delta.finish_reason, o.delta.error) for o in outputs] == [("bad", "error", "NaN logits"),
+                                                                                          ("fine", None, None)]
+    assert bad.status is Status.FINISHED and gone.output_ids == [7] and gone.num_computed == 0
+
+
+def test_postprocess_streams_text_and_ends_at_a_stop_string():
+    class Letters:  # a tokenizer of one letter per token id
+        def decode(self, ids, skip_special_tokens=True):
+            return "".join(chr(ord("a") + i % 26) for i in ids)
+
+    sched = make_scheduler()
+    s = seq("s", Priority.TEXT, max_tokens=100)
+    s.params.stop = ("ef",)
+    s.detok = IncrementalDetokenizer(Letters(), s.token_ids, s.params.stop)
+    prefilled(sched, s)
+    texts = []
+    for t, token in enumerate([3, 4, 5, 6]):  # d e f g: the reply "hdef" (7 is "h") ends before "ef"; "e" waits for the next
+        if s.status is Status.RUNNING:
+            out = sched.postprocess(sched.schedule(1.0 + t), StepOutcome(tokens={s: [token]}), 1.0 + t, 1.0 + t)[0]
+            texts.append((out.delta.text, out.delta.finish_reason))
+    assert texts == [("d", None), ("", None), ("", "stop")] and s.status is Status.FINISHED

@@ -167,7 +167,7 @@ async def test_eos_and_stop_strings_inside_an_accepted_run_end_the_reply_there(s
     force_k(eng, 4)
     ids = prompt_ids(eng, PROMPTS[0])
     tokens, text, last = await collect(eng, prompt_token_ids=ids, params=SamplingParams(max_tokens=64))
-    assert last.finish_reason == "stop" and tokens[-1] in eng.eos_ids
+    assert last.finish_reason == "stop" and tokens[-1] in eng.scheduler.config.eos_ids
     assert tokens == await plain_greedy(eng, ids, 64)  # nothing after the end of turn
     words = text.split()
     stop = words[len(words) // 2]

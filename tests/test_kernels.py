@@ -8,7 +8,7 @@ import torch.nn.functional as F
 
 from app.kernels import cpu_kernels
 from app.kernels.linear import Linear
-from app.engine.model_runner import TorchOps
+from app.engine.lean_llama import TorchOps
 
 kernels = cpu_kernels.load()
 pytestmark = pytest.mark.skipif(kernels is None, reason="the CPU kernels need an x86-64 CPU with AVX2/FMA and a C++ compiler")

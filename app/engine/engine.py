@@ -1,7 +1,8 @@
 """The local engine: an asyncio-facing API over a step loop that runs in its own thread.
 
-Requests enter from the event loop (``generate`` tokenises and queues them), the engine thread
-schedules, runs one packed forward, samples and detokenises, and hands deltas back to each
+Requests enter from the event loop (``generate`` tokenises and queues them); each step of the engine
+thread is: the scheduler picks the batch, one packed forward samples its tokens, the scheduler
+appends them and finishes the requests that end (as in nano-vllm), and the deltas go back to each
 request's event loop. The forward runs without the lock, so ``cancel`` and new requests never
 wait for it; a cancelled request's blocks are free the moment ``cancel`` returns.
 """
@@ -14,7 +15,7 @@ import threading
 import time
 import uuid
 from collections.abc import AsyncIterator
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 
 import torch
@@ -25,16 +26,16 @@ from app.engine.api import Delta, Priority, SamplingParams
 from app.engine.attention import StepInputs, prepare_step
 from app.engine.detokenizer import IncrementalDetokenizer
 from app.engine.kv_cache import BlockManager
-from app.engine.metrics import EngineMetrics, peak_rss_bytes
+from app.engine.metrics import EngineMetrics
 from app.cpu_share import speech_activity
 from app.device import resolve_device, use_torch_threads
 from app.handoff import resolve_from_thread
 from app.engine.model_runner import ModelRunner, compute_dtype
 from app.engine.prompt import PromptTooLongError, build_prompt
 from app.engine.sampling import sample
-from app.engine.scheduler import ScheduledBatch, Scheduler, SchedulerConfig
+from app.engine.scheduler import ScheduledBatch, Scheduler, SchedulerConfig, StepOutcome
 from app.engine.sequence import Sequence, Status
-from app.engine.speculative import SpecPlan, Speculator, StepOutcome
+from app.engine.speculative import SpecPlan, Speculator
 
 log = logging.getLogger(__name__)
 
@@ -42,7 +43,6 @@ log = logging.getLogger(__name__)
 @dataclass(eq=False)
 class _Request:
     seq: Sequence
-    detok: IncrementalDetokenizer
     queue: asyncio.Queue
     loop: asyncio.AbstractEventLoop
 
@@ -98,7 +98,6 @@ class LocalEngine:
         dtype = compute_dtype(s.llm_dtype, self.model_path, self.device, lean=s.llm_lean_forward,
                               half_weights=s.llm_half_weights, weight_bits=s.llm_weight_bits)
         self.runner = self._runner(self.model_path, dtype, s.kv_cache_bytes)
-        self.eos_ids = _eos_ids(self.runner.model, self.tokenizer)
         self.blocks = BlockManager(self.runner.cache.num_blocks, s.kv_block_size)
         self._warm_up()
         self.speculator = self._load_draft() if self.draft_path is not None and s.llm_speculative_tokens > 0 else None
@@ -109,6 +108,7 @@ class LocalEngine:
                 aging_s=s.llm_priority_aging_s,
                 itl_target_ms=s.llm_itl_target_ms,
                 max_seq_len=s.max_seq_len,
+                eos_ids=frozenset(_eos_ids(self.runner.model, self.tokenizer)),
             ),
             self.blocks,
         )
@@ -197,7 +197,8 @@ class LocalEngine:
         except (PromptTooLongError, ValueError) as exc:
             yield Delta(request_id, [], "", True, "error", error=str(exc))
             return
-        req = _Request(seq, IncrementalDetokenizer(self.tokenizer, seq.token_ids, params.stop), asyncio.Queue(), asyncio.get_running_loop())
+        seq.detok = IncrementalDetokenizer(self.tokenizer, seq.token_ids, params.stop)
+        req = _Request(seq, asyncio.Queue(), asyncio.get_running_loop())
         with self._cv:
             if request_id in self._requests:
                 error = f"request id {request_id!r} is already in use"
@@ -336,83 +337,15 @@ class LocalEngine:
         if outcome is None:
             self.metrics.observe_aborted_step()
             return
-        now = time.monotonic()
-        out: list[tuple[_Request, Delta]] = []
         with self._cv:
-            prompt_tokens = 0
-            for seq in batch.decode:
-                if seq.status is Status.RUNNING:
-                    seq.num_computed += max(1, len(outcome.tokens.get(seq, ())))  # a verified run computed them all
-            for seq, n in batch.prefill:
-                if seq.status is Status.RUNNING:
-                    seq.num_computed += n
-                    prompt_tokens += n
-            for seq, drafted in outcome.draft_computed.items():
-                if seq.status is Status.RUNNING:
-                    seq.draft_computed = drafted
-            for seq, tokens in outcome.tokens.items():
-                req = self._requests.get(seq.request_id)
-                if req is None or seq.status is not Status.RUNNING:
-                    continue  # cancelled during the forward
-                out.append((req, self._append_tokens(req, tokens, outcome.errors.get(seq), now)))
-            for seq in batch.decode + [s for s, _ in batch.prefill]:
-                if seq.status is Status.RUNNING:
-                    self.blocks.commit(seq)
-            step_s = time.monotonic() - started
-            generated = sum(len(delta.token_ids) for _, delta in out)
-            # the batch sizer weighs the time per token: a verified run hands out several at once
-            self.scheduler.after_step(batch, step_s * 1000 * len(batch.decode) / max(generated, len(batch.decode), 1))
-            self.metrics.observe_step(batch.num_seqs, batch.batch_limit, generated, prompt_tokens, step_s)
-            if outcome.verified:
-                self.metrics.observe_speculation(self.speculator.last_k, outcome.verified, outcome.proposed,
-                                                 outcome.accepted)
-            if batch.preempted:
-                self.metrics.preemptions.inc(len(batch.preempted))
-        self._deliver(out)
-
-    def _append_tokens(self, req: _Request, tokens: list[int], error: str | None, now: float) -> Delta:
-        """A step's tokens (several after a verified speculation) as one delta; those after a stop are dropped."""
-        if error is not None or not tokens:
-            return self._append_token(req, None, error, now)
-        deltas = []
-        for token in tokens:
-            deltas.append(self._append_token(req, token, None, now))
-            if deltas[-1].finished:
-                break
-        if len(deltas) == 1:
-            return deltas[0]
-        return replace(deltas[-1], token_ids=[t for d in deltas for t in d.token_ids], text="".join(d.text for d in deltas))
-
-    def _append_token(self, req: _Request, token: int | None, error: str | None, now: float) -> Delta:
-        seq = req.seq
-        if error is not None or token is None:
-            self._finish(req, "error")
-            return Delta(seq.request_id, [], req.detok.flush(), True, "error", seq.dropped_turns, error)
-        seq.token_ids.append(token)
-        if seq.first_token_at is None:
-            seq.first_token_at = now
-            self.metrics.observe_ttft(seq.priority, now - seq.arrival)
-        elif seq.last_token_at is not None:
-            self.metrics.itl.observe(now - seq.last_token_at)
-        seq.last_token_at = now
-        step = req.detok.push(token)
-        text = step.text
-        reason = None
-        if step.stopped or (token in self.eos_ids and not seq.params.ignore_eos):
-            reason = "stop"
-        elif seq.num_generated >= seq.params.max_tokens or len(seq) >= self.settings.max_seq_len:
-            reason = "length"
-        if reason is None:
-            return Delta(seq.request_id, [token], text, False, None, seq.dropped_turns)
-        if not step.stopped:
-            text += req.detok.flush()
-        self._finish(req, reason)
-        return Delta(seq.request_id, [token], text, True, reason, seq.dropped_turns)
-
-    def _finish(self, req: _Request, reason: str) -> None:
-        self._requests.pop(req.seq.request_id, None)
-        self.scheduler.remove(req.seq)
-        self.metrics.finished.labels(req.seq.priority.name.lower(), reason).inc()
+            outputs = self.scheduler.postprocess(batch, outcome, started, time.monotonic())
+            spec_k = self.speculator.last_k if self.speculator is not None else 0
+            self.metrics.observe_step(batch, outcome, outputs, time.monotonic() - started, spec_k)
+            deliveries = [(self._requests[out.seq.request_id], out.delta) for out in outputs]
+            for out in outputs:
+                if out.delta.finished:
+                    del self._requests[out.seq.request_id]
+        self._deliver(deliveries)
 
     def _isolate_failure(self, batch: ScheduledBatch) -> None:
         """Re-run a failed step's requests one at a time (their KV slots are simply written again):
@@ -431,23 +364,22 @@ class LocalEngine:
                 log.exception("engine step failed for request %s alone", seq.request_id)
                 self._fail_batch(single, "internal engine error")
 
+    def _fail(self, req: _Request, error: str) -> tuple[_Request, Delta]:
+        """End a request with an error (the lock is held); its delta is for :meth:`_deliver`."""
+        self._requests.pop(req.seq.request_id, None)
+        self.scheduler.remove(req.seq)
+        self.metrics.observe_finished(req.seq.priority, "error")
+        return req, Delta(req.seq.request_id, [], "", True, "error", req.seq.dropped_turns, error)
+
     def _fail_all(self, error: str) -> None:
         """Fail every request (the lock is held)."""
-        out = []
-        for req in list(self._requests.values()):
-            self._finish(req, "error")
-            out.append((req, Delta(req.seq.request_id, [], "", True, "error", req.seq.dropped_turns, error)))
-        self._deliver(out)
+        self._deliver([self._fail(req, error) for req in list(self._requests.values())])
 
     def _fail_batch(self, batch: ScheduledBatch, error: str) -> None:
-        out = []
         with self._cv:
-            for seq in batch.decode + [s for s, _ in batch.prefill]:
-                req = self._requests.get(seq.request_id)
-                if req is not None:
-                    self._finish(req, "error")
-                    out.append((req, Delta(seq.request_id, [], "", True, "error", seq.dropped_turns, error)))
-        self._deliver(out)
+            rows = batch.decode + [s for s, _ in batch.prefill]
+            failed = [self._fail(req, error) for seq in rows if (req := self._requests.get(seq.request_id)) is not None]
+        self._deliver(failed)
 
     @staticmethod
     def _deliver(items: list[tuple[_Request, Delta]]) -> None:
@@ -462,66 +394,20 @@ class LocalEngine:
                 pass
 
     # --- observability ---
+    @property
+    def started(self) -> bool:
+        return self._started
+
+    @property
+    def cpu_threads(self) -> int:
+        """Torch threads of the last step (fewer than the engine's own while speech jobs run)."""
+        return self._step_threads
+
     def stats(self) -> dict:
         with self._cv:
             if self.scheduler is None:
                 return {"backend": "local", "started": False}
-            sched, blocks, m = self.scheduler, self.blocks, self.metrics
-            out: dict = {
-                "backend": "local",
-                "started": self._started,
-                "model": str(self.model_path),
-                "device": str(self.device),
-                "dtype": str(self.runner.dtype).removeprefix("torch."),
-                "weight_format": self.runner.weight_format,
-                "weight_bytes": self.runner.weight_bytes,
-                "kv_dtype": str(self.runner.layout.dtype).removeprefix("torch."),
-                "forward": "lean" if self.runner.lean is not None else "generic",
-                "running": len(sched.running),
-                "waiting": len(sched.waiting),
-                "batch_size": m.last_batch_size if sched.running else 0,  # the last step's, while one runs
-                "batch_limit": sched.last_limit,
-                "max_batch": self.settings.max_batch,
-                "kv_blocks_total": blocks.num_blocks,
-                "kv_blocks_used": blocks.num_used,
-                "kv_blocks_free": blocks.num_free,
-                "kv_blocks_cached": blocks.num_cached_free,
-                "kv_block_size": blocks.block_size,
-                "kv_bytes_per_token": self.runner.layout.bytes_per_token,
-                "kv_cache_bytes": self.runner.cache.nbytes,
-                "tokens_per_s": round(m.current_tokens_per_s(), 2),
-                "generated_tokens": m.total_generated,
-                "prompt_tokens": m.total_prompt_tokens,
-                "prefix_hit_tokens": blocks.prefix_hit_tokens,
-                "prefix_hit_rate": round(blocks.prefix_hit_tokens / blocks.prefix_query_tokens, 4)
-                if blocks.prefix_query_tokens
-                else 0.0,
-                "preemptions": sched.num_preemptions,
-                "aborted_steps": m.total_aborted_steps,
-                "steps": m.steps,
-                "last_step_ms": round(m.last_step_ms, 2),
-                "cpu_threads": self._step_threads,
-                "peak_memory_bytes": m.peak_memory_bytes(),
-                "peak_rss_bytes": peak_rss_bytes(),
-            }
-            for p in Priority:
-                name = p.name.lower()
-                out[f"running_{name}"] = sum(1 for s in sched.running if s.priority == p)
-                out[f"waiting_{name}"] = sum(1 for s in sched.waiting if s.priority == p)
-            for p in Priority:
-                m.running.labels(p.name.lower()).set(out[f"running_{p.name.lower()}"])
-                m.waiting.labels(p.name.lower()).set(out[f"waiting_{p.name.lower()}"])
-            m.kv_used.set(blocks.num_used)
-            m.kv_free.set(blocks.num_free)
-            m.kv_cached.set(out["kv_blocks_cached"])
-            out.update(m.ttft_percentiles())
-            if self.speculator is not None:
-                out["spec_draft_model"] = str(self.draft_path)
-                out["spec_tokens"] = self.speculator.last_k
-                out["spec_max_tokens"] = self.speculator.policy.max_k
-                m.spec_k.set(self.speculator.last_k)
-                out.update(m.speculation())
-            return out
+            return self.metrics.stats(self)
 
     def metrics_text(self) -> bytes:
         """Prometheus exposition of this engine's metrics (refreshes the gauges first)."""

@@ -1,11 +1,14 @@
-"""Who runs in the next step: priority with aging, admission control, preemption, batch limit.
+"""Who runs in the next step (priority with aging, admission control, preemption, batch limit), and
+what a step's sampled tokens do to its requests (appended, stop checks, finished requests freed).
 
 Every step the scheduler ranks all requests (a lower class value first; waiting time lowers
 the rank so no class starves), keeps the best-ranked running requests in the batch, admits
 waiting ones while KV blocks and the step's token budget allow (long prompts are prefilled in
 chunks, so decodes keep flowing), and preempts the worst-ranked request (recompute: its blocks
 are freed and its tokens prefilled again later, mostly from the prefix cache) when memory is
-short. Prefill and decode tokens share one step.
+short. Prefill and decode tokens share one step. After the forward, :meth:`Scheduler.postprocess`
+advances each request as nano-vllm's scheduler does: its computed tokens, the prefix cache, the new
+tokens, and the end of the reply (end-of-turn token, stop string, token limit, context limit).
 """
 
 from __future__ import annotations
@@ -13,7 +16,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from app.engine.api import Priority
+from app.engine.api import Delta, Priority
+from app.engine.detokenizer import DetokenizerStep
 from app.engine.kv_cache import BlockManager
 from app.engine.sequence import Sequence, Status
 
@@ -25,6 +29,7 @@ class SchedulerConfig:
     aging_s: float
     itl_target_ms: float
     max_seq_len: int
+    eos_ids: frozenset[int] = frozenset()  # end-of-turn tokens: a reply ends at the first one
 
 
 @dataclass
@@ -50,6 +55,29 @@ class ScheduledBatch:
 
     def __bool__(self) -> bool:
         return self.num_seqs > 0
+
+
+@dataclass
+class StepOutcome:
+    """What a step's forward produced: the new tokens (or the error) of each row that samples, and how far
+    the draft's cache got for each row it ran (speculative decoding)."""
+
+    tokens: dict[Sequence, list[int]] = field(default_factory=dict)
+    errors: dict[Sequence, str] = field(default_factory=dict)
+    draft_computed: dict[Sequence, int] = field(default_factory=dict)
+    verified: int = 0  # rows that verified proposals
+    proposed: int = 0
+    accepted: int = 0
+
+
+@dataclass
+class SeqOutput:
+    """One request's share of a step: the delta to stream, and its token timing for the metrics."""
+
+    seq: Sequence
+    delta: Delta
+    first_token: bool = False  # this step produced the reply's first token
+    gap_s: float | None = None  # time since the request's previous token (None: it had none)
 
 
 class BatchSizer:
@@ -256,7 +284,59 @@ class Scheduler:
                 batch.prefill.append((seq, n))
         return batch
 
-    def after_step(self, batch: ScheduledBatch, step_ms: float) -> None:
-        """Feed the batch sizer with decode-only step times."""
-        if batch.decode and not batch.prefill:
-            self.sizer.observe(len(batch.decode), step_ms)
+    # --- after the forward ---
+    def postprocess(self, batch: ScheduledBatch, outcome: StepOutcome, started: float, now: float) -> list[SeqOutput]:
+        """Apply a step that began at ``started``: what the caches now hold, each sampled request's new tokens
+        (those after the end of its reply dropped) and finished requests removed with their KV freed. Requests
+        cancelled during the forward are skipped."""
+        for seq in batch.decode:
+            if seq.status is Status.RUNNING:
+                seq.num_computed += max(1, len(outcome.tokens.get(seq, ())))  # a verified run computed them all
+        for seq, n in batch.prefill:
+            if seq.status is Status.RUNNING:
+                seq.num_computed += n
+        for seq, drafted in outcome.draft_computed.items():
+            if seq.status is Status.RUNNING:
+                seq.draft_computed = drafted
+        outputs = [self._append(seq, tokens, outcome.errors.get(seq), now)
+                   for seq, tokens in outcome.tokens.items() if seq.status is Status.RUNNING]
+        for seq in batch.decode + [s for s, _ in batch.prefill]:
+            if seq.status is Status.RUNNING:  # after the append: a block is full when its tokens are in token_ids
+                self.blocks.commit(seq)
+        if batch.decode and not batch.prefill:  # the batch sizer weighs the time per token: a verified run hands out several
+            generated = sum(len(out.delta.token_ids) for out in outputs)
+            self.sizer.observe(len(batch.decode), (now - started) * 1000 * len(batch.decode) / max(generated, len(batch.decode)))
+        return outputs
+
+    def _append(self, seq: Sequence, tokens: list[int], error: str | None, now: float) -> SeqOutput:
+        """A step's tokens (several after a verified speculation) as one delta, up to the end of the reply."""
+        first, gap = seq.first_token_at is None, None if seq.last_token_at is None else now - seq.last_token_at
+        if error is not None or not tokens:
+            self.remove(seq)
+            text = seq.detok.flush() if seq.detok else ""
+            return SeqOutput(seq, Delta(seq.request_id, [], text, True, "error", seq.dropped_turns, error or "no token sampled"))
+        appended: list[int] = []
+        text, reason = "", None
+        for token in tokens:
+            seq.token_ids.append(token)
+            appended.append(token)
+            step = seq.detok.push(token) if seq.detok else DetokenizerStep("", False)
+            text += step.text
+            reason = self._finish_reason(seq, token, step.stopped)
+            if reason is not None:
+                if not step.stopped and seq.detok:
+                    text += seq.detok.flush()
+                self.remove(seq)
+                break
+        if first:
+            seq.first_token_at = now
+        seq.last_token_at = now
+        return SeqOutput(seq, Delta(seq.request_id, appended, text, reason is not None, reason, seq.dropped_turns), first, gap)
+
+    def _finish_reason(self, seq: Sequence, token: int, stop_string: bool) -> str | None:
+        """Why the reply ends at ``token`` (just appended), or None while it goes on."""
+        if stop_string or (token in self.config.eos_ids and not seq.params.ignore_eos):
+            return "stop"
+        if seq.num_generated >= seq.params.max_tokens or len(seq) >= self.config.max_seq_len:
+            return "length"
+        return None

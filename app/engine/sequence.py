@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 import torch
 
 from app.engine.api import Priority, SamplingParams
+from app.engine.detokenizer import IncrementalDetokenizer
 
 
 class Status(enum.Enum):
@@ -43,6 +44,7 @@ class Sequence:
     last_token_at: float | None = None
     preemptions: int = 0
     generator: torch.Generator | None = None
+    detok: IncrementalDetokenizer | None = None  # the reply's text and stop strings (None: token ids only)
 
     def __post_init__(self) -> None:
         self.prompt_len = len(self.token_ids)

@@ -29,7 +29,7 @@ import torch
 from app.engine.attention import Chunk, pack
 from app.engine.model_runner import ModelRunner
 from app.engine.sampling import NAN_ERROR, penalise, probabilities, sample
-from app.engine.scheduler import ScheduledBatch
+from app.engine.scheduler import ScheduledBatch, StepOutcome
 from app.engine.sequence import Sequence
 
 SINGLE_MAX = 8  # a draft catch-up up to this many tokens attends as single-query rows (in place, no padding)
@@ -186,19 +186,6 @@ class SpecPlan:
     batch: ScheduledBatch
     rows: list[Row]
     k: int
-
-
-@dataclass
-class StepOutcome:
-    """What a step produced: the new tokens (or the error) of each row that samples, and how far
-    the draft's cache got for each row it ran."""
-
-    tokens: dict[Sequence, list[int]] = field(default_factory=dict)
-    errors: dict[Sequence, str] = field(default_factory=dict)
-    draft_computed: dict[Sequence, int] = field(default_factory=dict)
-    verified: int = 0  # rows that verified proposals
-    proposed: int = 0
-    accepted: int = 0
 
 
 class Speculator:

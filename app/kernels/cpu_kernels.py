@@ -110,7 +110,7 @@ class CpuKernels:
 
     def rotary(self, x: torch.Tensor, heads: int, head_dim: int, cos: torch.Tensor, sin: torch.Tensor) -> None:
         """Rotary embedding in place on the first ``heads`` heads of each row of ``x`` ([T, width], unit
-        stride); ``cos``/``sin``: [T, head_dim] rows, sin signed as in :class:`app.engine.model_runner.LeanLlama`."""
+        stride); ``cos``/``sin``: [T, head_dim] rows, sin signed as in :class:`app.engine.lean_llama.LeanLlama`."""
         if x.dtype != torch.float32 or x.stride(-1) != 1 or x.shape[1] < heads * head_dim:
             raise ValueError("rotary needs fp32 rows holding the rotated heads first")
         if not (cos.is_contiguous() and sin.is_contiguous()):
