@@ -8,6 +8,7 @@ import pytest
 
 from app.engine.tool_calls import (
     MalformedCall,
+    StructuredCalls,
     ToolCall,
     ToolCallParser,
     check_call,
@@ -128,3 +129,76 @@ def test_which_templates_have_a_tool_format(settings, prepared):
     qwen = prepare_models(settings.model_copy(update={"llm_model": "qwen2.5-0.5b"})).llm_dir
     assert template_supports_tools(AutoTokenizer.from_pretrained(str(qwen)).chat_template)
     assert not template_supports_tools(AutoTokenizer.from_pretrained(str(prepared.llm_dir)).chat_template)
+
+
+def test_structured_call_streams_read_like_the_model_s_own_format():
+    writer = StructuredCalls()
+    text = writer.feed([{"index": 0, "id": "c1", "type": "function", "function": {"name": "set_timer", "arguments": ""}}])
+    text += writer.feed([{"index": 0, "function": {"arguments": '{"seco'}}])
+    text += writer.feed([{"index": 0, "function": {"arguments": 'nds": 60}'}}])
+    text += writer.feed([{"index": 1, "function": {"name": "get_current_time"}}])
+    text += writer.close()
+    assert calls(stream(text, 3)) == [("set_timer", {"seconds": 60}), ("get_current_time", {})]
+
+
+@pytest.fixture(scope="module")
+def qwen_dir(settings) -> str:
+    from app.models.prepare import prepare_models
+
+    return str(prepare_models(settings.model_copy(update={"llm_model": "qwen2.5-0.5b"})).llm_dir)
+
+
+def test_prompts_declare_tools_and_replay_calls_and_results_in_the_template_format(qwen_dir):
+    from transformers import AutoTokenizer
+
+    from app.engine.prompt import build_prompt
+
+    tokenizer = AutoTokenizer.from_pretrained(qwen_dir)
+    messages = [
+        {"role": "user", "content": "Set a timer for a minute."},
+        {"role": "assistant", "content": "", "tool_calls": [
+            {"id": "call_1", "type": "function", "function": {"name": "set_timer", "arguments": '{"seconds": 60}'}}]},
+        {"role": "tool", "tool_call_id": "call_1", "content": '{"status": "started"}'},
+        {"role": "assistant", "content": forced_call_prefix("required")},
+    ]
+    rendered = build_prompt(tokenizer, messages, default_system="Be brief.", max_prompt_tokens=2000,
+                            tools=template_tools([TIMER]))
+    text = tokenizer.decode(rendered.token_ids)
+    assert '"name": "set_timer"' in text.split("\n</tools>")[0]  # declared in the system turn
+    assert '<tool_call>\n{"name": "set_timer", "arguments": {"seconds": 60}}\n</tool_call>' in text
+    assert '<tool_response>\n{"status": "started"}\n</tool_response>' in text
+    assert text.endswith('<|im_start|>assistant\n<tool_call>\n{"name": "')  # continued, not closed
+
+
+async def test_the_engine_streams_a_call_the_parser_reads(settings, qwen_dir):
+    from app.engine import Priority, SamplingParams
+    from app.engine.engine import LocalEngine
+
+    engine = LocalEngine(settings.model_copy(update={"llm_model": "qwen2.5-0.5b"}), qwen_dir)
+    await engine.start()
+    try:
+        parser, pieces = ToolCallParser(), []
+        async for delta in engine.generate(
+            messages=[{"role": "user", "content": "Set a timer for ten seconds."}],
+            tools=template_tools([TIMER]), params=SamplingParams(max_tokens=48), priority=Priority.TEXT,
+        ):
+            pieces += parser.feed(delta.text)
+        pieces += parser.finish()
+        assert calls(pieces) == [("set_timer", {"seconds": 10})] and spoken(pieces).strip() == ""
+    finally:
+        await engine.stop()
+
+
+async def test_a_model_without_a_tool_format_answers_tools_with_an_error(settings, prepared):
+    from app.engine import Priority, SamplingParams
+    from app.engine.engine import LocalEngine
+
+    engine = LocalEngine(settings, prepared.llm_dir)
+    await engine.start()
+    try:
+        assert not engine.supports_tools
+        deltas = [d async for d in engine.generate(messages=[{"role": "user", "content": "Hi"}], tools=template_tools([TIMER]),
+                                                   params=SamplingParams(max_tokens=4), priority=Priority.TEXT)]
+        assert deltas[-1].finish_reason == "error" and "no tool format" in deltas[-1].error
+    finally:
+        await engine.stop()

@@ -51,6 +51,8 @@ class Delta:
 class LLMBackend(Protocol):
     """What every LLM backend offers: start/stop, streamed generation, cancel, stats."""
 
+    supports_tools: bool  # whether ``generate`` takes ``tools`` (the model has a tool format)
+
     async def start(self) -> None: ...
 
     async def stop(self) -> None: ...
@@ -64,7 +66,13 @@ class LLMBackend(Protocol):
         priority: Priority,
         session_id: str | None = None,
         request_id: str | None = None,
-    ) -> AsyncIterator[Delta]: ...
+        tools: list[dict] | None = None,
+    ) -> AsyncIterator[Delta]:
+        """Stream a reply. ``messages`` are in the chat-completions shape (assistant ``tool_calls``, ``tool``
+        results); one ending in an assistant message is continued from that message's text. ``tools``
+        (chat-completions shape) are declared to the model, whose calls stream as text in its own format
+        (``app/engine/tool_calls.py`` reads them)."""
+        ...
 
     def cancel(self, request_id: str) -> None:
         """Stop a request; its KV cache is freed at once."""

@@ -35,6 +35,7 @@ from app.engine.prompt import PromptTooLongError, build_prompt
 from app.engine.sampling import sample
 from app.engine.scheduler import ScheduledBatch, Scheduler, SchedulerConfig, StepOutcome
 from app.engine.sequence import Sequence, Status
+from app.engine.tool_calls import ToolsUnsupportedError, template_supports_tools
 from app.engine.speculative import SpecPlan, Speculator
 
 log = logging.getLogger(__name__)
@@ -78,6 +79,7 @@ class LocalEngine:
         self._started = False
         self._voice_arrived = threading.Event()  # set when a voice request is queued, cleared per step
         self.runner: ModelRunner | None = None
+        self.supports_tools = False  # known once the tokenizer is loaded
         self.speculator: Speculator | None = None
         self.scheduler: Scheduler | None = None
 
@@ -95,6 +97,7 @@ class LocalEngine:
     def _load(self) -> None:
         s = self.settings
         self.tokenizer = AutoTokenizer.from_pretrained(str(self.model_path))
+        self.supports_tools = template_supports_tools(self.tokenizer.chat_template)
         dtype = compute_dtype(s.llm_dtype, self.model_path, self.device, lean=s.llm_lean_forward,
                               half_weights=s.llm_half_weights, weight_bits=s.llm_weight_bits)
         self.runner = self._runner(self.model_path, dtype, s.kv_cache_bytes)
@@ -187,13 +190,14 @@ class LocalEngine:
         priority: Priority,
         session_id: str | None = None,
         request_id: str | None = None,
+        tools: list[dict] | None = None,
     ) -> AsyncIterator[Delta]:
         request_id = request_id or uuid.uuid4().hex
         if not self._started:
             yield Delta(request_id, [], "", True, "error", error="the engine is not started")
             return
         try:
-            seq = self._make_sequence(messages, prompt_token_ids, params, priority, session_id, request_id)
+            seq = self._make_sequence(messages, prompt_token_ids, params, priority, session_id, request_id, tools)
         except (PromptTooLongError, ValueError) as exc:
             yield Delta(request_id, [], "", True, "error", error=str(exc))
             return
@@ -222,17 +226,20 @@ class LocalEngine:
             if not finished:
                 self.cancel(request_id)
 
-    def _make_sequence(self, messages, prompt_token_ids, params, priority, session_id, request_id) -> Sequence:
+    def _make_sequence(self, messages, prompt_token_ids, params, priority, session_id, request_id, tools) -> Sequence:
         s = self.settings
         if (messages is None) == (prompt_token_ids is None):
             raise ValueError("pass exactly one of messages or prompt_token_ids")
+        if tools and not self.supports_tools:
+            raise ToolsUnsupportedError(f"{Path(self.model_path).name} has no tool format in its chat template")
         if params.max_tokens < 1:
             raise ValueError("max_tokens must be at least 1")
         dropped = 0
         if messages is not None:
             reply_room = min(params.max_tokens, s.max_seq_len // 2)
             rendered = build_prompt(
-                self.tokenizer, messages, default_system=s.system_prompt or None, max_prompt_tokens=s.max_seq_len - reply_room
+                self.tokenizer, messages, default_system=s.system_prompt or None, max_prompt_tokens=s.max_seq_len - reply_room,
+                tools=tools,
             )
             ids, dropped = rendered.token_ids, rendered.dropped_turns
         else:

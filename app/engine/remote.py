@@ -22,6 +22,8 @@ from contextlib import suppress
 import httpx
 
 from app.engine.api import Delta, Priority, SamplingParams
+from app.engine.prompt import continues_reply
+from app.engine.tool_calls import StructuredCalls
 
 log = logging.getLogger(__name__)
 
@@ -48,6 +50,7 @@ class RemoteEngine:
         self._counters = {"requests_total": 0, "requests_finished": 0, "requests_cancelled": 0, "requests_failed": 0,
                           "stream_chunks": 0, "generated_tokens": 0, "prompt_tokens": 0}
         self._ttfts: deque[float] = deque(maxlen=1000)  # recent requests only: the server runs for days
+        self.supports_tools = True  # the server's model decides; it answers tools it cannot serve with an error
 
     # --- lifecycle ---
     async def start(self) -> None:
@@ -75,6 +78,7 @@ class RemoteEngine:
         priority: Priority,
         session_id: str | None = None,
         request_id: str | None = None,
+        tools: list[dict] | None = None,
     ) -> AsyncIterator[Delta]:
         request_id = request_id or uuid.uuid4().hex
         if self._client is None:
@@ -88,7 +92,8 @@ class RemoteEngine:
             return
         self._counters["requests_total"] += 1
         queue: asyncio.Queue = asyncio.Queue()
-        task = asyncio.create_task(self._run(request_id, messages, prompt_token_ids, params, priority, session_id, queue))
+        task = asyncio.create_task(self._run(request_id, messages, prompt_token_ids, params, priority, session_id, tools,
+                                             queue))
         self._tasks[request_id] = task
         task.add_done_callback(lambda _: queue.put_nowait(_DONE))
         finished = False
@@ -150,7 +155,7 @@ class RemoteEngine:
         return self.model
 
     def _body(self, model: str, messages, prompt_token_ids, params: SamplingParams, priority: Priority,
-              session_id: str | None) -> tuple[str, dict]:
+              session_id: str | None, tools: list[dict] | None) -> tuple[str, dict]:
         body: dict = {
             "model": model,
             "stream": True,
@@ -178,17 +183,21 @@ class RemoteEngine:
             body["return_token_ids"] = True
         if messages is not None:
             body["messages"] = messages
+            if tools:
+                body["tools"] = tools
+            if continues_reply(messages):  # vLLM's extension: the reply continues the last assistant message
+                body.update(add_generation_prompt=False, continue_final_message=True)
             return "/chat/completions", body
         body["prompt"] = list(prompt_token_ids)
         return "/completions", body
 
     async def _run(self, request_id: str, messages, prompt_token_ids, params: SamplingParams, priority: Priority,
-                   session_id: str | None, queue: asyncio.Queue) -> None:
+                   session_id: str | None, tools: list[dict] | None, queue: asyncio.Queue) -> None:
         """Stream one request into ``queue``; every failure ends as one ``Delta`` with ``error`` set."""
         started = time.perf_counter()
         try:
             model = await self._model_name()
-            path, body = self._body(model, messages, prompt_token_ids, params, priority, session_id)
+            path, body = self._body(model, messages, prompt_token_ids, params, priority, session_id, tools)
             while True:
                 async with self._client.stream("POST", path, json=body) as response:
                     if response.status_code == 200:
@@ -221,6 +230,7 @@ class RemoteEngine:
         """Server-sent events: ``data: {json}`` lines up to ``data: [DONE]``."""
         finish_reason = None
         first = True
+        calls = StructuredCalls()
         async for line in response.aiter_lines():
             if not line.startswith("data:"):
                 continue
@@ -237,6 +247,9 @@ class RemoteEngine:
                 self._counters["prompt_tokens"] += usage.get("prompt_tokens", 0)
             for choice in event.get("choices", []):
                 text = (choice.get("delta") or {}).get("content") or choice.get("text") or ""
+                text += calls.feed((choice.get("delta") or {}).get("tool_calls") or [])
+                if choice.get("finish_reason"):
+                    text += calls.close()
                 token_ids = list(choice.get("token_ids") or [])
                 finish_reason = choice.get("finish_reason") or finish_reason
                 if text or token_ids:

@@ -213,3 +213,33 @@ class ToolCallParser:
         text = self.buffer[: len(self.buffer) - hold]
         self.buffer = self.buffer[len(text) :]
         return text or None
+
+
+class StructuredCalls:
+    """Streamed chat-completions ``tool_calls`` pieces (from a server that parses calls itself, as vLLM does
+    with a tool parser) written back as the model's own call text, so one parser reads every backend."""
+
+    def __init__(self) -> None:
+        self.open_index: int | None = None
+        self.wrote_arguments = False
+
+    def feed(self, pieces: list[dict]) -> str:
+        out = ""
+        for piece in pieces:
+            function = piece.get("function") or {}
+            if piece.get("index", 0) != self.open_index:
+                out += self.close()
+                self.open_index = piece.get("index", 0)
+                out += f'{OPEN_TAG}\n{{"name": {json.dumps(function.get("name") or "")}, "arguments": '
+            arguments = function.get("arguments") or ""
+            self.wrote_arguments = self.wrote_arguments or bool(arguments)
+            out += arguments
+        return out
+
+    def close(self) -> str:
+        """The end of the open call, if one is open."""
+        if self.open_index is None:
+            return ""
+        out = ("" if self.wrote_arguments else "{}") + f"}}\n{CLOSE_TAG}"
+        self.open_index, self.wrote_arguments = None, False
+        return out
