@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import websockets
+from websockets.exceptions import WebSocketException
 
 from app.bench.client import RealtimeClient
 from app.config import Settings
@@ -139,7 +139,10 @@ def gated(settings: Settings, prepared) -> Iterator[tuple[str, GatedSynthesizer]
 def _wait_for_status(url: str, status: int, timeout: float = 60.0) -> dict[str, Any]:
     deadline = time.monotonic() + timeout
     while True:
-        code, body = get(url)
+        try:
+            code, body = get(url)
+        except OSError as error:  # nothing listens yet
+            code, body = 0, str(error).encode()
         if code == status:
             return json.loads(body)
         assert time.monotonic() < deadline, f"{url} still answers {code}: {body!r}"
@@ -233,7 +236,7 @@ def test_a_dead_stage_worker_stops_serve_with_a_clear_message(settings: Settings
         _wait_for_status(f"http://127.0.0.1:{port}/healthz", 200, timeout=300)
 
         async def turns() -> None:  # each turn queues speech for the dead worker, until the server goes away
-            with contextlib.suppress(ConnectionError, OSError, websockets.exceptions.WebSocketException):
+            with contextlib.suppress(ConnectionError, OSError, WebSocketException):
                 async with RealtimeClient(f"ws://127.0.0.1:{port}/ws") as client:
                     for _ in range(10):
                         await client.say_text("Tell me about the sea.")

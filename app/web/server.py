@@ -9,9 +9,7 @@ import asyncio
 import contextlib
 import logging
 import mimetypes
-import os
 import re
-import signal
 import threading
 import time
 from contextlib import asynccontextmanager
@@ -394,9 +392,7 @@ def serve(settings: Settings) -> None:
         "loading the models takes a few seconds",
         flush=True,
     )
-    readiness: Readiness = app.state.readiness
-    readiness.on_fatal = lambda reason: os.kill(os.getpid(), signal.SIGTERM)  # uvicorn then shuts down gracefully
-    uvicorn.run(
+    server = uvicorn.Server(uvicorn.Config(
         app,
         host=settings.host,
         port=settings.port,
@@ -405,6 +401,9 @@ def serve(settings: Settings) -> None:
         ws_max_size=MAX_FRAME_BYTES,
         timeout_graceful_shutdown=10,
         **uvicorn_options(settings),
-    )
+    ))
+    readiness: Readiness = app.state.readiness
+    readiness.on_fatal = lambda reason: setattr(server, "should_exit", True)  # a graceful shutdown, then the exit
+    server.run()
     if readiness.fatal:
         raise SystemExit(f"voicechat: {readiness.fatal}")
