@@ -3,7 +3,13 @@
 They serve fp32 compute on x86-64 CPUs with AVX2/FMA/F16C (the LLM's choice there, bf16 arithmetic or
 not: see ``app.engine.model_runner.compute_dtype``), where a decode step is otherwise bound by torch's
 per-op dispatch (a few KiB per op) and by fp32 weight traffic. Each function takes raw pointers; the
-wrappers here check the layouts they rely on. ctypes releases the GIL for the call, and the parallel
+wrappers here check the layouts they rely on.
+
+The bindings come from one source, the ``extern "C"`` definitions in cpu_kernels.cpp: their argument
+types and names are parsed from it, and each function is bound with its parameter names, so every call
+here passes its arguments by name and a C++ signature that drifts from the calls (an argument added,
+dropped, renamed or reordered, a type ctypes cannot convert) raises a TypeError instead of calling the
+code with the wrong arguments. ctypes releases the GIL for the call, and the parallel
 loops run on torch's own OpenMP threads (torch has loaded its runtime first), so
 ``torch.set_num_threads`` in the calling thread applies to them too.
 """
@@ -15,9 +21,12 @@ import functools
 import hashlib
 import logging
 import os
+import re
 import shutil
 import subprocess
 import tempfile
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 import torch
@@ -41,18 +50,47 @@ def compiler_flags() -> list[str]:
 
 ATTENTION_HEAD_DIMS = (32, 64, 128)
 
-_i64, _f32, _ptr = ctypes.c_int64, ctypes.c_float, ctypes.c_void_p
-SIGNATURES = {
-    "linear_bf16_weights": [_ptr, _i64, _i64, _i64, _ptr, _i64, _ptr, _ptr, _i64],
-    "linear_fp16_weights": [_ptr, _i64, _i64, _i64, _ptr, _i64, _ptr, _ptr, _i64],
-    "linear_q4_weights": [_ptr, _i64, _i64, _i64, _ptr, _i64, _ptr, _ptr, _i64],
-    "linear_q8_weights": [_ptr, _i64, _i64, _i64, _ptr, _i64, _ptr, _ptr, _i64],
-    "add_rms_norm": [_ptr, _ptr, _i64, _i64, _ptr, _f32, _ptr],
-    "rotary": [_ptr, _i64, _i64, _i64, _i64, _ptr, _ptr],
-    "silu_mul": [_ptr, _i64, _i64, _ptr],
-    "decode_attention_f32": [_ptr, _i64, _i64, _i64, _i64, _i64, _ptr, _ptr, _i64, _ptr, _f32, _ptr],
-    "decode_attention_bf16": [_ptr, _i64, _i64, _i64, _i64, _i64, _ptr, _ptr, _i64, _ptr, _f32, _ptr],
-}
+# the C types the kernels' signatures may use, as ctypes converts them (any pointer: an address)
+C_TYPES = {"int64_t": ctypes.c_int64, "float": ctypes.c_float}
+EXPORTED = re.compile(r'extern "C"\s+(\w+)\s+(\w+)\s*\(([^)]*)\)')
+PARAMETER = re.compile(r"^(?:const\s+)?(\w+)\s*(\*?)\s*(\w+)$")
+
+
+class KernelSignatureError(ValueError):
+    """A kernel signature the bindings cannot express, or a kernel the library lacks."""
+
+
+@dataclass(frozen=True)
+class Prototype:
+    """One exported kernel: its name and its parameters (name, ctypes type) in order."""
+
+    name: str
+    parameters: tuple[tuple[str, type], ...]
+
+    def bind(self, library: ctypes.CDLL) -> Callable[..., None]:
+        """The library's function, called by keyword with exactly these parameters (ctypes checks names,
+        count and the conversion of each argument)."""
+        if not hasattr(library, self.name):
+            raise KernelSignatureError(f"the kernels' library has no function {self.name}")
+        kind = ctypes.CFUNCTYPE(None, *(argtype for _, argtype in self.parameters))
+        return kind((self.name, library), tuple((1, name) for name, _ in self.parameters))
+
+
+def prototypes(source: str) -> dict[str, Prototype]:
+    """The ``extern "C"`` functions of the kernels' C++ source (all return void; parameters are pointers, int64_t
+    or float)."""
+    found: dict[str, Prototype] = {}
+    for result, name, parameter_list in EXPORTED.findall(source):
+        if result != "void":
+            raise KernelSignatureError(f"kernel {name} returns {result}; the bindings expect void")
+        parameters = []
+        for text in parameter_list.split(","):
+            match = PARAMETER.match(" ".join(text.split()))
+            if match is None or (not match[2] and match[1] not in C_TYPES):
+                raise KernelSignatureError(f"kernel {name}: cannot bind the parameter {text.strip()!r}")
+            parameters.append((match[3], ctypes.c_void_p if match[2] else C_TYPES[match[1]]))
+        found[name] = Prototype(name, tuple(parameters))
+    return found
 
 
 def _ptr_of(t: torch.Tensor | None) -> int | None:
@@ -67,11 +105,17 @@ def _rows(t: torch.Tensor) -> None:
 class CpuKernels:
     """Typed entry points of the compiled library."""
 
-    def __init__(self, library: ctypes.CDLL) -> None:
-        for name, argtypes in SIGNATURES.items():
-            function = getattr(library, name)
-            function.argtypes, function.restype = argtypes, None
-        self._lib = library
+    def __init__(self, library: ctypes.CDLL, signatures: dict[str, Prototype]) -> None:
+        """``signatures``: :func:`prototypes` of the source the library was built from."""
+        self.library = library
+        bound = {name: prototype.bind(library) for name, prototype in signatures.items()}
+        try:
+            self._linear = {torch.bfloat16: bound["linear_bf16_weights"], torch.float16: bound["linear_fp16_weights"]}
+            self._linear_quantized = {4: bound["linear_q4_weights"], 8: bound["linear_q8_weights"]}
+            self._add_rms_norm, self._rotary, self._silu_mul = bound["add_rms_norm"], bound["rotary"], bound["silu_mul"]
+            self._attention = {torch.float32: bound["decode_attention_f32"], torch.bfloat16: bound["decode_attention_bf16"]}
+        except KeyError as missing:
+            raise KernelSignatureError(f"the kernels' source defines no {missing}") from None
 
     def linear(self, x: torch.Tensor, packed: torch.Tensor, out_features: int, bias: torch.Tensor | None) -> torch.Tensor:
         """``x @ W.T + bias`` with W packed by :func:`app.kernels.linear.pack_half` (bf16 or fp16); x fp32 [M, K] (unit stride)."""
@@ -79,9 +123,8 @@ class CpuKernels:
             x = x.contiguous()
         rows, inputs = x.shape
         y = torch.empty(rows, out_features, dtype=torch.float32)
-        kernel = self._lib.linear_bf16_weights if packed.dtype == torch.bfloat16 else self._lib.linear_fp16_weights
-        kernel(x.data_ptr(), rows, inputs, x.stride(0), packed.data_ptr(), out_features, _ptr_of(bias), y.data_ptr(),
-               y.stride(0))
+        self._linear[packed.dtype](x=x.data_ptr(), M=rows, K=inputs, ldx=x.stride(0), w=packed.data_ptr(), N=out_features,
+                                   bias=_ptr_of(bias), y=y.data_ptr(), ldy=y.stride(0))
         return y
 
     def linear_quantized(self, x: torch.Tensor, weight: QuantizedWeight, bias: torch.Tensor | None) -> torch.Tensor:
@@ -92,9 +135,8 @@ class CpuKernels:
         if inputs != weight.in_features:
             raise ValueError(f"x has {inputs} inputs, the weight {weight.in_features}")
         y = torch.empty(rows, weight.out_features, dtype=torch.float32)
-        kernel = self._lib.linear_q4_weights if weight.bits == 4 else self._lib.linear_q8_weights
-        kernel(x.data_ptr(), rows, inputs, x.stride(0), weight.records.data_ptr(), weight.out_features, _ptr_of(bias),
-               y.data_ptr(), y.stride(0))
+        self._linear_quantized[weight.bits](x=x.data_ptr(), M=rows, K=inputs, ldx=x.stride(0), w=weight.records.data_ptr(),
+                                            N=weight.out_features, bias=_ptr_of(bias), y=y.data_ptr(), ldy=y.stride(0))
         return y
 
     def add_rms_norm(self, h: torch.Tensor, delta: torch.Tensor | None, weight: torch.Tensor,
@@ -104,8 +146,8 @@ class CpuKernels:
         if delta is not None:
             _rows(delta)
         out = torch.empty_like(h)
-        self._lib.add_rms_norm(h.data_ptr(), _ptr_of(delta), h.shape[0], h.shape[1], weight.data_ptr(), eps,
-                               out.data_ptr())
+        self._add_rms_norm(h=h.data_ptr(), delta=_ptr_of(delta), rows=h.shape[0], cols=h.shape[1], weight=weight.data_ptr(),
+                           eps=eps, out=out.data_ptr())
         return h, out
 
     def rotary(self, x: torch.Tensor, heads: int, head_dim: int, cos: torch.Tensor, sin: torch.Tensor) -> None:
@@ -115,13 +157,14 @@ class CpuKernels:
             raise ValueError("rotary needs fp32 rows holding the rotated heads first")
         if not (cos.is_contiguous() and sin.is_contiguous()):
             raise ValueError("rotary needs contiguous cos/sin rows")
-        self._lib.rotary(x.data_ptr(), x.shape[0], x.stride(0), heads, head_dim, cos.data_ptr(), sin.data_ptr())
+        self._rotary(x=x.data_ptr(), rows=x.shape[0], row_stride=x.stride(0), heads=heads, head_dim=head_dim,
+                     cos=cos.data_ptr(), sin=sin.data_ptr())
 
     def silu_mul(self, gate_up: torch.Tensor) -> torch.Tensor:
         """``silu(gate) * up`` of rows holding gate then up."""
         _rows(gate_up)
         out = torch.empty(gate_up.shape[0], gate_up.shape[1] // 2, dtype=torch.float32)
-        self._lib.silu_mul(gate_up.data_ptr(), gate_up.shape[0], out.shape[1], out.data_ptr())
+        self._silu_mul(gate_up=gate_up.data_ptr(), rows=gate_up.shape[0], width=out.shape[1], out=out.data_ptr())
         return out
 
     def decode_attention(self, q: torch.Tensor, kv_cache: torch.Tensor, slots: torch.Tensor, width: int,
@@ -136,9 +179,9 @@ class CpuKernels:
             raise ValueError("decode_attention needs packed heads in q and a contiguous cache and output")
         if kv_cache.dtype not in (torch.float32, torch.bfloat16):
             raise ValueError(f"decode_attention reads an fp32 or bf16 cache, not {kv_cache.dtype}")
-        kernel = self._lib.decode_attention_bf16 if kv_cache.dtype == torch.bfloat16 else self._lib.decode_attention_f32
-        kernel(q.data_ptr(), q.stride(0), rows, q_heads, kv_heads, head_dim, kv_cache.data_ptr(), slots.data_ptr(), width,
-               lengths.data_ptr(), scale, out.data_ptr())
+        self._attention[kv_cache.dtype](q=q.data_ptr(), q_stride=q.stride(0), rows=rows, q_heads=q_heads, kv_heads=kv_heads,
+                                        head_dim=head_dim, cache=kv_cache.data_ptr(), slots=slots.data_ptr(), width=width,
+                                        lengths=lengths.data_ptr(), scale=scale, out=out.data_ptr())
 
 
 @functools.cache
@@ -156,16 +199,18 @@ def build(flags: tuple[str, ...]) -> CpuKernels | None:
     if compiler is None:
         log.warning("no C++ compiler found: the engine runs without its CPU kernels (fp32 weights, torch ops)")
         return None
-    key = hashlib.sha256(SOURCE.read_bytes() + " ".join([compiler, *flags]).encode()).hexdigest()[:16]
+    source = SOURCE.read_text()  # one read: the library is built from it and bound by its prototypes
+    key = hashlib.sha256((source + " ".join([compiler, *flags])).encode()).hexdigest()[:16]
     library = cache_home() / "voicechat" / "kernels" / f"cpu_kernels-{key}.so"
     if not library.exists():
         library.parent.mkdir(parents=True, exist_ok=True)
         log.info("compiling the engine's CPU kernels (once per machine) into %s", library)
         with tempfile.TemporaryDirectory(dir=library.parent) as tmp:
             built = Path(tmp) / library.name
-            done = subprocess.run([compiler, *flags, str(SOURCE), "-o", str(built)], capture_output=True, text=True)
+            done = subprocess.run([compiler, *flags, "-x", "c++", "-", "-o", str(built)], input=source, capture_output=True,
+                                  text=True)
             if done.returncode != 0:
                 log.warning("the engine's CPU kernels did not compile; running without them:\n%s", done.stderr[-2000:])
                 return None
             built.replace(library)
-    return CpuKernels(ctypes.CDLL(str(library)))
+    return CpuKernels(ctypes.CDLL(str(library)), prototypes(source))
