@@ -18,15 +18,33 @@ from pathlib import Path
 import numpy as np
 import pytest
 import websockets
+from sdk_conformance import sdk_rejections
 
 from app.audio import float32_to_pcm16, resample
 from app.bench.client import RealtimeClient
 from app.bench.speech_samples import espeak_speech
 from app.config import Settings
+from app.web.outbox import Outbox
 from app.web.server import MAX_FRAME_BYTES, ServerThread, create_app
 
 MAX_SESSIONS = 4
 LONG_REPLY = "You are a storyteller. Always answer with a long story of at least ten sentences."
+
+
+@pytest.fixture(autouse=True)
+def every_event_validates_against_the_sdk(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Every event a session sends during a test must validate against the pinned ``openai`` SDK's
+    server-event union (strictly), as an SDK-typed client would read it."""
+    sent: list[dict] = []
+    send = Outbox.event
+
+    def recording(self: Outbox, event: dict, on_sent=None) -> None:  # type: ignore[no-untyped-def]
+        sent.append(json.loads(json.dumps(event)))
+        send(self, event, on_sent)
+
+    monkeypatch.setattr(Outbox, "event", recording)
+    yield
+    assert sdk_rejections(sent) == []
 
 
 @pytest.fixture(scope="module")
@@ -263,7 +281,7 @@ async def test_out_of_band_responses_run_beside_the_reply_over_their_own_context
         assert (await client.next_reply(after=seen)).status == "cancelled"
         for response, code in [
             ({"conversation": "other"}, "invalid_event"),
-            ({"input": []}, "invalid_event"),
+            ({"conversation": "none", "tools": [{"type": "function", "name": "now"}]}, "unsupported_feature"),
             ({"conversation": "none", "output_modalities": ["audio"]}, "invalid_event"),
             ({"conversation": "none", "metadata": {str(i): "x" for i in range(17)}}, "invalid_event"),
             ({"conversation": "none", "input": [{"type": "item_reference", "id": "item_nope"}]}, "item_not_found"),
@@ -448,31 +466,36 @@ async def test_barge_in_cancels_the_reply_and_truncates_history_to_what_was_hear
 # ---------------------------------------------------------------------- resuming
 
 
-async def test_reconnecting_with_the_session_id_resumes_the_history(ws_url: str, base_url: str):
-    session_id = "resume-test-0001"
-    async with RealtimeClient(f"{ws_url}?session={session_id}") as client:
-        assert client.session["id"] == session_id
-        await client.send({"type": "session.update", "session": {"output_modalities": ["text"]}})
-        await client.say_text("My name is Ada.")
-        reply = await client.next_reply()
-    async with RealtimeClient(f"{ws_url}?session={session_id}") as again:
-        assert again.session["id"] == session_id
-        replayed = [e for e in again.events if e["type"] == "conversation.item.done"]
-        while len(replayed) < 2:
-            await asyncio.sleep(0.05)
-            replayed = [e for e in again.events if e["type"] == "conversation.item.done"]
-        assert replayed[0]["item"]["role"] == "user"
-        assert replayed[0]["item"]["content"][0]["text"] == "My name is Ada."
-        assert replayed[1]["item"]["role"] == "assistant"
-        assert replayed[1]["item"]["content"][0]["text"] == reply.text.strip()
+async def receive_until(ws, kind: str, count: int = 1) -> list[dict]:  # type: ignore[no-untyped-def]
+    """JSON events of a raw connection up to the ``count``-th of ``kind``."""
+    events: list[dict] = []
+    while sum(e["type"] == kind for e in events) < count:
+        frame = await asyncio.wait_for(ws.recv(), timeout=60)
+        if isinstance(frame, str):
+            events.append(json.loads(frame))
+    return events
+
+
+async def test_reconnecting_with_the_session_credential_resumes_the_history(ws_url: str, base_url: str):
+    request = urllib.request.Request(base_url + "/api/sessions", method="POST")
+    with urllib.request.urlopen(request, timeout=30) as response:
+        issued = json.loads(response.read())
+    header = {"X-Voicechat-Session": issued["credential"]}
+    async with websockets.connect(ws_url, additional_headers=header, max_size=None) as ws:
+        assert (await receive_until(ws, "session.created"))[0]["session"]["id"] == issued["id"]
+        await ws.send(json.dumps({"type": "session.update", "session": {"output_modalities": ["text"]}}))
+        await ws.send(json.dumps({"type": "conversation.item.create", "item": {"type": "message", "role": "user",
+                                  "content": [{"type": "input_text", "text": "My name is Ada."}]}}))  # fmt: skip
+        await ws.send(json.dumps({"type": "response.create"}))
+        reply = (await receive_until(ws, "response.done"))[-1]["response"]["output"][0]["content"][0]["text"]
+    async with websockets.connect(ws_url, additional_headers=header, max_size=None) as again:
+        events = await receive_until(again, "conversation.item.done", 2)
+        assert events[0]["session"]["id"] == issued["id"]
+        replayed = [e["item"] for e in events if e["type"] == "conversation.item.done"]
+        assert [(i["role"], i["content"][0]["text"]) for i in replayed] == [("user", "My name is Ada."), ("assistant", reply)]
         # a second tab asking for the same live conversation gets its own
-        async with RealtimeClient(f"{ws_url}?session={session_id}") as twin:
-            assert twin.session["id"] != session_id
-    # the cookie set by the page works the same way
-    cookie = "voicechat_session=cookie-session-01"
-    async with websockets.connect(ws_url, additional_headers={"Cookie": cookie}) as raw:
-        created = json.loads(await raw.recv())
-        assert created["session"]["id"] == "cookie-session-01"
+        async with websockets.connect(ws_url, additional_headers=header) as twin:
+            assert (await receive_until(twin, "session.created"))[0]["session"]["id"] != issued["id"]
 
 
 async def test_a_client_leaving_mid_reply_frees_its_engine_request(ws_url: str, base_url: str):

@@ -9,24 +9,27 @@ import sqlite3
 
 import pytest
 
-from app.web import protocol as p
 from app.web.history import HistoryStore, StoredMessage
+from app.web.realtime import client_events as ce
+from app.web.realtime import session_config as sc
+from app.web.realtime.client_parsing import parse_client_event
+from app.web.realtime.wire import ProtocolError, decode_text_frame
 from app.web.reply import SpokenClause, Timing
 from app.web.telemetry import LatencyWindow, normalize_engine_stats
 
-DEFAULT_VAD = p.TurnDetection(silence_duration_ms=400, threshold=0.5, prefix_padding_ms=300)
-CONFIG = p.SessionConfig(
+DEFAULT_VAD = sc.TurnDetection(silence_duration_ms=400, threshold=0.5, prefix_padding_ms=300)
+CONFIG = sc.SessionConfig(
     instructions="be brief", output_audio=True, input_rate=24000, output_rate=24000,
     turn_detection=DEFAULT_VAD, max_output_tokens=96, model="m",
 )
 
 
-def parse(event: dict) -> p.ClientEvent:
-    return p.parse_client_event(event, max_text_chars=100)
+def parse(event: dict) -> ce.ClientEvent:
+    return parse_client_event(event, max_text_chars=100)
 
 
-def error_of(event: dict) -> p.ProtocolError:
-    with pytest.raises(p.ProtocolError) as caught:
+def error_of(event: dict) -> ProtocolError:
+    with pytest.raises(ProtocolError) as caught:
         parse(event)
     return caught.value
 
@@ -36,17 +39,17 @@ def error_of(event: dict) -> p.ProtocolError:
 
 def test_text_frames_that_are_not_json_objects_are_rejected_with_codes():
     for frame, code in (("{", "invalid_json"), ("[1, 2]", "invalid_json"), (b"\xff\xfe", "invalid_utf8")):
-        with pytest.raises(p.ProtocolError) as caught:
-            p.decode_text_frame(frame)
+        with pytest.raises(ProtocolError) as caught:
+            decode_text_frame(frame)
         assert caught.value.code == code
-    assert p.decode_text_frame('{"type": "x"}') == {"type": "x"}
+    assert decode_text_frame('{"type": "x"}') == {"type": "x"}
 
 
 def test_typed_message_accepts_ga_and_beta_content_types():
     for kind in ("input_text", "text"):
         event = parse({"type": "conversation.item.create", "event_id": "e1",
                        "item": {"type": "message", "role": "user", "content": [{"type": kind, "text": " hi "}]}})
-        assert isinstance(event, p.ItemCreate)
+        assert isinstance(event, ce.ItemCreate)
         assert (event.text, event.role, event.event_id) == ("hi", "user", "e1")
         assert event.item_id.startswith("item_")
 
@@ -65,8 +68,15 @@ def test_typed_message_accepts_ga_and_beta_content_types():
         ({"type": "conversation.item.create"}, "invalid_event", "item"),
         ({"type": "conversation.item.create", "item": {"content": [{"type": "input_text", "text": 3}]}},
          "invalid_event", "item.content.0.text"),
-        ({"type": "conversation.item.create", "item": {"role": "assistant", "content": [{"type": "input_text", "text": "x"}]}},
+        ({"type": "conversation.item.create", "item": {"role": "tool", "content": [{"type": "input_text", "text": "x"}]}},
          "invalid_event", "item.role"),
+        ({"type": "conversation.item.create", "item": {"role": "assistant", "content": [{"type": "input_text", "text": "x"}]}},
+         "invalid_event", "item.content.0.type"),
+        ({"type": "conversation.item.create", "item": {"type": "function_call_output", "call_id": "c", "output": "{}"}},
+         "unsupported_feature", "item.type"),
+        ({"type": "response.create", "response": {"max_output_tokens": "lots"}}, "invalid_event", "response.max_output_tokens"),
+        ({"type": "response.create", "response": {"tools": [{"type": "function", "name": "f"}]}},
+         "unsupported_feature", "response.tools"),
         ({"type": "conversation.item.create", "item": {"content": [{"type": "input_image", "text": "x"}]}},
          "invalid_event", "item.content.0.type"),
         ({"type": "conversation.item.create", "item": {"content": [{"type": "input_text", "text": "x" * 101}]}},
@@ -89,20 +99,21 @@ def test_bad_events_get_a_code_and_the_offending_param(event, code, param):
 def test_audio_append_decodes_pcm16():
     pcm = b"\x01\x00\xff\x7f"
     event = parse({"type": "input_audio_buffer.append", "audio": base64.b64encode(pcm).decode()})
-    assert event == p.AudioAppend(pcm)
+    assert event == ce.AudioAppend(pcm)
 
 
 def test_response_create_reads_beta_modalities_and_limits():
     event = parse({"type": "response.create", "response": {"modalities": ["text", "audio"], "max_response_output_tokens": 20}})
     assert (event.output_audio, event.max_output_tokens) == (True, 20)
-    assert parse({"type": "response.create"}) == p.ResponseCreate()
+    assert parse({"type": "response.create"}) == ce.ResponseCreate()
 
 
 # ---------------------------------------------------------------------- session.update
 
 
-def update(patch: dict) -> p.SessionConfig:
-    return p.apply_session_update(CONFIG, patch, defaults=DEFAULT_VAD, max_tokens_limit=96)
+def update(patch: dict) -> sc.SessionConfig:
+    event = parse({"type": "session.update", "session": patch})
+    return sc.apply_session_update(CONFIG, event.session, defaults=DEFAULT_VAD, max_tokens_limit=96)
 
 
 def test_ga_session_update_sets_formats_turn_detection_and_modalities():
@@ -120,7 +131,7 @@ def test_ga_session_update_sets_formats_turn_detection_and_modalities():
     })
     assert config.instructions == "speak like a pirate" and not config.output_audio
     assert (config.input_rate, config.output_rate, config.voice, config.max_output_tokens) == (16000, 16000, "marin", 96)
-    assert config.turn_detection == p.TurnDetection(250, 0.6, 300)
+    assert config.turn_detection == sc.TurnDetection(250, 0.6, 300)
     wire = config.to_wire("sess_1", 96)
     assert wire["output_modalities"] == ["text"] and wire["max_output_tokens"] == "inf"
     assert wire["audio"]["input"]["turn_detection"]["silence_duration_ms"] == 250
@@ -152,7 +163,7 @@ def test_beta_session_update_and_turn_detection_off():
     ],
 )
 def test_bad_session_updates_are_rejected(patch, code):
-    with pytest.raises(p.ProtocolError) as caught:
+    with pytest.raises(ProtocolError) as caught:
         update(patch)
     assert caught.value.code == code
 
@@ -198,8 +209,8 @@ def test_history_is_wal_durable_and_resumes_by_session(tmp_path):
     store.add_sync("s1", StoredMessage("item_1", "user", "hello", spoken=True))
     store.add_sync("s1", StoredMessage("item_2", "assistant", "hi there, how can I help", spoken=True))
     store.add_sync("s2", StoredMessage("item_3", "user", "other", spoken=False))
-    assert store.set_text_sync("item_2", "hi there")
-    assert not store.set_text_sync("item_404", "x")
+    assert store.set_text_sync("s1", "item_2", "hi there")
+    assert not store.set_text_sync("s1", "item_404", "x")
     # another connection (another process after a crash) sees every committed write
     other = sqlite3.connect(str(path))
     assert other.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
@@ -282,3 +293,95 @@ def test_a_reply_cut_by_the_token_limit_does_not_speak_its_unfinished_sentence()
     assert speakable_end(["Paris is the capital.", "It has a tower that"], "length") == ["Paris is the capital."]
     assert speakable_end(["Paris is the capital.", "It has a tower."], "length") == ["Paris is the capital.", "It has a tower."]
     assert speakable_end(["It has a tower that"], "stop") == ["It has a tower that"]
+
+
+# ---------------------------------------------------------------------- hostile JSON, setting bounds, SDK shapes
+
+
+@pytest.mark.parametrize(
+    ("frame", "code", "param"),
+    [
+        ('{"type": "session.update", "session": ' + "[" * 5000 + "]" * 5000 + "}", "invalid_json", None),
+        ('{"type": "session.update", "session": {"a": ' + '{"a": ' * 40 + "1" + "}" * 41 + "}", "invalid_json", None),
+        ('{"type": "session.update", "session": {"instructions": "\\ud800 hi"}}', "invalid_event", "session.instructions"),
+        ('{"type": "session.update", "session": {"voice": "\\udfff"}}', "invalid_event", "session.voice"),
+        ('{"type": "conversation.item.truncate", "item_id": "i", "audio_end_ms": 1' + "0" * 400 + "}",
+         "invalid_event", "audio_end_ms"),
+        ('{"type": "response.create", "response": {"max_output_tokens": 1e400}}', "invalid_event", "response.max_output_tokens"),
+        ('{"type": "response.create", "response": {"max_output_tokens": NaN}}', "invalid_json", None),
+    ],
+)
+def test_hostile_json_gets_a_precise_error(frame, code, param):
+    with pytest.raises(ProtocolError) as caught:
+        parse(decode_text_frame(frame))
+    assert (caught.value.code, caught.value.param) == (code, param)
+
+
+@pytest.mark.parametrize(
+    ("patch", "code", "param"),
+    [
+        ({"audio": {"input": {"turn_detection": {"type": "semantic_vad"}}}}, "unsupported_feature",
+         "session.audio.input.turn_detection.type"),
+        ({"type": "transcription"}, "unsupported_feature", "session.type"),
+        ({"tools": [{"type": "function", "name": "now"}]}, "unsupported_feature", "session.tools"),
+        ({"tool_choice": "required"}, "unsupported_feature", "session.tool_choice"),
+        ({"audio": {"input": {"turn_detection": {"prefix_padding_ms": 60000}}}}, "invalid_event",
+         "session.audio.input.turn_detection.prefix_padding_ms"),
+        ({"turn_detection": {"silence_duration_ms": 10**9}}, "invalid_event", "session.turn_detection.silence_duration_ms"),
+        ({"instructions": "x" * 101}, "text_too_long", "session.instructions"),
+        ({"audio": {"output": {"voice": "v" * 65}}}, "invalid_event", "session.audio.output.voice"),
+        ({"audio": {"input": {"transcription": {"language": "l" * 65}}}}, "invalid_event",
+         "session.audio.input.transcription.language"),
+        ({"max_output_tokens": 1.5}, "invalid_event", "session.max_output_tokens"),
+        ({"audio": {"input": {"format": {"type": "audio/pcm", "rate": "fast"}}}}, "invalid_event",
+         "session.audio.input.format.rate"),
+    ],
+)
+def test_unsupported_and_out_of_bounds_settings_are_refused(patch, code, param):
+    with pytest.raises(ProtocolError) as caught:
+        update(patch)
+    assert (caught.value.code, caught.value.param) == (code, param)
+    assert "int" not in (caught.value.param or "").split(".") and "FormatPatch" not in caught.value.message
+
+
+def test_a_16khz_session_keeps_its_rate_in_an_extension_the_sdk_accepts():
+    from sdk_conformance import sdk_rejections
+
+    from app.web.realtime import server_events as ev
+
+    config = update({"audio": {"input": {"format": {"type": "audio/pcm", "rate": 16000}}}})
+    wire = config.to_wire("sess_1", 96)
+    assert wire["audio"]["input"]["format"] == {"type": "audio/pcm", "sample_rate": 16000}
+    assert wire["audio"]["output"]["format"] == {"type": "audio/pcm", "rate": 24000}
+    assert sdk_rejections([ev.session_updated(wire)]) == []
+
+
+def test_every_server_event_builder_gives_an_event_the_sdk_accepts():
+    from sdk_conformance import sdk_rejections
+
+    from app.web.realtime import server_events as ev
+
+    item = ev.message_item("item_1", "assistant", text="Hi.", audio=True)
+    audio, text = ev.ContentEvents("resp_1", "item_1", True), ev.ContentEvents("resp_1", "item_1", False)
+    response = ev.response_object("resp_1", status="cancelled", output_audio=True, output=[item], usage=ev.usage(12, 3),
+                                  status_details={"type": "cancelled", "reason": "turn_detected"}, latency={"total_ms": 1})
+    events = [
+        ev.error("invalid_event", "bad", param="item.id", event_id="e1"), ev.error("internal_error", "oops"),
+        ev.session_created(CONFIG.to_wire("sess_1", 96)), ev.rate_limits_updated([("requests", 200, 200, 1.0)]),
+        ev.speech_started(10, "item_1"), ev.speech_stopped(900, "item_1"), ev.audio_committed("item_1", None),
+        ev.audio_cleared(), ev.transcription_delta("item_1", "What"),
+        ev.transcription_completed("item_1", "What?", language="en", audio_s=1.2, asr_ms=80.0),
+        ev.item_added(ev.message_item("item_1", "user", text=None, audio=True, status="in_progress"), "item_0"),
+        ev.item_done(ev.message_item("item_2", "system", text="Be brief.", audio=False), None),
+        ev.item_done(ev.message_item("item_3", "assistant", text="Hi.", audio=False), "item_2"),
+        ev.item_retrieved(item), ev.item_deleted("item_1"), ev.item_truncated("item_1", 300, "Hi"),
+        ev.response_created(ev.response_object("resp_1", status="in_progress", output_audio=False)),
+        ev.response_done(response), ev.output_item_added("resp_1", item), ev.output_item_done("resp_1", item),
+        audio.part_added(), audio.text_delta("Hi"), audio.audio_delta(b"\x00\x00"), *audio.done("Hi."), audio.part_done("Hi."),
+        text.part_added(), text.text_delta("Hi"), *text.done("Hi."), text.part_done("Hi."),
+    ]
+    assert sdk_rejections(events) == []
+    usage = response["usage"]
+    assert usage["total_tokens"] == usage["input_tokens"] + usage["output_tokens"] == 15
+    broken = {**ev.transcription_completed("item_1", "x", language="en", audio_s=1.0, asr_ms=1.0), "usage": None}
+    assert sdk_rejections([broken])  # the check can fail

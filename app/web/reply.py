@@ -15,9 +15,10 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from app.engine.api import Priority, SamplingParams
+from app.engine.api import LLMBackend, Priority, SamplingParams
 from app.tts.chunker import ClauseChunker
-from app.web.protocol import new_id
+from app.web.realtime.parts import SpeechOut
+from app.web.realtime.wire import new_id
 
 log = logging.getLogger(__name__)
 
@@ -126,9 +127,9 @@ def speakable_end(clauses: list[str], finish_reason: str | None) -> list[str]:
 class Reply:
     """Produces one reply. ``start()`` launches the producers; ``outputs`` yields what to send."""
 
-    engine: Any
-    tts: Any
-    messages: list[dict[str, str]]
+    engine: LLMBackend
+    tts: SpeechOut
+    messages: list[dict[str, str]]  # the prompt; may be set after construction, before ``start``
     params: SamplingParams
     priority: Priority
     session_id: str
@@ -147,9 +148,11 @@ class Reply:
         self.text = ""  # everything the LLM produced
         self.sent_text = ""  # the part of it already sent to the client
         self.output_tokens = 0
+        self.input_tokens: int | None = None  # the prompt's tokens, where the LLM backend reports them
         self._tasks: list[asyncio.Task] = []
         self._clause_queue: asyncio.Queue[str | None] = asyncio.Queue()
         self.stopped = False
+        self.finished = False  # response.done was sent
         self.cancel_reason = "client_cancelled"
         self.send_stamp_armed = False  # the first frame to reach the client carries the send stamp
 

@@ -1,6 +1,6 @@
 """The FastAPI app: pages, the WebSocket protocol at /ws and /v1/realtime, health, metrics, dashboard data.
 
-Routes stay thin: sessions (app.web.session) hold the logic, the shared parts are built once here.
+Routes stay thin: sessions (app.web.realtime) hold the logic, the shared parts are built once here.
 """
 
 from __future__ import annotations
@@ -24,7 +24,6 @@ from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from app.config import Settings
-from app.web import protocol as p
 from app.web.assets import static_dir, templates_dir
 from app.web.history import HistoryStore, history_limits
 from app.web.limits import AccessPolicy, limited_client
@@ -33,13 +32,17 @@ from app.web.readiness import Readiness
 from app.web.ownership import SessionKeys, sessions_router
 from app.web.security import harden, install_log_redaction, uvicorn_options
 from app.web.outbox import Outbox
-from app.web.session import Session, SharedParts
+from app.web.realtime import server_events as ev
+from app.web.realtime.parts import SharedParts
+from app.web.realtime.session import Session
+from app.web.realtime.wire import new_id
 from app.web.telemetry import Telemetry, normalize_engine_stats
 
 log = logging.getLogger(__name__)
 
 SESSION_ID = re.compile(r"^[A-Za-z0-9_-]{8,64}$")
-MAX_FRAME_BYTES = 1024 * 1024  # also uvicorn's ws_max_size: bigger frames close with 1009
+MAX_FRAME_BYTES = 21 * 1024 * 1024  # a 15 MiB append in base64; also uvicorn's ws_max_size: bigger frames close with 1009
+KEY_SUBPROTOCOL = "openai-insecure-api-key."  # browsers cannot set headers: the key comes as a subprotocol
 CLOSE_TRY_AGAIN_LATER = 1013
 CLOSE_TOO_BIG = 1009
 CLOSE_POLICY = 1008
@@ -63,7 +66,7 @@ class SessionRegistry:
         """The requested id if it is well-formed and not live elsewhere, else a fresh one."""
         if requested and SESSION_ID.match(requested) and requested not in self.sessions:
             return requested
-        return p.new_id("sess")
+        return new_id("sess")
 
     def held_by(self, address: str | None) -> int:
         """Live sessions whose client has this address."""
@@ -236,18 +239,23 @@ def create_app(
     # ------------------------------------------------------------------ the protocol
 
     async def realtime(websocket: WebSocket, default_binary: bool) -> None:
-        await websocket.accept()
+        offered = [name.strip() for name in websocket.headers.get("sec-websocket-protocol", "").split(",") if name.strip()]
+        await websocket.accept(subprotocol="realtime" if "realtime" in offered else None)
         parts: SharedParts = state["parts"]
-        denial = access.check_websocket(websocket.query_params, websocket.headers, websocket.cookies)
+        headers = dict(websocket.headers)
+        key = next((name[len(KEY_SUBPROTOCOL) :] for name in offered if name.startswith(KEY_SUBPROTOCOL)), None)
+        if key and "authorization" not in headers:  # checked like any access token (constant time)
+            headers["authorization"] = f"Bearer {key}"
+        denial = access.check_websocket(websocket.query_params, headers, websocket.cookies)
         if denial is not None:
             telemetry.errors.labels(code=denial.code).inc()
-            await websocket.send_json(p.error_event(denial.code, denial.message))
+            await websocket.send_json(ev.error(denial.code, denial.message))
             await websocket.close(CLOSE_POLICY, denial.code)
             return
         if registry.full():
             telemetry.errors.labels(code="server_full").inc()
             message = f"the server is full ({registry.max_sessions} sessions); please try again in a minute"
-            await websocket.send_json(p.error_event("server_full", message))
+            await websocket.send_json(ev.error("server_full", message))
             await websocket.close(CLOSE_TRY_AGAIN_LATER, "server full")
             return
         client = websocket.client.host if websocket.client else None
@@ -255,7 +263,7 @@ def create_app(
         if per_client and limited_client(client) and registry.held_by(client) >= per_client:
             telemetry.errors.labels(code="too_many_sessions").inc()
             message = f"this address already holds {per_client} sessions; close one and try again"
-            await websocket.send_json(p.error_event("too_many_sessions", message))
+            await websocket.send_json(ev.error("too_many_sessions", message))
             await websocket.close(CLOSE_TRY_AGAIN_LATER, "too many sessions")
             return
         query = websocket.query_params
@@ -279,7 +287,7 @@ def create_app(
                 )
                 if not done:
                     notice = f"no message for {settings.idle_timeout_s:g} s; reconnect to go on"
-                    outbox.event(p.error_event("session_idle", notice))
+                    outbox.event(ev.error("session_idle", notice))
                     close_code, reason = 1000, "idle"
                     break
                 if overflow in done:
@@ -301,7 +309,7 @@ def create_app(
                     if session.limits.should_report("rate_limit_exceeded"):
                         telemetry.errors.labels(code="rate_limit_exceeded").inc()
                         limit = settings.max_messages_per_s
-                        outbox.event(p.error_event("rate_limit_exceeded", f"over {limit:g} messages/s; messages dropped"))
+                        outbox.event(ev.error("rate_limit_exceeded", f"over {limit:g} messages/s; messages dropped"))
                 elif message.get("text") is not None:
                     await session.on_text(data)
                 else:

@@ -1,0 +1,237 @@
+"""Conversation items and history: ``conversation.item.create|retrieve|delete|truncate``.
+
+The conversation is an ordered list of entries; each knows the item before it, so ``.added`` and
+``.done`` of one item carry the same ``previous_item_id``. A user turn enters when it is committed,
+with no text until ASR gives it its words; a response waits for those (``settled``), but no lock is
+held while ASR runs. Every entry is stored (SQLite) once it has its text; an entry with no text
+(deleted, or truncated to nothing) is no part of the conversation, also after a resume.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from app.audio.pcm import pcm16_to_float32
+from app.audio.resample import resample
+from app.web.history import HistoryQuotaExceeded, StoredMessage
+from app.web.realtime import server_events as ev
+from app.web.realtime.client_events import ROOT, InputMessage, ItemCreate, ItemDelete, ItemRetrieve, ItemTruncate
+from app.web.realtime.wire import ProtocolError
+
+if TYPE_CHECKING:
+    from app.web.realtime.session import Session
+
+INPUT_RATE = 16000
+HISTORY_LIMIT = 1000  # messages loaded when a session resumes
+
+
+@dataclass(eq=False)
+class Entry:
+    """One item of the conversation; ``text`` is None while its audio is being transcribed."""
+
+    item_id: str
+    role: str
+    text: str | None
+    spoken: bool
+    status: ev.ItemStatus = "completed"
+    ready: asyncio.Event = field(default_factory=asyncio.Event)
+
+    def item(self) -> ev.Item:
+        return ev.message_item(self.item_id, self.role, text=self.text, audio=self.spoken, status=self.status)
+
+
+Context = list[Entry | InputMessage]  # a response's own context (``response.input``)
+
+
+class Conversation:
+    """The items of one session, in order, and the client events that edit them."""
+
+    def __init__(self, session: Session):
+        self.session = session
+        self.entries: list[Entry] = []
+
+    # ------------------------------------------------------------------ the list
+
+    async def load(self) -> None:
+        """A resumed session: the stored messages, replayed to the client as done items."""
+        stored = await self.session.parts.history.load(self.session.id, HISTORY_LIMIT)
+        for message in stored:
+            if message.text:
+                entry = Entry(message.item_id, message.role, message.text, message.spoken)
+                entry.ready.set()
+                self.entries.append(entry)
+        for index, entry in enumerate(self.entries):
+            self.session.send(ev.item_done(entry.item(), self.entries[index - 1].item_id if index else None))
+
+    def find(self, item_id: str) -> Entry | None:
+        return next((e for e in self.entries if e.item_id == item_id), None)
+
+    def previous_id(self, entry: Entry) -> str | None:
+        index = self.entries.index(entry)
+        return self.entries[index - 1].item_id if index else None
+
+    def last_id(self) -> str | None:
+        return self.entries[-1].item_id if self.entries else None
+
+    @property
+    def user_turns(self) -> int:
+        return sum(1 for e in self.entries if e.role == "user")
+
+    def insert(self, entry: Entry, after: str | None = None) -> str | None:
+        """Append (``after`` None), insert first (``ROOT``) or after an item; returns the previous item's id."""
+        if self.find(entry.item_id) is not None:
+            raise ProtocolError("invalid_event", f"item id {entry.item_id!r} already exists", param="item.id")
+        if after is None:
+            self.entries.append(entry)
+        elif after == ROOT:
+            self.entries.insert(0, entry)
+        else:
+            anchor = self.find(after)
+            if anchor is None:
+                raise ProtocolError("item_not_found", f"no item {after!r} to insert after", param="previous_item_id")
+            self.entries.insert(self.entries.index(anchor) + 1, entry)
+        return self.previous_id(entry)
+
+    def drop(self, entry: Entry) -> None:
+        """An item that never got words (an empty or failed transcription) leaves the conversation."""
+        if entry in self.entries:
+            self.entries.remove(entry)
+        entry.ready.set()
+
+    async def settled(self) -> None:
+        """Wait until every item has its text (ASR of committed turns and audio items)."""
+        while pending := [e for e in self.entries if not e.ready.is_set()]:
+            await pending[0].ready.wait()
+
+    def resolve(self, refs: tuple[str | InputMessage, ...]) -> Context:
+        """``response.input``: stored items by id, or inline messages."""
+        context: Context = []
+        for index, ref in enumerate(refs):
+            entry = ref if isinstance(ref, InputMessage) else self.find(ref)
+            if entry is None:
+                raise ProtocolError("item_not_found", f"no item {ref!r} in this conversation", param=f"response.input.{index}.id")
+            context.append(entry)
+        return context
+
+    def context(self) -> list[dict[str, str]]:
+        """The conversation as chat messages (after the system prompt)."""
+        return [{"role": e.role, "content": e.text} for e in self.entries if e.text]
+
+    async def store(self, entry: Entry) -> None:
+        """Store first, then tell: what the client is told is done is on disk."""
+        try:
+            await self.session.parts.history.add(self.session.id, StoredMessage(entry.item_id, entry.role, entry.text or "", entry.spoken))
+        except HistoryQuotaExceeded as error:
+            raise ProtocolError(error.code, str(error)) from None
+
+    async def complete(self, entry: Entry, text: str) -> None:
+        """A user item got its words: stored, then ``conversation.item.done``."""
+        entry.text, entry.status = text, "completed"
+        try:
+            await self.store(entry)
+        finally:
+            entry.ready.set()
+        if entry in self.entries:
+            self.session.send(ev.item_done(entry.item(), self.previous_id(entry)))
+
+    # ------------------------------------------------------------------ client events
+
+    async def create(self, event: ItemCreate) -> None:
+        """A message item: typed text of any role is stored at once; user audio is transcribed off the lock."""
+        if event.audio:
+            await self._create_audio(event)
+            return
+        entry = Entry(event.item_id, event.role, event.text, spoken=False)
+        previous = self.insert(entry, event.after)
+        entry.ready.set()
+        try:
+            await self.store(entry)
+        except ProtocolError:
+            self.entries.remove(entry)
+            raise
+        self.session.send(ev.item_added(entry.item(), previous))
+        self.session.send(ev.item_done(entry.item(), previous))
+
+    async def _create_audio(self, event: ItemCreate) -> None:
+        session = self.session
+        audio = resample(pcm16_to_float32(event.audio), session.config.input_rate, INPUT_RATE)
+        limit = session.settings.max_utterance_s
+        if len(audio) > limit * INPUT_RATE:
+            raise ProtocolError("utterance_too_long", f"audio items are limited to {limit:g} s", param="item.content")
+        if not session.limits.audio.allow(len(audio) / INPUT_RATE):
+            raise ProtocolError("audio_rate_exceeded", f"over {session.settings.max_audio_s_per_min:g} s of audio per minute")
+        entry = Entry(event.item_id, "user", None, spoken=True, status="in_progress")
+        previous = self.insert(entry, event.after)
+        session.send(ev.item_added(entry.item(), previous))
+        session.spawn(self._transcribe_item(entry, audio, event.event_id))
+
+    async def _transcribe_item(self, entry: Entry, audio: object, event_id: str | None) -> None:
+        session = self.session
+        try:
+            transcript = await session.parts.recognizer.transcribe(audio, final=True, session_id=session.id)  # type: ignore[arg-type]
+        except Exception as failure:
+            self.drop(entry)
+            session.error(ProtocolError("stage_failed", f"speech recognition failed: {failure}", event_id=event_id))
+            return
+        text = transcript.text.strip() if transcript else ""
+        async with session.lock:
+            session.send_transcript(entry.item_id, transcript)
+            if not text:
+                self.drop(entry)
+                session.error(ProtocolError("empty_input", "no words were recognised in the audio", param="item.content",
+                                            event_id=event_id))  # fmt: skip
+                return
+            try:
+                await self.complete(entry, text)
+            except ProtocolError as error:
+                self.drop(entry)
+                error.event_id = event_id
+                session.error(error)
+
+    async def retrieve(self, event: ItemRetrieve) -> None:
+        entry = self._existing(event.item_id)
+        self.session.send(ev.item_retrieved(entry.item()))
+
+    async def delete(self, event: ItemDelete) -> None:
+        """Removed from the conversation the model sees; the stored text is emptied, so a resume skips it."""
+        entry = self._existing(event.item_id)
+        if not entry.ready.is_set():
+            raise ProtocolError("item_in_progress", f"item {event.item_id!r} is still being transcribed", param="item_id")
+        if self.session.responses.owns(event.item_id):
+            raise ProtocolError("item_in_progress", f"item {event.item_id!r} is the reply in progress", param="item_id")
+        await self.session.parts.history.set_text(self.session.id, entry.item_id, "")
+        self.entries.remove(entry)
+        self.session.send(ev.item_deleted(event.item_id))
+
+    def _existing(self, item_id: str) -> Entry:
+        entry = self.find(item_id)
+        if entry is None:
+            raise ProtocolError("item_not_found", f"no item {item_id!r} in this conversation", param="item_id")
+        return entry
+
+    async def truncate(self, event: ItemTruncate) -> None:
+        """The client played ``audio_end_ms`` of a spoken reply: keep only the words heard."""
+        reply = self.session.responses.recent(event.item_id)
+        entry = self.find(event.item_id)
+        if reply is None and (entry is None or entry.role != "assistant"):
+            raise ProtocolError("item_not_found", f"no assistant item {event.item_id!r} to truncate", param="item_id")
+        if event.content_index != 0:
+            raise ProtocolError("invalid_event", "content_index must be 0", param="content_index")
+        if reply is None or not reply.output_audio:
+            raise ProtocolError("item_not_found", "only a recent spoken reply can be truncated", param="item_id")
+        if event.audio_end_ms < 0 or event.audio_end_ms > reply.audio_ms() + 50:
+            raise ProtocolError("invalid_audio_end_ms", f"audio_end_ms {event.audio_end_ms} is outside the "
+                                f"{reply.audio_ms():.0f} ms of audio sent", param="audio_end_ms")  # fmt: skip
+        heard = reply.heard_text(event.audio_end_ms)
+        if entry is not None:
+            await self.session.parts.history.set_text(self.session.id, entry.item_id, heard)
+            entry.text = heard
+        elif heard:
+            entry = Entry(reply.item_id, "assistant", heard, spoken=True, status="incomplete")
+            entry.ready.set()
+            self.insert(entry)
+            await self.store(entry)
+        self.session.send(ev.item_truncated(event.item_id, event.audio_end_ms, heard))
+

@@ -1,0 +1,52 @@
+"""The shared parts a session talks to, as protocols: what the session needs of them and nothing more,
+so the turn logic can be tested with small fakes and the real engine, Whisper and TTS fit unchanged."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from typing import Protocol
+
+import numpy as np
+
+from app.config import Settings
+from app.engine.api import LLMBackend
+from app.web.history import HistoryStore
+from app.web.telemetry import Telemetry
+
+
+class Transcription(Protocol):
+    """A recognised utterance (``app.asr.Transcript``)."""
+
+    text: str
+    language: str
+    duration_s: float
+    asr_s: float
+
+
+class Recognizer(Protocol):
+    """Speech to text (``app.asr.SpeechRecognizer``): float32 16 kHz mono in."""
+
+    async def transcribe(
+        self, audio: np.ndarray, *, final: bool = True, session_id: str | None = None
+    ) -> Transcription | None: ...
+
+
+class SpeechOut(Protocol):
+    """Text to speech (``app.tts.TTSWorker``): PCM16 chunks of one clause, cancellable per reply."""
+
+    def synthesize(self, text: str, *, reply_id: str, first: bool, out_rate: int) -> AsyncIterator[bytes]: ...
+
+    def cancel(self, reply_id: str) -> None: ...
+
+
+@dataclass
+class SharedParts:
+    """What every session shares: one engine, one recogniser, one TTS worker, one history store."""
+
+    settings: Settings
+    engine: LLMBackend
+    recognizer: Recognizer
+    tts: SpeechOut
+    history: HistoryStore
+    telemetry: Telemetry

@@ -1,0 +1,293 @@
+"""Responses: ``response.create|cancel``, and sending a produced reply as its events and audio.
+
+One response of the conversation runs at a time (``active``); out-of-band ones (conversation
+``none``) run beside it at background priority and are never stored. A response's output is one
+item (a message today; ``function_call`` items will be more outputs of the same response).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from collections import deque
+from typing import TYPE_CHECKING, Any, Callable
+
+from app.engine.api import Priority, SamplingParams
+from app.web.realtime import server_events as ev
+from app.web.realtime.client_events import ResponseCancel, ResponseCreate
+from app.web.realtime.conversation import Context, Entry
+from app.web.realtime.state import SessionState
+from app.web.realtime.wire import ProtocolError
+from app.web.reply import Reply, StageError, Timing
+
+if TYPE_CHECKING:
+    from app.web.realtime.session import Session
+
+RECENT_REPLIES = 8  # replies kept for conversation.item.truncate
+MAX_SIDE_RESPONSES = 2  # out-of-band responses running at once per session
+
+
+class Responses:
+    """The session's replies: the active one, the out-of-band ones, and the recent ones (for truncate)."""
+
+    def __init__(self, session: Session):
+        self.session = session
+        self.active: Reply | None = None
+        self._task: asyncio.Task | None = None
+        self._side: dict[str, tuple[Reply, asyncio.Task]] = {}
+        self._recent: deque[Reply] = deque(maxlen=RECENT_REPLIES)
+        self.playback_end = 0.0  # perf_counter time when the client will have played all audio sent
+
+    def is_active(self, reply: Reply) -> bool:
+        return self.active is reply
+
+    def owns(self, item_id: str) -> bool:
+        return self.active is not None and self.active.item_id == item_id
+
+    def recent(self, item_id: str) -> Reply | None:
+        return next((r for r in self._recent if r.item_id == item_id), None)
+
+    def playing(self) -> bool:
+        return time.perf_counter() < self.playback_end
+
+    def assistant_audible(self) -> bool:
+        """The echo guard's switch: reply audio is being produced or still playing at the client."""
+        return (self.active is not None and self.active.output_audio) or self.playing()
+
+    # ------------------------------------------------------------------ producing
+
+    def prompt(self, instructions: str | None, context: Context | None, extra_user: str | None = None) -> list[dict[str, str]]:
+        """The chat messages of a reply: the conversation so far (or ``context``), plus ``extra_user``."""
+        messages = [{"role": "system", "content": self.session.config.instructions if instructions is None else instructions}]
+        if context is None:
+            messages += self.session.conversation.context()
+        else:
+            messages += [{"role": c.role, "content": c.text} for c in context if c.text]
+        if extra_user is not None:
+            messages.append({"role": "user", "content": extra_user})
+        return messages
+
+    def prepare(
+        self, messages: list[dict[str, str]], *, voice: bool, timing: Timing, output_audio: bool | None = None,
+        max_tokens: int | str | None = None, in_conversation: bool = True, priority: Priority | None = None,
+        metadata: dict[str, str] | None = None,
+    ) -> Reply:  # fmt: skip
+        """A reply to ``messages`` with the session's settings; started by the caller."""
+        session, settings = self.session, self.session.settings
+        limit = min(max_tokens, settings.max_new_tokens) if isinstance(max_tokens, int) else session.config.max_output_tokens
+        return Reply(
+            engine=session.parts.engine, tts=session.parts.tts, messages=messages,
+            params=SamplingParams(temperature=settings.temperature, top_p=settings.top_p,
+                                  repetition_penalty=settings.repetition_penalty, max_tokens=limit),
+            priority=priority or (Priority.VOICE if voice else Priority.TEXT), session_id=session.id,
+            output_audio=session.config.output_audio if output_audio is None else output_audio,
+            output_rate=session.config.output_rate, voice_turn=voice, timing=timing,
+            in_conversation=in_conversation, metadata=metadata,
+        )  # fmt: skip
+
+    async def create(self, event: ResponseCreate) -> None:
+        if self.active is not None and not event.out_of_band:
+            raise ProtocolError("conversation_already_has_active_response",
+                                f"reply {self.active.id} is still in progress; cancel it first")  # fmt: skip
+        if event.out_of_band and len(self._side) >= MAX_SIDE_RESPONSES:
+            raise ProtocolError("too_many_responses", f"at most {MAX_SIDE_RESPONSES} out-of-band responses may run at once")
+        context = None if event.input is None else self.session.conversation.resolve(event.input)
+        last_user = next((e for e in reversed(self.session.conversation.entries) if e.role == "user"), None)
+        reply = self.prepare(
+            [], voice=not event.out_of_band and bool(last_user and last_user.spoken),
+            timing=Timing(speech_end=time.perf_counter()),  # no endpointing or ASR stage
+            output_audio=False if event.out_of_band else event.output_audio, max_tokens=event.max_output_tokens,
+            in_conversation=not event.out_of_band, metadata=event.metadata,
+            priority=Priority.BACKGROUND if event.out_of_band else None,
+        )  # fmt: skip
+        build = lambda: self.prompt(event.instructions, context)  # noqa: E731  once every item has its words
+        if event.out_of_band:
+            task = self._start(reply, build)
+            self._side[reply.id] = (reply, task)
+            task.add_done_callback(lambda _: self._side.pop(reply.id, None))
+        else:
+            self.launch(reply, build)
+
+    def _start(self, reply: Reply, build: Callable[[], list[dict[str, str]]] | None) -> asyncio.Task:
+        content = self._open(reply)
+        return asyncio.create_task(self._send(reply, content, build), name=f"reply-{reply.id}")
+
+    async def _stopped(self, reply: Reply, task: asyncio.Task) -> None:
+        """Wait for a cancelled reply's task; one cancelled before it ran is finished here."""
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+        if not reply.finished:
+            content = ev.ContentEvents(reply.id, reply.item_id, reply.output_audio)
+            await self._finish(reply, "cancelled", {"type": "cancelled", "reason": reply.cancel_reason}, content)
+
+    def launch(self, reply: Reply, build: Callable[[], list[dict[str, str]]] | None = None) -> None:
+        """Make ``reply`` the conversation's response and send it (``build``: its prompt, made when due)."""
+        self.active = reply
+        self._task = self._start(reply, build)
+        if not self.session.state.is_(SessionState.LISTENING):
+            self.session.state.move(SessionState.THINKING)
+
+    # ------------------------------------------------------------------ sending
+
+    def _open(self, reply: Reply) -> ev.ContentEvents:
+        """The events that open a response, sent at once (a cancel may come before its task runs)."""
+        session = self.session
+        content = ev.ContentEvents(reply.id, reply.item_id, reply.output_audio)
+        session.send(ev.response_created(self._response(reply, "in_progress")))
+        item = ev.message_item(reply.item_id, "assistant", text="", audio=reply.output_audio, status="in_progress")
+        if reply.in_conversation:
+            entry = Entry(reply.item_id, "assistant", "", reply.output_audio, status="in_progress")
+            entry.ready.set()
+            session.send(ev.item_added(item, session.conversation.insert(entry)))
+        session.send(ev.output_item_added(reply.id, item))
+        session.send(content.part_added())
+        return content
+
+    async def _send(self, reply: Reply, content: ev.ContentEvents, build: Callable[[], list[dict[str, str]]] | None) -> None:
+        """Send a reply's events and audio as they come; finish it (stored, then response.done). With
+        ``build``, the reply starts here, once every item of the conversation has its words."""
+        session = self.session
+        ends_expected = 2 if reply.output_audio else 1
+        finish_reason: str | None = None
+        status, details = "completed", None
+        try:
+            if build is not None:
+                await session.conversation.settled()
+                reply.messages = build()
+                reply.start()
+            while ends_expected:
+                out = await reply.outputs.get()
+                if out.kind == "text":
+                    reply.sent_text += out.text
+                    session.send(content.text_delta(out.text), None if reply.output_audio else self._stamp_sent(reply))
+                elif out.kind == "audio":
+                    self._send_audio(reply, content, out.clause, out.pcm)
+                elif out.kind == "end":
+                    ends_expected -= 1
+                    finish_reason = out.finish_reason if out.finish_reason != "audio" else finish_reason
+                elif out.kind == "error" and out.error is not None:
+                    raise out.error
+            if finish_reason == "length":
+                status, details = "incomplete", {"type": "incomplete", "reason": "max_output_tokens"}
+        except StageError as error:
+            reply.stop()
+            status, details = "failed", {"type": "failed", "error": {"code": "stage_failed", "message": str(error)}}
+            session.error(ProtocolError("stage_failed", f"the reply failed ({error}); please try again"))
+        except asyncio.CancelledError:
+            reply.stop()
+            status, details = "cancelled", {"type": "cancelled", "reason": reply.cancel_reason}
+        await self._finish(reply, status, details, content)
+
+    def _stamp_sent(self, reply: Reply) -> Callable[[], None] | None:
+        """A callback for the reply's first frame to the client: stamps when it left the outbox."""
+        if reply.send_stamp_armed:
+            return None
+        reply.send_stamp_armed = True
+
+        def stamp() -> None:
+            if reply.timing.first_sent is None:
+                reply.timing.first_sent = time.perf_counter()
+            if self.active is reply and self.session.state.is_(SessionState.THINKING):
+                self.session.state.move(SessionState.SPEAKING)
+
+        return stamp
+
+    def _response(self, reply: Reply, status: ev.ResponseStatus, **fields: Any) -> dict[str, Any]:
+        return ev.response_object(reply.id, status=status, output_audio=reply.output_audio, metadata=reply.metadata,
+                                  conversation_id=self.session.id if reply.in_conversation else None, **fields)  # fmt: skip
+
+    def _send_audio(self, reply: Reply, content: ev.ContentEvents, clause: int, pcm: bytes) -> None:
+        samples = len(pcm) // 2
+        reply.clauses[clause].samples += samples
+        self.playback_end = max(self.playback_end, time.perf_counter()) + samples / reply.output_rate
+        on_sent = self._stamp_sent(reply)
+        if self.session.binary_audio:
+            self.session.outbox.audio(pcm, on_sent)
+        else:
+            self.session.send(content.audio_delta(pcm), on_sent)
+
+    async def _finish(
+        self, reply: Reply, status: ev.ResponseStatus, details: dict[str, Any] | None, content: ev.ContentEvents
+    ) -> None:
+        """Store what the user got (as heard), then the closing events; ``response.done`` last."""
+        session = self.session
+        reply.finished = True
+        finished = status in ("completed", "incomplete")
+        if finished:
+            text = reply.text.strip()
+        else:  # what reached the user: the spoken clauses, or the text already shown
+            text = reply.spoken_text() if reply.output_audio else reply.sent_text.strip()
+        if finished:
+            for event in content.done(text):
+                session.send(event)
+            session.send(content.part_done(text))
+        item = ev.message_item(reply.item_id, "assistant", text=text, audio=reply.output_audio,
+                               status="completed" if status == "completed" else "incomplete")  # fmt: skip
+        await self._conclude_item(reply, item, text)
+        usage = ev.usage(reply.input_tokens, reply.output_tokens)
+        latency = reply.timing.breakdown()
+        session.send(ev.response_done(self._response(reply, status, output=[item], status_details=details,
+                                                     usage=usage, latency=latency)))  # fmt: skip
+        if reply.in_conversation:  # out-of-band work is not a turn of the conversation
+            if latency["total_ms"] is not None and finished:
+                session.last_total_ms = latency["total_ms"]
+            session.parts.telemetry.record_response("completed" if status == "incomplete" else status, latency,
+                                                    text_only=not reply.output_audio and not reply.voice_turn,
+                                                    voice_turn=reply.voice_turn)  # fmt: skip
+        if self.active is reply:
+            self.active, self._task = None, None
+            session.settle()
+
+    async def _conclude_item(self, reply: Reply, item: ev.Item, text: str) -> None:
+        """``output_item.done``; in the conversation, the item stored (when it has words) and ``item.done``."""
+        session = self.session
+        if not reply.in_conversation:
+            session.send(ev.output_item_done(reply.id, item))
+            return
+        entry = session.conversation.find(reply.item_id)
+        previous = session.conversation.previous_id(entry) if entry is not None else None
+        if entry is not None:
+            entry.text, entry.status = text, item["status"]
+            if text:
+                with contextlib.suppress(Exception):  # a failed write must not leave the reply hanging
+                    await session.conversation.store(entry)
+            else:
+                session.conversation.drop(entry)
+        session.send(ev.output_item_done(reply.id, item))
+        self._recent.append(reply)
+        session.send(ev.item_done(item, previous))
+
+    async def interrupt(self, reason: str, *, notice: dict[str, Any] | None = None) -> None:
+        """Barge-in / response.cancel: stop the reply at once, tell the client, then close the reply."""
+        reply, task = self.active, self._task
+        if reply is not None:
+            reply.cancel_reason = reason
+            reply.stop()  # engine + TTS cancelled before anything is sent
+        self.playback_end = 0.0
+        if notice is not None:
+            self.session.send(notice)
+        if task is not None and reply is not None:
+            task.cancel()
+            await self._stopped(reply, task)
+
+    async def cancel(self, event: ResponseCancel) -> None:
+        side = self._side.get(event.response_id or "")
+        if side is not None:
+            reply, task = side
+            reply.cancel_reason = "client_cancelled"
+            task.cancel()
+            await self._stopped(reply, task)
+            return
+        if self.active is None or (event.response_id and event.response_id != self.active.id):
+            raise ProtocolError("response_not_found", "no such reply in progress", param="response_id")
+        await self.interrupt("client_cancelled")
+
+    async def close(self) -> None:
+        if self.active is not None:
+            self.active.stop()
+        for task in [self._task, *(task for _, task in self._side.values())]:
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await task

@@ -1,0 +1,155 @@
+"""Small in-test fakes of the shared parts (LLM backend, recogniser, speech out) and of the outbox, so
+the realtime session's turn logic runs without models; the history is the real SQLite store."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+import numpy as np
+
+from app.config import Settings
+from app.engine.api import Delta, Priority, SamplingParams
+from app.web.history import HistoryStore
+from app.web.realtime.parts import SharedParts
+from app.web.realtime.session import Session
+from app.web.telemetry import Telemetry
+
+OUTPUT_RATE = 24000
+
+
+class FakeEngine:
+    """Streams a scripted reply word by word; ``gate`` (when set) holds every token until opened."""
+
+    def __init__(self, reply: str = "Paris is the capital of France."):
+        self.reply = reply
+        self.gate: asyncio.Event | None = None
+        self.requests: list[dict[str, Any]] = []
+        self.cancelled: list[str] = []
+
+    async def start(self) -> None: ...
+
+    async def stop(self) -> None: ...
+
+    async def generate(
+        self, *, messages: list[dict] | None = None, prompt_token_ids: list[int] | None = None, params: SamplingParams,
+        priority: Priority, session_id: str | None = None, request_id: str | None = None,
+    ) -> AsyncIterator[Delta]:  # fmt: skip
+        self.requests.append({"messages": messages, "priority": priority, "id": request_id})
+        words = self.reply.split(" ")
+        for index, word in enumerate(words):
+            if self.gate is not None:
+                await self.gate.wait()
+            await asyncio.sleep(0.001)
+            last = index == len(words) - 1
+            yield Delta(request_id or "", [index], ("" if index == 0 else " ") + word, last, "stop" if last else None)
+
+    def cancel(self, request_id: str) -> None:
+        self.cancelled.append(request_id)
+
+    def stats(self) -> dict:
+        return {}
+
+
+@dataclass
+class FakeTranscript:
+    text: str
+    language: str = "en"
+    duration_s: float = 1.0
+    asr_s: float = 0.01
+
+
+class FakeRecognizer:
+    """Final transcripts from ``finals`` in order; partials from ``partials``; ``gate`` holds finals."""
+
+    def __init__(self, finals: list[str] | None = None, partials: list[str] | None = None):
+        self.finals = list(finals or [])
+        self.partials = list(partials or [])
+        self.gate: asyncio.Event | None = None
+        self.calls = 0
+
+    async def transcribe(self, audio: np.ndarray, *, final: bool = True, session_id: str | None = None) -> FakeTranscript | None:
+        if not final:
+            return FakeTranscript(self.partials.pop(0)) if self.partials else None
+        self.calls += 1
+        if self.gate is not None:
+            await self.gate.wait()
+        return FakeTranscript(self.finals.pop(0) if self.finals else "", duration_s=len(audio) / 16000)
+
+
+class FakeSpeech:
+    """100 ms of PCM16 per word of a clause; records cancels."""
+
+    def __init__(self) -> None:
+        self.cancelled: list[str] = []
+
+    async def synthesize(self, text: str, *, reply_id: str, first: bool, out_rate: int) -> AsyncIterator[bytes]:
+        for _ in text.split():
+            await asyncio.sleep(0.001)
+            yield b"\x01\x00" * (out_rate // 10)
+
+    def cancel(self, reply_id: str) -> None:
+        self.cancelled.append(reply_id)
+
+
+@dataclass
+class RecordingOutbox:
+    """Keeps every event (as the JSON a client would get) and counts audio; frames count as sent at once."""
+
+    events: list[dict[str, Any]] = field(default_factory=list)
+    audio_bytes: int = 0
+
+    def event(self, event: dict[str, Any], on_sent: Callable[[], None] | None = None) -> None:
+        self.events.append(json.loads(json.dumps(event)))
+        if on_sent is not None:
+            on_sent()
+
+    def audio(self, pcm16: bytes, on_sent: Callable[[], None] | None = None) -> None:
+        self.audio_bytes += len(pcm16)
+        if on_sent is not None:
+            on_sent()
+
+    def of(self, kind: str) -> list[dict[str, Any]]:
+        return [e for e in self.events if e["type"] == kind]
+
+    def types(self) -> list[str]:
+        return [e["type"] for e in self.events]
+
+    async def wait_for(self, kind: str, count: int = 1, timeout: float = 5.0) -> dict[str, Any]:
+        for _ in range(int(timeout / 0.005)):
+            if len(self.of(kind)) >= count:
+                return self.of(kind)[count - 1]
+            await asyncio.sleep(0.005)
+        raise TimeoutError(f"no {kind} (#{count}) in {self.types()}")
+
+
+@dataclass
+class Rig:
+    session: Session
+    outbox: RecordingOutbox
+    engine: FakeEngine
+    recognizer: FakeRecognizer
+    speech: FakeSpeech
+    history: HistoryStore
+
+    async def send(self, event: dict[str, Any]) -> None:
+        await self.session.on_text(json.dumps(event))
+
+    async def close(self) -> None:
+        await self.session.close()
+        self.history.close()
+
+
+async def make_rig(tmp_path: Path, *, binary_audio: bool = True, session_id: str = "sess_test0001", **settings: Any) -> Rig:
+    config = Settings(data_dir=tmp_path, speculative_asr=True, output_sample_rate=OUTPUT_RATE, **settings)
+    engine, recognizer, speech = FakeEngine(), FakeRecognizer(), FakeSpeech()
+    history = HistoryStore(tmp_path / "history.sqlite3")
+    outbox = RecordingOutbox()
+    parts = SharedParts(config, engine, recognizer, speech, history, Telemetry())
+    session = Session(session_id, parts, outbox, binary_audio=binary_audio)  # type: ignore[arg-type]
+    await session.start()
+    return Rig(session, outbox, engine, recognizer, speech, history)

@@ -1,0 +1,222 @@
+"""The realtime session's turn logic with small fakes of the engine, recogniser and speech out (no
+models): typed and spoken turns, barge-in, cancel, truncate, speculative starts, out-of-band replies,
+conversation items, and the session's states. Every event sent is checked against the SDK's types."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import numpy as np
+import pytest
+from realtime_fakes import Rig, make_rig
+from sdk_conformance import sdk_rejections
+
+from app.engine.api import Priority
+from app.vad import SpeechPaused, SpeechStarted, SpeechStopped
+from app.web.realtime.state import IllegalTransition, SessionState, StateMachine
+
+SECOND = np.zeros(16000, np.float32)
+
+
+@pytest.fixture
+async def rig(tmp_path: Path) -> AsyncIterator[Rig]:
+    rig = await make_rig(tmp_path)
+    yield rig
+    await rig.close()
+    assert sdk_rejections(rig.outbox.events) == []
+
+
+def user_text(text: str, **item: object) -> dict:
+    return {"type": "conversation.item.create", "item": {"type": "message", "role": "user",
+            "content": [{"type": "input_text", "text": text}], **item}}  # fmt: skip
+
+
+async def speak(rig: Rig, *, pause_first: bool = False) -> None:
+    """One utterance through the VAD's events, as the audio loop delivers them (under the lock)."""
+    turns = rig.session.turns
+    async with rig.session.lock:
+        await turns.speech_started(SpeechStarted(at_s=0.3, start_s=0.2))
+        if pause_first:
+            turns.speech_paused(SpeechPaused(at_s=1.3, audio=SECOND))
+        turns.speech_stopped(SpeechStopped(at_s=1.6, audio=SECOND, start_s=0.2, end_s=1.2), speech_end=0.0)
+
+
+async def test_a_typed_turn_is_stored_answered_and_its_items_chain_by_previous_id(rig: Rig):
+    await rig.send(user_text("What is the capital of France?", id="item_user1"))
+    await rig.send({"type": "response.create"})
+    done = await rig.outbox.wait_for("response.done")
+    assert done["response"]["status"] == "completed"
+    usage = done["response"]["usage"]
+    assert usage["output_tokens"] == 6 and usage["total_tokens"] == usage.get("input_tokens", 0) + usage["output_tokens"]
+    assistant = [e for e in rig.outbox.events if e["type"].startswith("conversation.item.") and e["item"]["role"] == "assistant"]
+    assert [e["previous_item_id"] for e in assistant] == ["item_user1", "item_user1"]
+    assert rig.engine.requests[0]["priority"] == Priority.TEXT
+    assert [m.role for m in rig.history.load_sync(rig.session.id)] == ["user", "assistant"]
+    assert rig.session.state.state is SessionState.SPEAKING or rig.session.state.state is SessionState.IDLE
+
+
+async def test_a_spoken_turn_goes_listening_thinking_speaking_then_idle(rig: Rig):
+    rig.recognizer.finals = ["What is the capital of France?"]
+    states = []
+    original = rig.session.state.move
+    rig.session.state.move = lambda to: (original(to), states.append(to) if states[-1:] != [to] else None)[0]  # type: ignore[method-assign]
+    await speak(rig)
+    done = await rig.outbox.wait_for("response.done")
+    assert done["response"]["status"] == "completed" and rig.outbox.audio_bytes > 0
+    completed = rig.outbox.of("conversation.item.input_audio_transcription.completed")[0]
+    assert completed["usage"] == {"type": "duration", "seconds": 1.0} and completed["languages"] == [{"code": "en"}]
+    added, user_done = rig.outbox.of("conversation.item.added")[0], rig.outbox.of("conversation.item.done")[0]
+    assert added["item"]["id"] == user_done["item"]["id"] and added["previous_item_id"] == user_done["previous_item_id"]
+    await asyncio.sleep(0.8)  # the reply's audio (~0.6 s) plays out
+    assert [s.value for s in states] == ["listening", "thinking", "speaking", "idle"]
+    assert rig.session.state.state is SessionState.IDLE
+
+
+async def test_barge_in_stops_the_reply_at_once_and_speech_started_comes_first(rig: Rig):
+    rig.recognizer.finals = ["Tell me a story.", "Stop."]
+    await speak(rig)
+    await rig.outbox.wait_for("response.output_audio_transcript.delta")
+    rig.engine.gate = asyncio.Event()  # the reply is mid-way
+    async with rig.session.lock:
+        await rig.session.turns.speech_started(SpeechStarted(at_s=5.0, start_s=4.9))
+    types = rig.outbox.types()
+    assert types.index("response.done") > types.index("input_audio_buffer.speech_started", types.index("response.created"))
+    done = rig.outbox.of("response.done")[0]["response"]
+    assert (done["status"], done["status_details"]["reason"]) == ("cancelled", "turn_detected")
+    reply_id = done["id"]
+    assert reply_id in rig.engine.cancelled and reply_id in rig.speech.cancelled
+    assert rig.session.state.state is SessionState.LISTENING
+
+
+async def test_a_speculative_start_is_discarded_when_speech_resumes(rig: Rig):
+    rig.recognizer.finals = ["What is", "What is the capital of France?"]
+    turns = rig.session.turns
+    async with rig.session.lock:
+        await turns.speech_started(SpeechStarted(at_s=0.3, start_s=0.2))
+        turns.speech_paused(SpeechPaused(at_s=1.0, audio=SECOND))
+    speculative = turns.speculative
+    assert speculative is not None
+    await asyncio.sleep(0.05)  # its ASR and reply run ahead
+    async with rig.session.lock:
+        turns.discard_speculative()  # what SpeechResumed does
+        turns.speech_stopped(SpeechStopped(at_s=2.5, audio=SECOND, start_s=0.2, end_s=2.1), speech_end=0.0)
+    await rig.outbox.wait_for("response.done")
+    assert speculative.task is not None and speculative.task.cancelled() or speculative.reply is None or speculative.reply.stopped
+    transcripts = [e["transcript"] for e in rig.outbox.of("conversation.item.input_audio_transcription.completed")]
+    assert transcripts == ["What is the capital of France?"]
+    assert len(rig.outbox.of("response.created")) == 1
+    assert rig.engine.requests[-1]["messages"][-1]["content"] == "What is the capital of France?"
+
+
+async def test_a_speculative_start_is_adopted_when_the_user_stays_silent(rig: Rig):
+    rig.recognizer.finals = ["What is the capital of France?"]
+    await speak(rig, pause_first=True)
+    done = await rig.outbox.wait_for("response.done")
+    assert rig.recognizer.calls == 1 and done["response"]["latency"]["speculative"] is True
+
+
+async def test_truncate_keeps_only_the_words_heard(rig: Rig):
+    rig.recognizer.finals = ["Tell me about Paris."]
+    await speak(rig)
+    done = await rig.outbox.wait_for("response.done")
+    item_id = done["response"]["output"][0]["id"]
+    await rig.send({"type": "conversation.item.truncate", "item_id": item_id, "content_index": 0, "audio_end_ms": 200})
+    truncated = await rig.outbox.wait_for("conversation.item.truncated")
+    assert truncated["transcript"] == "Paris is"
+    assert rig.history.load_sync(rig.session.id)[-1].text == "Paris is"
+    await rig.send({"type": "conversation.item.truncate", "item_id": item_id, "content_index": 0, "audio_end_ms": 99999})
+    assert (await rig.outbox.wait_for("error"))["error"]["code"] == "invalid_audio_end_ms"
+
+
+async def test_response_cancel_ends_the_reply_as_cancelled_with_what_was_sent(rig: Rig):
+    rig.engine.gate = asyncio.Event()
+    await rig.send(user_text("Hello"))
+    await rig.send({"type": "response.create", "response": {"output_modalities": ["text"]}})
+    await rig.send({"type": "response.create"})
+    assert (await rig.outbox.wait_for("error"))["error"]["code"] == "conversation_already_has_active_response"
+    await rig.send({"type": "response.cancel"})
+    done = await rig.outbox.wait_for("response.done")
+    assert (done["response"]["status"], done["response"]["status_details"]["reason"]) == ("cancelled", "client_cancelled")
+    assert rig.session.responses.active is None and rig.session.state.state is SessionState.IDLE
+
+
+async def test_out_of_band_replies_run_beside_the_reply_and_are_not_stored(rig: Rig):
+    await rig.send(user_text("Hello", id="item_hello"))
+    await rig.send({"type": "response.create", "response": {"conversation": "none", "metadata": {"kind": "summary"},
+                    "input": [{"type": "item_reference", "id": "item_hello"}]}})  # fmt: skip
+    done = await rig.outbox.wait_for("response.done")
+    assert done["response"]["conversation_id"] is None and done["response"]["metadata"] == {"kind": "summary"}
+    assert rig.engine.requests[0]["priority"] == Priority.BACKGROUND
+    assert rig.engine.requests[0]["messages"][1:] == [{"role": "user", "content": "Hello"}]
+    assert [m.item_id for m in rig.history.load_sync(rig.session.id)] == ["item_hello"]
+    assert not rig.outbox.of("conversation.item.added")[1:]
+
+
+async def test_in_band_input_answers_a_given_context_and_stores_the_reply(rig: Rig):
+    await rig.send({"type": "response.create", "response": {"output_modalities": ["text"], "input": [
+        {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "Say hi"}]}]}})  # fmt: skip
+    done = await rig.outbox.wait_for("response.done")
+    assert done["response"]["conversation_id"] == rig.session.id
+    assert rig.engine.requests[0]["messages"][1:] == [{"role": "user", "content": "Say hi"}]
+    assert [m.role for m in rig.history.load_sync(rig.session.id)] == ["assistant"]
+
+
+async def test_an_audio_item_is_transcribed_without_holding_the_session(rig: Rig):
+    rig.recognizer.finals = ["A recorded question."]
+    rig.recognizer.gate = asyncio.Event()
+    pcm = (np.ones(2400, np.int16) * 100).tobytes()
+    import base64
+
+    await rig.send({"type": "conversation.item.create", "item": {"type": "message", "role": "user",
+                    "content": [{"type": "input_audio", "audio": base64.b64encode(pcm).decode()}]}})  # fmt: skip
+    await rig.send({"type": "session.update", "session": {"instructions": "while ASR runs"}})
+    assert rig.outbox.of("session.updated") and not rig.outbox.of("conversation.item.done")  # not blocked
+    await rig.send({"type": "response.create", "response": {"output_modalities": ["text"]}})  # waits for the words
+    await asyncio.sleep(0.05)
+    assert not rig.engine.requests
+    rig.recognizer.gate.set()
+    await rig.outbox.wait_for("response.done")
+    assert rig.engine.requests[0]["messages"][-1] == {"role": "user", "content": "A recorded question."}
+
+
+async def test_items_insert_after_a_given_item_or_at_the_root_and_can_be_retrieved_and_deleted(rig: Rig):
+    await rig.send(user_text("first", id="item_a"))
+    await rig.send(user_text("third", id="item_c"))
+    await rig.send({**user_text("second", id="item_b"), "previous_item_id": "item_a"})
+    await rig.send({"type": "conversation.item.create", "previous_item_id": "root", "item": {"type": "message",
+                    "role": "system", "id": "item_sys", "content": [{"type": "input_text", "text": "Be brief."}]}})  # fmt: skip
+    await rig.send({"type": "conversation.item.create", "item": {"type": "message", "role": "assistant", "id": "item_d",
+                    "content": [{"type": "output_text", "text": "fourth"}]}})  # fmt: skip
+    assert [e.item_id for e in rig.session.conversation.entries] == ["item_sys", "item_a", "item_b", "item_c", "item_d"]
+    assert rig.outbox.of("conversation.item.added")[2]["previous_item_id"] == "item_a"
+    await rig.send({**user_text("lost"), "previous_item_id": "item_nope"})
+    assert (await rig.outbox.wait_for("error"))["error"] | {"message": ""} == {
+        "type": "invalid_request_error", "code": "item_not_found", "message": "", "param": "previous_item_id", "event_id": None}
+    await rig.send({"type": "conversation.item.retrieve", "item_id": "item_b"})
+    assert (await rig.outbox.wait_for("conversation.item.retrieved"))["item"]["content"][0]["text"] == "second"
+    await rig.send({"type": "conversation.item.delete", "item_id": "item_b"})
+    assert (await rig.outbox.wait_for("conversation.item.deleted"))["item_id"] == "item_b"
+    await rig.send({"type": "conversation.item.retrieve", "item_id": "item_b"})
+    assert (await rig.outbox.wait_for("error", 2))["error"]["code"] == "item_not_found"
+    assert "item_b" not in [m.item_id for m in rig.history.load_sync(rig.session.id) if m.text]
+
+
+async def test_the_transcription_deltas_are_increments_of_confirmed_words(rig: Rig):
+    rig.recognizer.partials = ["What is the copy", "What is the capital on", "What is the capital of France"]
+    rig.session.turns.speech_item = "item_speech"
+    for _ in range(3):
+        rig.session.turns.partial_audio(SECOND)
+        await asyncio.sleep(0.02)
+    deltas = "".join(e["delta"] for e in rig.outbox.of("conversation.item.input_audio_transcription.delta"))
+    assert deltas == "What is the capital"
+
+
+def test_the_state_machine_refuses_transitions_it_does_not_list():
+    machine = StateMachine()
+    with pytest.raises(IllegalTransition):
+        machine.move(SessionState.SPEAKING)  # speaking needs a turn or a reply first
+    machine.move(SessionState.CLOSED)
+    with pytest.raises(IllegalTransition):
+        machine.move(SessionState.IDLE)
