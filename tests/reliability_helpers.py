@@ -7,6 +7,7 @@ so a test marks a session once it is connected), so everything else they do is r
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import json
 import os
@@ -14,12 +15,17 @@ import socket
 import struct
 import time
 import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import Any, AsyncIterator
 
 from app.asr import SpeechRecognizer, create_recognizer
+from app.config import Settings
 from app.engine.engine import LocalEngine
 from app.tts import create_worker
 from app.tts.worker import TTSWorker
+from app.web.server import ServerThread, create_app
 
 class FaultyEngine(LocalEngine):
     """The real engine; a step fails whenever it holds a request of a session in ``failing_sessions``."""
@@ -71,6 +77,39 @@ def build_faulty_parts(settings, prepared) -> tuple[FaultyEngine, FaultyRecogniz
     recognizer = FaultyRecognizer(real.transcriber, batch_window_ms=settings.asr_batch_window_ms, max_batch=settings.asr_max_batch)
     tts = FaultyTTS(create_worker(settings, prepared).synthesizer)
     return engine, recognizer, tts
+
+
+@dataclass
+class Server:
+    """An app a test serves on 127.0.0.1."""
+
+    base_url: str
+    ws_url: str
+    port: int
+    settings: Settings
+
+
+def serve_parts(settings: Settings, engine: Any, recognizer: Any, tts: Any) -> Iterator[Server]:
+    """The app over these started parts, served by uvicorn in a thread until the generator is closed."""
+    app = create_app(settings, engine=engine, recognizer=recognizer, tts=tts)
+    with ServerThread(app) as base_url:
+        port = int(base_url.rsplit(":", 1)[1])
+        yield Server(base_url, base_url.replace("http://", "ws://") + "/ws", port, settings)
+
+
+@contextmanager
+def running(*parts: Any) -> Iterator[None]:
+    """``await part.start()`` for each part, and ``stop()`` on leaving."""
+
+    async def call(method: str) -> None:
+        for part in parts:
+            await getattr(part, method)()
+
+    asyncio.run(call("start"))
+    try:
+        yield
+    finally:
+        asyncio.run(call("stop"))
 
 
 def get_json(url: str) -> Any:

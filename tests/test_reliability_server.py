@@ -30,15 +30,17 @@ from app.audio import float32_to_pcm16
 from app.bench.client import RealtimeClient
 from app.bench.speech_samples import espeak_speech
 from app.config import Settings
-from app.web.server import ServerThread, create_app
 from reliability_helpers import (
     FaultyEngine,
     FaultyRecognizer,
     FaultyTTS,
     RawWebSocket,
+    Server,
     build_faulty_parts,
     engine_idle,
     get_json,
+    running,
+    serve_parts,
     wait_for_sessions,
 )
 
@@ -55,34 +57,17 @@ class Parts:
     tts: FaultyTTS
 
 
-@dataclass
-class Server:
-    base_url: str
-    ws_url: str
-    port: int
-    settings: Settings
-
-
 @pytest.fixture(scope="module")
 def parts(settings: Settings, prepared) -> Iterator[Parts]:
     part_settings = settings.model_copy(update={"max_new_tokens": 200})
     engine, recognizer, tts = build_faulty_parts(part_settings, prepared)
-
-    async def call(method: str) -> None:
-        for part in (engine, recognizer, tts):
-            await getattr(part, method)()
-
-    asyncio.run(call("start"))
-    yield Parts(engine, recognizer, tts)
-    asyncio.run(call("stop"))
+    with running(engine, recognizer, tts):
+        yield Parts(engine, recognizer, tts)
 
 
 def _serve(settings: Settings, parts: Parts, tmp_path_factory: pytest.TempPathFactory, **limits: object) -> Iterator[Server]:
     app_settings = settings.model_copy(update={"data_dir": tmp_path_factory.mktemp("reliability"), "max_new_tokens": 200, **limits})
-    app = create_app(app_settings, engine=parts.engine, recognizer=parts.recognizer, tts=parts.tts)
-    with ServerThread(app) as base_url:
-        port = int(base_url.rsplit(":", 1)[1])
-        yield Server(base_url, base_url.replace("http://", "ws://") + "/ws", port, app_settings)
+    yield from serve_parts(app_settings, parts.engine, parts.recognizer, parts.tts)
 
 
 @pytest.fixture(scope="module")
@@ -323,7 +308,8 @@ KNOWN_TYPES = (
     "session.update", "input_audio_buffer.append", "input_audio_buffer.commit", "input_audio_buffer.clear",
     "conversation.item.create", "conversation.item.truncate", "response.create", "response.cancel",
 )
-json_scalars = st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=20)
+SAFE_INTEGERS = st.integers(-(2**53 - 1), 2**53 - 1)  # larger numbers are their own error (invalid_event, any field)
+json_scalars = st.none() | st.booleans() | SAFE_INTEGERS | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=20)
 json_values = st.recursive(json_scalars, lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4), max_leaves=12)
 not_str = json_values.filter(lambda v: not isinstance(v, str))
 not_dict = json_values.filter(lambda v: not isinstance(v, dict))

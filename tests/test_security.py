@@ -10,7 +10,6 @@ import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
-from dataclasses import dataclass
 from email.message import Message
 from pathlib import Path
 from typing import Any
@@ -23,42 +22,23 @@ from app.config import Settings
 from app.engine import create_backend
 from app.tts import create_worker
 from app.web.history import HistoryStore
-from app.web.server import ServerThread, create_app
-from reliability_helpers import wait_for_sessions
+from reliability_helpers import Server, running, serve_parts, wait_for_sessions
 
 
 TOKEN = "s3cret-demo-token"
 
 
-@dataclass
-class Server:
-    base_url: str
-    ws_url: str
-    port: int
-    settings: Settings
-
-
 @pytest.fixture(scope="module")
 def parts(settings: Settings, prepared: Any) -> Iterator[tuple[Any, Any, Any]]:
     """One real engine, recogniser and voice, shared by the apps of this module."""
-    engine = create_backend(settings, model_path=str(prepared.llm_dir))
-    built = (engine, create_recognizer(settings, prepared), create_worker(settings, prepared))
-
-    async def call(method: str) -> None:
-        for part in built:
-            await getattr(part, method)()
-
-    asyncio.run(call("start"))
-    yield built
-    asyncio.run(call("stop"))
+    built = (create_backend(settings, model_path=str(prepared.llm_dir)), create_recognizer(settings, prepared),
+             create_worker(settings, prepared))
+    with running(*built):
+        yield built
 
 
 def _serve(settings: Settings, parts: Any, data_dir: Path, **overrides: object) -> Iterator[Server]:
-    app_settings = settings.model_copy(update={"data_dir": data_dir, **overrides})
-    engine, recognizer, tts = parts
-    with ServerThread(create_app(app_settings, engine=engine, recognizer=recognizer, tts=tts)) as base_url:
-        port = int(base_url.rsplit(":", 1)[1])
-        yield Server(base_url, base_url.replace("http://", "ws://") + "/ws", port, app_settings)
+    yield from serve_parts(settings.model_copy(update={"data_dir": data_dir, **overrides}), *parts)
 
 
 @pytest.fixture(scope="module")

@@ -5,14 +5,12 @@ from __future__ import annotations
 
 import io
 import logging
-import socket
 import threading
 import time
 import urllib.request
 from collections.abc import Iterator
 from typing import Any
 
-import pytest
 import uvicorn
 from uvicorn.logging import AccessFormatter
 
