@@ -329,3 +329,25 @@ def _trickle_until_closed(sock: socket.socket, piece: bytes, limit_s: float = 30
             return answer
         answer += chunk
     raise AssertionError(f"the server kept a half-sent request open for {limit_s:g} s")
+
+
+# ---------------------------------------------------------------------- history quota (item 8)
+
+
+def test_a_conversation_over_its_history_quota_gets_an_error_and_goes_on(settings: Settings, parts: Any, tmp_path: Path):
+    async def scenario(ws_url: str) -> str:
+        async with websockets.connect(ws_url) as ws:
+            session_id = (await _next(ws, "session.created"))["session"]["id"]
+            for index in range(2):
+                await ws.send(_typed(f"item_quota_{index}", f"note {index}"))
+                assert (await _next(ws, "conversation.item.done"))["item"]["id"] == f"item_quota_{index}"
+            await ws.send(_typed("item_quota_2", "one too many"))
+            error = await _next(ws, "conversation.item.done")
+            assert error["type"] == "error" and error["error"]["code"] == "history_quota_exceeded", error
+            await ws.send(json.dumps({"type": "session.update", "session": {"instructions": "Still here?"}}))
+            assert (await _next(ws, "session.updated"))["session"]["instructions"] == "Still here?"
+            return session_id
+
+    for small in _serve(settings, parts, tmp_path, history_session_max_messages=2):
+        session_id = asyncio.run(scenario(small.ws_url))
+        assert [item for item, _ in stored(small, session_id)] == ["item_quota_0", "item_quota_1"]
