@@ -25,6 +25,8 @@ OUTPUT_RATE = 24000
 class FakeEngine:
     """Streams a scripted reply word by word; ``gate`` (when set) holds every token until opened."""
 
+    supports_tools = True
+
     def __init__(self, reply: str = "Paris is the capital of France."):
         self.reply = reply
         self.gate: asyncio.Event | None = None
@@ -37,9 +39,9 @@ class FakeEngine:
 
     async def generate(
         self, *, messages: list[dict] | None = None, prompt_token_ids: list[int] | None = None, params: SamplingParams,
-        priority: Priority, session_id: str | None = None, request_id: str | None = None,
+        priority: Priority, session_id: str | None = None, request_id: str | None = None, tools: list[dict] | None = None,
     ) -> AsyncIterator[Delta]:  # fmt: skip
-        self.requests.append({"messages": messages, "priority": priority, "id": request_id})
+        self.requests.append({"messages": messages, "priority": priority, "id": request_id, "tools": tools})
         words = self.reply.split(" ")
         for index, word in enumerate(words):
             if self.gate is not None:

@@ -281,7 +281,7 @@ async def test_out_of_band_responses_run_beside_the_reply_over_their_own_context
         assert (await client.next_reply(after=seen)).status == "cancelled"
         for response, code in [
             ({"conversation": "other"}, "invalid_event"),
-            ({"conversation": "none", "tools": [{"type": "function", "name": "now"}]}, "unsupported_feature"),
+            ({"conversation": "none", "tools": [{"type": "function", "name": "now"}]}, "tools_unsupported"),
             ({"conversation": "none", "output_modalities": ["audio"]}, "invalid_event"),
             ({"conversation": "none", "metadata": {str(i): "x" for i in range(17)}}, "invalid_event"),
             ({"conversation": "none", "input": [{"type": "item_reference", "id": "item_nope"}]}, "item_not_found"),

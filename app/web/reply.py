@@ -16,7 +16,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from app.engine.api import LLMBackend, Priority, SamplingParams
+from app.engine.tool_calls import MalformedCall, ToolCall, ToolCallParser, check_call
 from app.tts.chunker import ClauseChunker
+from app.web.realtime.function_calls import ToolUse
 from app.web.realtime.parts import SpeechOut
 from app.web.realtime.wire import new_id
 
@@ -24,11 +26,13 @@ log = logging.getLogger(__name__)
 
 
 class StageError(Exception):
-    """A failure of the engine or TTS for this reply only; the reply ends ``failed``."""
+    """A failure of the engine or TTS for this reply only (or a call the model wrote wrong); the reply
+    ends ``failed`` and the client gets an error with ``code``."""
 
-    def __init__(self, stage: str, message: str):
+    def __init__(self, stage: str, message: str, code: str = "stage_failed"):
         super().__init__(f"{stage}: {message}")
         self.stage = stage
+        self.code = code
 
 
 @dataclass
@@ -41,10 +45,11 @@ class SpokenClause:
 
 @dataclass
 class Output:
-    """One item of the reply's output stream (``kind``: text, audio, clause_done, end, error)."""
+    """One item of the reply's output stream (``kind``: text, audio, clause_done, call, end, error)."""
 
     kind: str
     text: str = ""
+    call: ToolCall | None = None
     pcm: bytes = b""
     clause: int = -1
     finish_reason: str | None = None
@@ -139,13 +144,15 @@ class Reply:
     timing: Timing = field(default_factory=Timing)
     in_conversation: bool = True  # False: an out-of-band response, neither stored nor shown as an item
     metadata: dict[str, str] | None = None
+    tool_use: ToolUse = field(default_factory=ToolUse)
     id: str = field(default_factory=lambda: new_id("resp"))
     item_id: str = field(default_factory=lambda: new_id("item"))
 
     def __post_init__(self) -> None:
         self.outputs: asyncio.Queue[Output] = asyncio.Queue()
         self.clauses: list[SpokenClause] = []
-        self.text = ""  # everything the LLM produced
+        self.text = ""  # everything the LLM produced, less its calls
+        self.calls: list[ToolCall] = []
         self.sent_text = ""  # the part of it already sent to the client
         self.output_tokens = 0
         self.input_tokens: int | None = None  # the prompt's tokens, where the LLM backend reports them
@@ -180,13 +187,18 @@ class Reply:
         chunker = ClauseChunker() if self.output_audio else None
         guard = ReplyGuard(self.params.max_tokens, spoken=self.output_audio)
         finish_reason: str | None = None
+        prefix = self.tool_use.call_prefix()
+        calls = ToolCallParser() if self.tool_use.active else None
+        if calls is not None:
+            calls.feed(prefix)  # the model continues from inside a call the client requires
         try:
             stream = self.engine.generate(
-                messages=self.messages,
+                messages=[*self.messages, {"role": "assistant", "content": prefix}] if prefix else self.messages,
                 params=self.params,
                 priority=self.priority,
                 session_id=self.session_id,
                 request_id=self.id,
+                tools=self.tool_use.template_tools(),
             )
             async for delta in stream:
                 if delta.error:
@@ -196,11 +208,8 @@ class Reply:
                 if delta.text:
                     if self.timing.first_token is None:
                         self.timing.first_token = time.perf_counter()
-                    self.text += delta.text
-                    self.outputs.put_nowait(Output("text", text=delta.text))
-                    if chunker is not None:
-                        for clause in chunker.push(delta.text):
-                            self._queue_clause(clause)
+                    for piece in calls.feed(delta.text) if calls is not None else [delta.text]:
+                        self._take(piece, chunker)
                 if delta.finished:
                     finish_reason = delta.finish_reason
                     break
@@ -209,6 +218,8 @@ class Reply:
                     self.engine.cancel(self.id)
                     finish_reason = "stop"
                     break
+            for piece in calls.finish() if calls is not None else []:
+                self._take(piece, chunker)
             if chunker is not None:
                 for clause in speakable_end(chunker.flush(), finish_reason):
                     self._queue_clause(clause)
@@ -225,6 +236,22 @@ class Reply:
             if self.output_audio:
                 self._clause_queue.put_nowait(None)
         self.outputs.put_nowait(Output("end", finish_reason=finish_reason))
+
+    def _take(self, piece: str | ToolCall | MalformedCall, chunker: ClauseChunker | None) -> None:
+        """Text goes out (and to TTS); a call goes out as a call once it fits the declared tools."""
+        if isinstance(piece, str):
+            self.text += piece
+            self.outputs.put_nowait(Output("text", text=piece))
+            for clause in chunker.push(piece) if chunker is not None else []:
+                self._queue_clause(clause)
+            return
+        if isinstance(piece, MalformedCall):
+            raise StageError("llm", f"the model wrote a call that does not parse ({piece.reason})", "invalid_tool_call")
+        problem = check_call(piece, list(self.tool_use.tools))
+        if problem is not None:
+            raise StageError("llm", problem, "invalid_tool_call")
+        self.calls.append(piece)
+        self.outputs.put_nowait(Output("call", call=piece))
 
     def _queue_clause(self, clause: str) -> None:
         if not clause.strip():

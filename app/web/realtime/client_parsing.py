@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import json
 from typing import Any, Literal
 
 from pydantic import Field, StrictInt, StrictStr, ValidationError
@@ -27,13 +28,13 @@ from app.web.realtime.client_events import (
     ResponseCreate,
     SessionUpdate,
 )
+from app.web.realtime.function_calls import checked_tool_choice, checked_tools
 from app.web.realtime.session_config import SessionPatch, Strict, modalities_audio
 from app.web.realtime.wire import ProtocolError, new_id
 
 MAX_APPEND_BYTES = 15 * 1024**2  # PCM16 in one append (OpenAI's limit)
 MAX_METADATA_ENTRIES = 16  # OpenAI's limits on response metadata
 MAX_ID_CHARS = 64
-TOOLS_REFUSED = "function calling is not supported yet"
 
 
 class _SessionUpdateWire(Strict):
@@ -56,6 +57,10 @@ class _ItemWire(Strict):
     type: StrictStr = "message"
     role: StrictStr = "user"
     content: list[_ContentWire] = []
+    call_id: StrictStr | None = Field(None, min_length=1, max_length=MAX_ID_CHARS)  # function_call(_output)
+    name: StrictStr | None = Field(None, max_length=MAX_ID_CHARS)  # function_call
+    arguments: StrictStr | None = None  # function_call: a JSON object
+    output: StrictStr | None = None  # function_call_output
 
 
 class _ItemCreateWire(Strict):
@@ -172,10 +177,10 @@ def _item_create(data: dict[str, Any], event_id: str | None, max_text_chars: int
     wire = _validated(_ItemCreateWire, data, event_id)
     item = wire.item
     if item.type in ("function_call", "function_call_output"):
-        raise ProtocolError("unsupported_feature", f"{TOOLS_REFUSED}: items of type {item.type} cannot be created",
-                            param="item.type")  # fmt: skip
+        return _call_item(item, wire.previous_item_id, event_id, max_text_chars)
     if item.type != "message":
-        raise ProtocolError("invalid_event", "item.type must be 'message'", param="item.type")
+        raise ProtocolError("invalid_event", "item.type must be 'message', 'function_call' or 'function_call_output'",
+                            param="item.type")  # fmt: skip
     if item.role not in ("user", "assistant", "system"):
         raise ProtocolError("invalid_event", "item.role must be 'user', 'assistant' or 'system'", param="item.role")
     if not item.content:
@@ -212,17 +217,40 @@ def _item_create(data: dict[str, Any], event_id: str | None, max_text_chars: int
     return ItemCreate(item.role, text, item_id, event_id, after=after)  # type: ignore[arg-type]
 
 
+def _call_item(item: _ItemWire, after: str | None, event_id: str | None, max_text_chars: int) -> ItemCreate:
+    """A ``function_call_output`` (the client ran a call) or a ``function_call`` (a history being seeded)."""
+    if item.call_id is None:
+        raise ProtocolError("invalid_event", f"a {item.type} item needs a call_id", param="item.call_id")
+    item_id = item.id or new_id("item")
+    if item.type == "function_call_output":
+        if item.output is None:
+            raise ProtocolError("invalid_event", "a function_call_output item needs an output (a string)", param="item.output")
+        _check_length(item.output, max_text_chars, "item.output", event_id)
+        return ItemCreate("tool", item.output, item_id, event_id, after=after, kind="function_call_output",
+                          call_id=item.call_id)  # fmt: skip
+    if not item.name:
+        raise ProtocolError("invalid_event", "a function_call item needs a name", param="item.name")
+    arguments = item.arguments or "{}"
+    _check_length(arguments, max_text_chars, "item.arguments", event_id)
+    try:
+        if not isinstance(json.loads(arguments), dict):
+            raise ValueError
+    except ValueError:
+        raise ProtocolError("invalid_event", "item.arguments must be a JSON object", param="item.arguments") from None
+    return ItemCreate("assistant", arguments, item_id, event_id, after=after, kind="function_call", call_id=item.call_id,
+                      name=item.name)  # fmt: skip
+
+
 def _response_create(data: dict[str, Any], event_id: str | None, max_text_chars: int) -> ResponseCreate:
     params = _validated(_ResponseCreateWire, data, event_id).response
     if params is None:
         return ResponseCreate(event_id=event_id)
     if params.conversation not in (None, "auto", "none"):
         raise ProtocolError("invalid_event", "response.conversation must be 'auto' or 'none'", param="response.conversation")
-    if params.tools:
-        raise ProtocolError("unsupported_feature", f"{TOOLS_REFUSED}: response.tools must be empty", param="response.tools")
-    if params.tool_choice not in (None, "auto", "none"):
-        raise ProtocolError("unsupported_feature", f"{TOOLS_REFUSED}: tool_choice must be auto or none",
-                            param="response.tool_choice")  # fmt: skip
+    tools = None if params.tools is None else checked_tools(params.tools, "response.tools")
+    choice = params.tool_choice
+    if choice is not None and (tools is not None or isinstance(choice, str)):  # a function named from the
+        choice = checked_tool_choice(choice, tools or (), "response.tool_choice")  # session's tools: checked at start
     metadata = params.metadata
     if metadata is not None and (
         len(metadata) > MAX_METADATA_ENTRIES or any(len(k) > 64 or len(v) > 512 for k, v in metadata.items())
@@ -243,7 +271,7 @@ def _response_create(data: dict[str, Any], event_id: str | None, max_text_chars:
     if out_of_band and output_audio:
         raise ProtocolError("invalid_event", "out-of-band responses (conversation 'none') are text only",
                             param="response.output_modalities")  # fmt: skip
-    return ResponseCreate(output_audio, params.instructions, tokens, event_id, out_of_band, metadata, context)
+    return ResponseCreate(output_audio, params.instructions, tokens, event_id, out_of_band, metadata, context, tools, choice)
 
 
 def _input_item(item: _ItemWire, param: str, max_text_chars: int, event_id: str | None) -> str | InputMessage:

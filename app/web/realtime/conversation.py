@@ -10,8 +10,9 @@ held while ASR runs. Every entry is stored (SQLite) once it has its text; an ent
 from __future__ import annotations
 
 import asyncio
+import json
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from app.audio.pcm import pcm16_to_float32
 from app.audio.resample import resample
@@ -27,9 +28,13 @@ INPUT_RATE = 16000
 HISTORY_LIMIT = 1000  # messages loaded when a session resumes
 
 
+CALL_KINDS = ("function_call", "function_call_output")
+
+
 @dataclass(eq=False)
 class Entry:
-    """One item of the conversation; ``text`` is None while its audio is being transcribed."""
+    """One item of the conversation; ``text`` is None while its audio is being transcribed. A
+    ``function_call`` holds its arguments in ``text``, a ``function_call_output`` its output."""
 
     item_id: str
     role: str
@@ -37,9 +42,35 @@ class Entry:
     spoken: bool
     status: ev.ItemStatus = "completed"
     ready: asyncio.Event = field(default_factory=asyncio.Event)
+    kind: str = "message"  # or one of CALL_KINDS
+    call_id: str = ""
+    name: str = ""
 
     def item(self) -> ev.Item:
+        if self.kind == "function_call":
+            return ev.function_call_item(self.item_id, self.call_id, self.name, self.text or "", self.status)
+        if self.kind == "function_call_output":
+            return ev.function_call_output_item(self.item_id, self.call_id, self.text or "")
         return ev.message_item(self.item_id, self.role, text=self.text, audio=self.spoken, status=self.status)
+
+    def stored(self) -> StoredMessage:
+        """Messages as they are; calls and outputs as JSON under their kind (the history has one text column)."""
+        if self.kind == "message":
+            return StoredMessage(self.item_id, self.role, self.text or "", self.spoken)
+        fields = {"call_id": self.call_id, "name": self.name, "text": self.text or ""}
+        return StoredMessage(self.item_id, self.kind, json.dumps(fields), False)
+
+    @classmethod
+    def from_stored(cls, message: StoredMessage) -> Entry:
+        if message.role not in CALL_KINDS:
+            entry = cls(message.item_id, message.role, message.text, message.spoken)
+        else:
+            fields = json.loads(message.text)
+            role = "assistant" if message.role == "function_call" else "tool"
+            entry = cls(message.item_id, role, fields["text"], False, kind=message.role, call_id=fields["call_id"],
+                        name=fields["name"])  # fmt: skip
+        entry.ready.set()
+        return entry
 
 
 Context = list[Entry | InputMessage]  # a response's own context (``response.input``)
@@ -57,11 +88,7 @@ class Conversation:
     async def load(self) -> None:
         """A resumed session: the stored messages, replayed to the client as done items."""
         stored = await self.session.parts.history.load(self.session.id, HISTORY_LIMIT)
-        for message in stored:
-            if message.text:
-                entry = Entry(message.item_id, message.role, message.text, message.spoken)
-                entry.ready.set()
-                self.entries.append(entry)
+        self.entries += [Entry.from_stored(message) for message in stored if message.text]
         for index, entry in enumerate(self.entries):
             self.session.send(ev.item_done(entry.item(), self.entries[index - 1].item_id if index else None))
 
@@ -115,14 +142,29 @@ class Conversation:
             context.append(entry)
         return context
 
-    def context(self) -> list[dict[str, str]]:
-        """The conversation as chat messages (after the system prompt)."""
-        return [{"role": e.role, "content": e.text} for e in self.entries if e.text]
+    def context(self) -> list[dict[str, Any]]:
+        """The conversation as chat-completions messages (after the system prompt): calls join the assistant
+        message before them, outputs are ``tool`` messages."""
+        messages: list[dict[str, Any]] = []
+        for e in self.entries:
+            if e.kind == "function_call":
+                call = {"id": e.call_id, "type": "function", "function": {"name": e.name, "arguments": e.text or "{}"}}
+                if not messages or messages[-1]["role"] != "assistant":
+                    messages.append({"role": "assistant", "content": ""})
+                messages[-1].setdefault("tool_calls", []).append(call)
+            elif e.kind == "function_call_output":
+                messages.append({"role": "tool", "tool_call_id": e.call_id, "content": e.text or ""})
+            elif e.text:
+                messages.append({"role": e.role, "content": e.text})
+        return messages
+
+    def has_call(self, call_id: str) -> bool:
+        return any(e.kind == "function_call" and e.call_id == call_id for e in self.entries)
 
     async def store(self, entry: Entry) -> None:
         """Store first, then tell: what the client is told is done is on disk."""
         try:
-            await self.session.parts.history.add(self.session.id, StoredMessage(entry.item_id, entry.role, entry.text or "", entry.spoken))
+            await self.session.parts.history.add(self.session.id, entry.stored())
         except HistoryQuotaExceeded as error:
             raise ProtocolError(error.code, str(error)) from None
 
@@ -143,7 +185,11 @@ class Conversation:
         if event.audio:
             await self._create_audio(event)
             return
-        entry = Entry(event.item_id, event.role, event.text, spoken=False)
+        if event.kind == "function_call_output" and not self.has_call(event.call_id):
+            raise ProtocolError("item_not_found", f"no function_call with call_id {event.call_id!r} in this conversation",
+                                param="item.call_id")  # fmt: skip
+        entry = Entry(event.item_id, event.role, event.text, spoken=False, kind=event.kind, call_id=event.call_id,
+                      name=event.name)  # fmt: skip
         previous = self.insert(entry, event.after)
         entry.ready.set()
         try:

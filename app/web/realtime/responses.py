@@ -1,8 +1,8 @@
 """Responses: ``response.create|cancel``, and sending a produced reply as its events and audio.
 
 One response of the conversation runs at a time (``active``); out-of-band ones (conversation
-``none``) run beside it at background priority and are never stored. A response's output is one
-item (a message today; ``function_call`` items will be more outputs of the same response).
+``none``) run beside it at background priority and are never stored. A response's outputs are its
+message and its function calls (``response_output``).
 """
 
 from __future__ import annotations
@@ -16,7 +16,9 @@ from typing import TYPE_CHECKING, Any, Callable
 from app.engine.api import Priority, SamplingParams
 from app.web.realtime import server_events as ev
 from app.web.realtime.client_events import ResponseCancel, ResponseCreate
-from app.web.realtime.conversation import Context, Entry
+from app.web.realtime.conversation import Context
+from app.web.realtime.function_calls import ToolUse, checked_tool_choice
+from app.web.realtime.response_output import ResponseOutput
 from app.web.realtime.state import SessionState
 from app.web.realtime.wire import ProtocolError
 from app.web.reply import Reply, StageError, Timing
@@ -37,6 +39,7 @@ class Responses:
         self._task: asyncio.Task | None = None
         self._side: dict[str, tuple[Reply, asyncio.Task]] = {}
         self._recent: deque[Reply] = deque(maxlen=RECENT_REPLIES)
+        self._outputs: dict[str, ResponseOutput] = {}  # by reply id, until response.done
         self.playback_end = 0.0  # perf_counter time when the client will have played all audio sent
 
     def is_active(self, reply: Reply) -> bool:
@@ -71,9 +74,10 @@ class Responses:
     def prepare(
         self, messages: list[dict[str, str]], *, voice: bool, timing: Timing, output_audio: bool | None = None,
         max_tokens: int | str | None = None, in_conversation: bool = True, priority: Priority | None = None,
-        metadata: dict[str, str] | None = None,
+        metadata: dict[str, str] | None = None, tool_use: ToolUse | None = None,
     ) -> Reply:  # fmt: skip
-        """A reply to ``messages`` with the session's settings; started by the caller."""
+        """A reply to ``messages`` with the session's settings (``tool_use``: the session's tools unless
+        given); started by the caller."""
         session, settings = self.session, self.session.settings
         limit = min(max_tokens, settings.max_new_tokens) if isinstance(max_tokens, int) else session.config.max_output_tokens
         return Reply(
@@ -84,6 +88,7 @@ class Responses:
             output_audio=session.config.output_audio if output_audio is None else output_audio,
             output_rate=session.config.output_rate, voice_turn=voice, timing=timing,
             in_conversation=in_conversation, metadata=metadata,
+            tool_use=tool_use or ToolUse(session.config.tools, session.config.tool_choice),
         )  # fmt: skip
 
     async def create(self, event: ResponseCreate) -> None:
@@ -93,13 +98,14 @@ class Responses:
         if event.out_of_band and len(self._side) >= MAX_SIDE_RESPONSES:
             raise ProtocolError("too_many_responses", f"at most {MAX_SIDE_RESPONSES} out-of-band responses may run at once")
         context = None if event.input is None else self.session.conversation.resolve(event.input)
+        tool_use = self._tool_use(event)
         last_user = next((e for e in reversed(self.session.conversation.entries) if e.role == "user"), None)
         reply = self.prepare(
             [], voice=not event.out_of_band and bool(last_user and last_user.spoken),
             timing=Timing(speech_end=time.perf_counter()),  # no endpointing or ASR stage
             output_audio=False if event.out_of_band else event.output_audio, max_tokens=event.max_output_tokens,
             in_conversation=not event.out_of_band, metadata=event.metadata,
-            priority=Priority.BACKGROUND if event.out_of_band else None,
+            priority=Priority.BACKGROUND if event.out_of_band else None, tool_use=tool_use,
         )  # fmt: skip
         build = lambda: self.prompt(event.instructions, context)  # noqa: E731  once every item has its words
         if event.out_of_band:
@@ -109,17 +115,27 @@ class Responses:
         else:
             self.launch(reply, build)
 
+    def _tool_use(self, event: ResponseCreate) -> ToolUse:
+        """The response's own ``tools`` / ``tool_choice`` where given, else the session's."""
+        config = self.session.config
+        tools = config.tools if event.tools is None else event.tools
+        if tools and not self.session.parts.engine.supports_tools:
+            raise ProtocolError("tools_unsupported", f"the model {config.model} has no tool format; response.tools "
+                                "must be empty", param="response.tools")  # fmt: skip
+        choice = config.tool_choice if event.tool_choice is None else event.tool_choice
+        return ToolUse(tools, checked_tool_choice(choice, tools, "response.tool_choice"))
+
     def _start(self, reply: Reply, build: Callable[[], list[dict[str, str]]] | None) -> asyncio.Task:
-        content = self._open(reply)
-        return asyncio.create_task(self._send(reply, content, build), name=f"reply-{reply.id}")
+        output = self._open(reply)
+        return asyncio.create_task(self._send(reply, output, build), name=f"reply-{reply.id}")
 
     async def _stopped(self, reply: Reply, task: asyncio.Task) -> None:
         """Wait for a cancelled reply's task; one cancelled before it ran is finished here."""
         with contextlib.suppress(asyncio.CancelledError):
             await task
         if not reply.finished:
-            content = ev.ContentEvents(reply.id, reply.item_id, reply.output_audio)
-            await self._finish(reply, "cancelled", {"type": "cancelled", "reason": reply.cancel_reason}, content)
+            await self._finish(reply, "cancelled", {"type": "cancelled", "reason": reply.cancel_reason},
+                               self._outputs[reply.id])  # fmt: skip
 
     def launch(self, reply: Reply, build: Callable[[], list[dict[str, str]]] | None = None) -> None:
         """Make ``reply`` the conversation's response and send it (``build``: its prompt, made when due)."""
@@ -130,21 +146,16 @@ class Responses:
 
     # ------------------------------------------------------------------ sending
 
-    def _open(self, reply: Reply) -> ev.ContentEvents:
-        """The events that open a response, sent at once (a cancel may come before its task runs)."""
-        session = self.session
-        content = ev.ContentEvents(reply.id, reply.item_id, reply.output_audio)
-        session.send(ev.response_created(self._response(reply, "in_progress")))
-        item = ev.message_item(reply.item_id, "assistant", text="", audio=reply.output_audio, status="in_progress")
-        if reply.in_conversation:
-            entry = Entry(reply.item_id, "assistant", "", reply.output_audio, status="in_progress")
-            entry.ready.set()
-            session.send(ev.item_added(item, session.conversation.insert(entry)))
-        session.send(ev.output_item_added(reply.id, item))
-        session.send(content.part_added())
-        return content
+    def _open(self, reply: Reply) -> ResponseOutput:
+        """The events that open a response, sent at once (a cancel may come before its task runs); a reply
+        that may call tools opens its message when its first text comes."""
+        self.session.send(ev.response_created(self._response(reply, "in_progress")))
+        output = self._outputs[reply.id] = ResponseOutput(self.session, reply)
+        if not reply.tool_use.active:
+            output.open_message()
+        return output
 
-    async def _send(self, reply: Reply, content: ev.ContentEvents, build: Callable[[], list[dict[str, str]]] | None) -> None:
+    async def _send(self, reply: Reply, output: ResponseOutput, build: Callable[[], list[dict[str, str]]] | None) -> None:
         """Send a reply's events and audio as they come; finish it (stored, then response.done). With
         ``build``, the reply starts here, once every item of the conversation has its words."""
         session = self.session
@@ -160,9 +171,12 @@ class Responses:
                 out = await reply.outputs.get()
                 if out.kind == "text":
                     reply.sent_text += out.text
-                    session.send(content.text_delta(out.text), None if reply.output_audio else self._stamp_sent(reply))
+                    session.send(output.open_message().text_delta(out.text),
+                                 None if reply.output_audio else self._stamp_sent(reply))  # fmt: skip
                 elif out.kind == "audio":
-                    self._send_audio(reply, content, out.clause, out.pcm)
+                    self._send_audio(reply, output.open_message(), out.clause, out.pcm)
+                elif out.kind == "call" and out.call is not None:
+                    await output.send_call(out.call)
                 elif out.kind == "end":
                     ends_expected -= 1
                     finish_reason = out.finish_reason if out.finish_reason != "audio" else finish_reason
@@ -172,12 +186,12 @@ class Responses:
                 status, details = "incomplete", {"type": "incomplete", "reason": "max_output_tokens"}
         except StageError as error:
             reply.stop()
-            status, details = "failed", {"type": "failed", "error": {"code": "stage_failed", "message": str(error)}}
-            session.error(ProtocolError("stage_failed", f"the reply failed ({error}); please try again"))
+            status, details = "failed", {"type": "failed", "error": {"code": error.code, "message": str(error)}}
+            session.error(ProtocolError(error.code, f"the reply failed ({error}); please try again"))
         except asyncio.CancelledError:
             reply.stop()
             status, details = "cancelled", {"type": "cancelled", "reason": reply.cancel_reason}
-        await self._finish(reply, status, details, content)
+        await self._finish(reply, status, details, output)
 
     def _stamp_sent(self, reply: Reply) -> Callable[[], None] | None:
         """A callback for the reply's first frame to the client: stamps when it left the outbox."""
@@ -208,7 +222,7 @@ class Responses:
             self.session.send(content.audio_delta(pcm), on_sent)
 
     async def _finish(
-        self, reply: Reply, status: ev.ResponseStatus, details: dict[str, Any] | None, content: ev.ContentEvents
+        self, reply: Reply, status: ev.ResponseStatus, details: dict[str, Any] | None, output: ResponseOutput
     ) -> None:
         """Store what the user got (as heard), then the closing events; ``response.done`` last."""
         session = self.session
@@ -218,16 +232,21 @@ class Responses:
             text = reply.text.strip()
         else:  # what reached the user: the spoken clauses, or the text already shown
             text = reply.spoken_text() if reply.output_audio else reply.sent_text.strip()
-        if finished:
-            for event in content.done(text):
-                session.send(event)
-            session.send(content.part_done(text))
-        item = ev.message_item(reply.item_id, "assistant", text=text, audio=reply.output_audio,
-                               status="completed" if status == "completed" else "incomplete")  # fmt: skip
-        await self._conclude_item(reply, item, text)
+        content = output.content
+        if content is not None:
+            if finished:
+                for event in content.done(text):
+                    session.send(event)
+                session.send(content.part_done(text))
+            item = ev.message_item(reply.item_id, "assistant", text=text, audio=reply.output_audio,
+                                   status="completed" if status == "completed" else "incomplete")  # fmt: skip
+            await output.conclude_message(item, text)
+        if reply.in_conversation and content is not None:
+            self._recent.append(reply)
+        del self._outputs[reply.id]
         usage = ev.usage(reply.input_tokens, reply.output_tokens)
         latency = reply.timing.breakdown()
-        session.send(ev.response_done(self._response(reply, status, output=[item], status_details=details,
+        session.send(ev.response_done(self._response(reply, status, output=output.items, status_details=details,
                                                      usage=usage, latency=latency)))  # fmt: skip
         if reply.in_conversation:  # out-of-band work is not a turn of the conversation
             if latency["total_ms"] is not None and finished:
@@ -238,25 +257,6 @@ class Responses:
         if self.active is reply:
             self.active, self._task = None, None
             session.settle()
-
-    async def _conclude_item(self, reply: Reply, item: ev.Item, text: str) -> None:
-        """``output_item.done``; in the conversation, the item stored (when it has words) and ``item.done``."""
-        session = self.session
-        if not reply.in_conversation:
-            session.send(ev.output_item_done(reply.id, item))
-            return
-        entry = session.conversation.find(reply.item_id)
-        previous = session.conversation.previous_id(entry) if entry is not None else None
-        if entry is not None:
-            entry.text, entry.status = text, item["status"]
-            if text:
-                with contextlib.suppress(Exception):  # a failed write must not leave the reply hanging
-                    await session.conversation.store(entry)
-            else:
-                session.conversation.drop(entry)
-        session.send(ev.output_item_done(reply.id, item))
-        self._recent.append(reply)
-        session.send(ev.item_done(item, previous))
 
     async def interrupt(self, reason: str, *, notice: dict[str, Any] | None = None) -> None:
         """Barge-in / response.cancel: stop the reply at once, tell the client, then close the reply."""

@@ -62,9 +62,11 @@ def audio_cleared() -> dict[str, Any]:
     return event("input_audio_buffer.cleared")
 
 
-def transcription_delta(item_id: str, delta: str) -> dict[str, Any]:
-    """Only the new text since the previous delta of this item: a client appends deltas."""
-    return event("conversation.item.input_audio_transcription.delta", item_id=item_id, content_index=0, delta=delta)
+def transcription_delta(item_id: str, delta: str, transcript: str) -> dict[str, Any]:
+    """``delta``: only the words confirmed since the previous delta (a client appends deltas); extension
+    ``transcript``: the whole latest partial, which may still change (the page shows it)."""
+    return event("conversation.item.input_audio_transcription.delta", item_id=item_id, content_index=0, delta=delta,
+                 transcript=transcript)  # fmt: skip
 
 
 def transcription_completed(item_id: str, transcript: str, *, language: str, audio_s: float, asr_ms: float) -> dict[str, Any]:
@@ -160,19 +162,44 @@ def response_done(response: dict[str, Any]) -> dict[str, Any]:
     return event("response.done", response=response)
 
 
-def output_item_added(response_id: str, item: Item) -> dict[str, Any]:
-    return event("response.output_item.added", response_id=response_id, output_index=0, item=item)
+def output_item_added(response_id: str, item: Item, output_index: int = 0) -> dict[str, Any]:
+    return event("response.output_item.added", response_id=response_id, output_index=output_index, item=item)
 
 
-def output_item_done(response_id: str, item: Item) -> dict[str, Any]:
-    return event("response.output_item.done", response_id=response_id, output_index=0, item=item)
+def output_item_done(response_id: str, item: Item, output_index: int = 0) -> dict[str, Any]:
+    return event("response.output_item.done", response_id=response_id, output_index=output_index, item=item)
+
+
+# ------------------------------------------------------------------ function calling
+
+
+def function_call_item(item_id: str, call_id: str, name: str, arguments: str, status: ItemStatus = "completed") -> Item:
+    return {"id": item_id, "object": "realtime.item", "type": "function_call", "status": status,
+            "call_id": call_id, "name": name, "arguments": arguments}  # fmt: skip
+
+
+def function_call_output_item(item_id: str, call_id: str, output: str) -> Item:
+    return {"id": item_id, "object": "realtime.item", "type": "function_call_output", "status": "completed",
+            "call_id": call_id, "output": output}  # fmt: skip
+
+
+def function_call_arguments_delta(response_id: str, item_id: str, output_index: int, call_id: str, delta: str) -> dict[str, Any]:
+    return event("response.function_call_arguments.delta", response_id=response_id, item_id=item_id,
+                 output_index=output_index, call_id=call_id, delta=delta)  # fmt: skip
+
+
+def function_call_arguments_done(
+    response_id: str, item_id: str, output_index: int, call_id: str, name: str, arguments: str
+) -> dict[str, Any]:
+    return event("response.function_call_arguments.done", response_id=response_id, item_id=item_id,
+                 output_index=output_index, call_id=call_id, name=name, arguments=arguments)  # fmt: skip
 
 
 class ContentEvents:
     """The events of one response's one content part (text, or audio with its transcript)."""
 
-    def __init__(self, response_id: str, item_id: str, audio: bool):
-        self.ids = {"response_id": response_id, "item_id": item_id, "output_index": 0, "content_index": 0}
+    def __init__(self, response_id: str, item_id: str, audio: bool, output_index: int = 0):
+        self.ids = {"response_id": response_id, "item_id": item_id, "output_index": output_index, "content_index": 0}
         self.audio = audio
 
     def part(self, text: str) -> dict[str, Any]:

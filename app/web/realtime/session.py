@@ -171,7 +171,8 @@ class Session:
     async def _update_session(self, event: ce.SessionUpdate) -> None:
         old = self.config
         self.config = apply_session_update(old, event.session, defaults=self.default_vad,
-                                           max_tokens_limit=self.settings.max_new_tokens)  # fmt: skip
+                                           max_tokens_limit=self.settings.max_new_tokens,
+                                           tools_supported=self.parts.engine.supports_tools)  # fmt: skip
         self.audio_in.reconfigure(old.turn_detection, self.config.turn_detection, self.config.input_rate != old.input_rate)
         self.send(ev.session_updated(self._session_wire()))
 

@@ -2,7 +2,8 @@
 with upper bounds on every number and string), and the ``session`` object the client sees.
 
 GA nested fields and the beta flat names are both read. What this server cannot do is refused
-with an error instead of being ignored: ``semantic_vad``, transcription sessions, ``tools``.
+with an error instead of being ignored: ``semantic_vad``, transcription sessions, and ``tools`` where
+the model has no tool format.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictFloat, StrictInt, StrictStr
 
+from app.web.realtime.function_calls import ToolChoice, checked_tool_choice, checked_tools
 from app.web.realtime.wire import ProtocolError
 
 OUTPUT_RATES = range(8000, 48001)
@@ -123,6 +125,8 @@ class SessionConfig:
     model: str
     voice: str = "default"
     transcription: dict[str, Any] = field(default_factory=lambda: {"model": "whisper"})
+    tools: tuple[dict[str, Any], ...] = ()  # checked (``function_calls.checked_tools``)
+    tool_choice: ToolChoice = "auto"
 
     def to_wire(self, session_id: str, max_output_tokens_limit: int) -> dict[str, Any]:
         return {
@@ -133,8 +137,8 @@ class SessionConfig:
             "instructions": self.instructions,
             "output_modalities": ["audio"] if self.output_audio else ["text"],
             "max_output_tokens": "inf" if self.max_output_tokens >= max_output_tokens_limit else self.max_output_tokens,
-            "tools": [],
-            "tool_choice": "auto",
+            "tools": list(self.tools),
+            "tool_choice": self.tool_choice,
             "audio": {
                 "input": {
                     "format": audio_format(self.input_rate),
@@ -192,21 +196,29 @@ def _refuse_unsupported(patch: SessionPatch) -> None:
     if patch.type not in (None, "realtime"):
         raise ProtocolError("unsupported_feature", f"session.type {patch.type[:32]!r} is not supported; use 'realtime'",
                             param="session.type")  # fmt: skip
-    if patch.tools:
-        raise ProtocolError("unsupported_feature", "function calling is not supported yet: session.tools must be empty",
-                            param="session.tools")  # fmt: skip
-    if patch.tool_choice not in (None, "auto", "none"):
-        raise ProtocolError("unsupported_feature", "function calling is not supported yet: tool_choice must be auto or none",
-                            param="session.tool_choice")  # fmt: skip
+
+
+def _tool_changes(config: SessionConfig, patch: SessionPatch, tools_supported: bool) -> dict[str, Any]:
+    changes: dict[str, Any] = {}
+    if patch.tools is not None:
+        if patch.tools and not tools_supported:
+            raise ProtocolError("tools_unsupported", f"the model {config.model} has no tool format; session.tools must be "
+                                "empty", param="session.tools")  # fmt: skip
+        changes["tools"] = checked_tools(patch.tools, "session.tools")
+    if patch.tool_choice is not None:
+        changes["tool_choice"] = checked_tool_choice(patch.tool_choice, changes.get("tools", config.tools),
+                                                     "session.tool_choice")  # fmt: skip
+    return changes
 
 
 def apply_session_update(
-    config: SessionConfig, patch: SessionPatch, *, defaults: TurnDetection, max_tokens_limit: int
+    config: SessionConfig, patch: SessionPatch, *, defaults: TurnDetection, max_tokens_limit: int,
+    tools_supported: bool = True,
 ) -> SessionConfig:
     """The config after a ``session.update``: GA nested fields, beta flat fields, unknown fields ignored."""
     _refuse_unsupported(patch)
     sent = patch.model_fields_set
-    changes: dict[str, Any] = {}
+    changes: dict[str, Any] = _tool_changes(config, patch, tools_supported)
     if patch.instructions is not None:
         changes["instructions"] = patch.instructions
     for name in ("output_modalities", "modalities"):

@@ -1,0 +1,123 @@
+"""Function calling in the realtime session, with a scripted engine (no models): declared tools reach the
+model, its calls become function_call items (never text or speech), outputs come back as tool messages,
+and every mistake is an error event. Every event sent is checked against the SDK's types."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+from realtime_fakes import Rig, make_rig
+from sdk_conformance import sdk_rejections
+
+TIMER = {
+    "type": "function",
+    "name": "set_timer",
+    "description": "Start a countdown timer.",
+    "parameters": {"type": "object", "properties": {"seconds": {"type": "integer"}}, "required": ["seconds"]},
+}
+CALL = '<tool_call>\n{"name": "set_timer", "arguments": {"seconds": 120}}\n</tool_call>'
+
+
+@pytest.fixture
+async def rig(tmp_path: Path) -> AsyncIterator[Rig]:
+    rig = await make_rig(tmp_path)
+    yield rig
+    await rig.close()
+    assert sdk_rejections(rig.outbox.events) == []
+
+
+async def ask(rig: Rig, text: str, **response: object) -> dict:
+    await rig.send({"type": "conversation.item.create", "item": {"type": "message", "role": "user",
+                    "content": [{"type": "input_text", "text": text}]}})  # fmt: skip
+    count = len(rig.outbox.of("response.done")) + 1
+    await rig.send({"type": "response.create", **({"response": response} if response else {})})
+    return await rig.outbox.wait_for("response.done", count)
+
+
+async def declare(rig: Rig, **session: object) -> None:
+    await rig.send({"type": "session.update", "session": {"output_modalities": ["text"], "tools": [TIMER], **session}})
+    updated = await rig.outbox.wait_for("session.updated")
+    assert updated["session"]["tools"][0]["name"] == "set_timer"
+
+
+async def test_a_call_becomes_a_function_call_item_and_its_output_is_answered(rig: Rig):
+    await declare(rig)
+    rig.engine.reply = CALL
+    done = await ask(rig, "Set a timer for two minutes.")
+    assert done["response"]["status"] == "completed"
+    [call] = done["response"]["output"]
+    assert (call["type"], call["name"], json.loads(call["arguments"])) == ("function_call", "set_timer", {"seconds": 120})
+    assert rig.engine.requests[-1]["tools"][0]["function"]["name"] == "set_timer"  # declared in the template's shape
+    kinds = rig.outbox.types()
+    assert "response.output_text.delta" not in kinds and "response.content_part.added" not in kinds  # never shown
+    args_done = rig.outbox.of("response.function_call_arguments.done")[0]
+    assert args_done["call_id"] == call["call_id"] and args_done["item_id"] == call["id"]
+
+    await rig.send({"type": "conversation.item.create",
+                    "item": {"type": "function_call_output", "call_id": call["call_id"], "output": '{"status": "started"}'}})
+    rig.engine.reply = "Your two minute timer is running."
+    count = len(rig.outbox.of("response.done")) + 1
+    await rig.send({"type": "response.create"})
+    answer = await rig.outbox.wait_for("response.done", count)
+    assert answer["response"]["output"][0]["content"][0]["text"] == "Your two minute timer is running."
+    messages = rig.engine.requests[-1]["messages"]
+    assert messages[-2]["tool_calls"][0]["function"] == {"name": "set_timer", "arguments": '{"seconds": 120}'}
+    assert messages[-1] == {"role": "tool", "tool_call_id": call["call_id"], "content": '{"status": "started"}'}
+    roles = [m.role for m in rig.history.load_sync(rig.session.id)]
+    assert roles == ["user", "function_call", "function_call_output", "assistant"]
+
+
+async def test_text_before_a_call_is_a_message_item_then_the_call(rig: Rig):
+    await declare(rig)
+    rig.engine.reply = "Starting it now. " + CALL
+    done = await ask(rig, "Timer, two minutes.")
+    message, call = done["response"]["output"]
+    assert message["content"][0]["text"] == "Starting it now." and call["type"] == "function_call"
+    assert [e["output_index"] for e in rig.outbox.of("response.output_item.added")] == [0, 1]
+
+
+async def test_tool_choice_none_and_required_shape_the_request(rig: Rig):
+    await declare(rig, tool_choice="none")
+    await ask(rig, "Hi")
+    assert rig.engine.requests[-1]["tools"] is None
+    rig.engine.reply = '{"seconds": 120}}\n</tool_call>'
+    done = await ask(rig, "Two minutes", tool_choice={"type": "function", "name": "set_timer"})
+    assert done["response"]["output"][0]["name"] == "set_timer"
+    continued = rig.engine.requests[-1]["messages"][-1]
+    assert continued["role"] == "assistant" and continued["content"].startswith('<tool_call>\n{"name": "set_timer"')
+
+
+async def test_a_call_that_breaks_the_schema_fails_the_response_with_its_own_code(rig: Rig):
+    await declare(rig)
+    rig.engine.reply = '<tool_call>{"name": "set_timer", "arguments": {"seconds": "soon"}}</tool_call>'
+    done = await ask(rig, "Timer please")
+    assert done["response"]["status"] == "failed"
+    assert rig.outbox.of("error")[-1]["error"]["code"] == "invalid_tool_call"
+    rig.engine.reply = '<tool_call>{"name": "launch_rocket", "arguments": {}}</tool_call>'
+    done = await ask(rig, "Go")
+    assert done["response"]["status_details"]["error"]["code"] == "invalid_tool_call"
+
+
+async def test_outputs_need_a_call_and_tools_need_a_model_that_has_a_format(rig: Rig):
+    await rig.send({"type": "conversation.item.create",
+                    "item": {"type": "function_call_output", "call_id": "call_nope", "output": "{}"}})
+    assert rig.outbox.of("error")[-1]["error"]["code"] == "item_not_found"
+    rig.engine.supports_tools = False
+    await rig.send({"type": "session.update", "session": {"tools": [TIMER]}})
+    assert rig.outbox.of("error")[-1]["error"]["code"] == "tools_unsupported"
+    await rig.send({"type": "response.create", "response": {"tools": [TIMER]}})
+    assert rig.outbox.of("error")[-1]["error"]["code"] == "tools_unsupported"
+
+
+async def test_a_seeded_call_and_its_output_are_replayed_to_the_model(rig: Rig):
+    await rig.send({"type": "conversation.item.create", "item": {"type": "function_call", "call_id": "call_1",
+                    "name": "set_timer", "arguments": '{"seconds": 5}'}})  # fmt: skip
+    await rig.send({"type": "conversation.item.create",
+                    "item": {"type": "function_call_output", "call_id": "call_1", "output": "done"}})
+    await declare(rig)
+    await ask(rig, "Did it work?")
+    messages = rig.engine.requests[-1]["messages"]
+    assert [m["role"] for m in messages] == ["system", "assistant", "tool", "user"]
