@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import threading
 
 import pytest
 import pytest_asyncio
@@ -129,6 +130,56 @@ async def test_nan_logits_fail_only_that_request(engine, hf_model, monkeypatch):
     )
     assert bad[2].finish_reason == "error" and "NaN" in bad[2].error and bad[0] == []
     assert good[0] == hf_greedy(hf_model, good_ids, 8) and good[2].error is None
+
+
+def hold_prompt_building(engine, monkeypatch) -> tuple[threading.Event, threading.Event, list[threading.Thread]]:
+    """Make the engine's prompt building wait until the test releases it: (started, release, threads it ran on)."""
+    started, release, threads = threading.Event(), threading.Event(), []
+    build = engine.prompts.build
+
+    def held(*args, **kwargs):
+        threads.append(threading.current_thread())
+        started.set()
+        assert release.wait(30), "never released: the event loop was blocked"
+        return build(*args, **kwargs)
+
+    monkeypatch.setattr(engine.prompts, "build", held)
+    return started, release, threads
+
+
+async def until_set(event: threading.Event) -> None:
+    while not event.is_set():
+        await asyncio.sleep(0.001)
+
+
+async def test_prompts_are_built_off_the_event_loop_which_stays_responsive(engine, monkeypatch):
+    started, release, threads = hold_prompt_building(engine, monkeypatch)
+    history = [{"role": "system", "content": SYSTEM}]
+    for i in range(40):  # far past the context: most turns are dropped
+        history += [{"role": "user", "content": f"Question {i}: " + "tell me more " * 300},
+                    {"role": "assistant", "content": "Sure. " * 200}]
+    history.append({"role": "user", "content": "Say hi."})
+
+    async def release_once_building():  # runs only if the loop is free while the prompt is built
+        await until_set(started)
+        release.set()
+
+    _, (tokens, _, last) = await asyncio.gather(
+        release_once_building(), collect(engine, messages=history, params=SamplingParams(max_tokens=3)))
+    assert last.error is None and tokens and last.dropped_turns > 30
+    assert threads and threads[0] is not threading.current_thread()
+
+
+async def test_a_request_cancelled_while_its_prompt_is_built_ends_cancelled(engine, monkeypatch):
+    started, release, _ = hold_prompt_building(engine, monkeypatch)
+    stream = asyncio.create_task(collect(engine, messages=chat(PROMPTS[0]), params=SamplingParams(max_tokens=8),
+                                         request_id="early-cancel"))
+    await until_set(started)
+    engine.cancel("early-cancel")
+    release.set()
+    tokens, _, last = await stream
+    assert tokens == [] and last.finish_reason == "cancelled"
+    assert engine.stats()["running"] == engine.stats()["waiting"] == 0
 
 
 async def test_stats_are_flat_and_json_able(engine):

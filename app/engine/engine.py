@@ -1,6 +1,7 @@
 """The local engine: an asyncio-facing API over a step loop that runs in its own thread.
 
-Requests enter from the event loop (``generate`` tokenises and queues them); each step of the engine
+Requests enter from the event loop (``generate`` has their prompts built and tokenised on a thread of
+their own, so the loop never waits for a long conversation, then queues them); each step of the engine
 thread is: the scheduler picks the batch, one packed forward samples its tokens, the scheduler
 appends them and finishes the requests that end (as in nano-vllm), and the deltas go back to each
 request's event loop. The forward runs without the lock, so ``cancel`` and new requests never
@@ -15,6 +16,7 @@ import threading
 import time
 import uuid
 from collections.abc import AsyncIterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -31,7 +33,7 @@ from app.cpu_share import speech_activity
 from app.device import resolve_device, use_torch_threads
 from app.handoff import resolve_from_thread
 from app.engine.model_runner import ModelRunner, compute_dtype
-from app.engine.prompt import PromptTooLongError, build_prompt
+from app.engine.prompt import PromptBuilder, PromptTooLongError
 from app.engine.sampling import sample
 from app.engine.scheduler import ScheduledBatch, Scheduler, SchedulerConfig, StepOutcome
 from app.engine.sequence import Sequence, Status
@@ -78,6 +80,8 @@ class LocalEngine:
         self._stopping = False
         self._started = False
         self._voice_arrived = threading.Event()  # set when a voice request is queued, cleared per step
+        self._prompt_thread: ThreadPoolExecutor | None = None  # builds prompts (the one thread using ``prompts``)
+        self._preparing: dict[str, bool] = {}  # request id -> cancelled, while its prompt is being built
         self.runner: ModelRunner | None = None
         self.supports_tools = False  # known once the tokenizer is loaded
         self.speculator: Speculator | None = None
@@ -92,12 +96,14 @@ class LocalEngine:
         self._thread = threading.Thread(target=self._run, args=(loaded,), name="llm-engine", daemon=True)
         self._thread.start()
         await loaded
+        self._prompt_thread = ThreadPoolExecutor(1, thread_name_prefix="llm-prompt")
         self._started = True
 
     def _load(self) -> None:
         s = self.settings
         self.tokenizer = AutoTokenizer.from_pretrained(str(self.model_path))
         self.supports_tools = template_supports_tools(self.tokenizer.chat_template)
+        self.prompts = PromptBuilder(self.tokenizer)
         dtype = compute_dtype(s.llm_dtype, self.model_path, self.device, lean=s.llm_lean_forward,
                               half_weights=s.llm_half_weights, weight_bits=s.llm_weight_bits)
         self.runner = self._runner(self.model_path, dtype, s.kv_cache_bytes)
@@ -171,6 +177,7 @@ class LocalEngine:
             self._stopping = True
             self._cv.notify_all()
         await asyncio.to_thread(self._thread.join)
+        self._prompt_thread.shutdown(wait=False)  # a prompt still being built then finds the engine stopped
         self._started = False
         with self._cv:
             pending = list(self._requests.values())
@@ -196,25 +203,40 @@ class LocalEngine:
         if not self._started:
             yield Delta(request_id, [], "", True, "error", error="the engine is not started")
             return
+        loop = asyncio.get_running_loop()
+        with self._cv:
+            in_use = request_id in self._requests or request_id in self._preparing
+            if not in_use:
+                self._preparing[request_id] = False
+        if in_use:
+            yield Delta(request_id, [], "", True, "error", error=f"request id {request_id!r} is already in use")
+            return
         try:
-            seq = self._make_sequence(messages, prompt_token_ids, params, priority, session_id, request_id, tools)
-        except (PromptTooLongError, ValueError) as exc:
+            seq = await loop.run_in_executor(self._prompt_thread, self._make_sequence, messages, prompt_token_ids, params,
+                                             priority, session_id, request_id, tools)
+        except BaseException as exc:
+            with self._cv:
+                self._preparing.pop(request_id, None)
+            if not isinstance(exc, ValueError):  # (a PromptTooLongError is one) else the caller went away meanwhile
+                raise
             yield Delta(request_id, [], "", True, "error", error=str(exc))
             return
         seq.detok = IncrementalDetokenizer(self.tokenizer, seq.token_ids, params.stop)
-        req = _Request(seq, asyncio.Queue(), asyncio.get_running_loop())
+        req = _Request(seq, asyncio.Queue(), loop)
         with self._cv:
-            if request_id in self._requests:
-                error = f"request id {request_id!r} is already in use"
+            refused = None
+            if self._preparing.pop(request_id):
+                refused = Delta(request_id, [], "", True, "cancelled", seq.dropped_turns)
+            elif self._stopping:
+                refused = Delta(request_id, [], "", True, "error", seq.dropped_turns, "engine stopped")
             else:
-                error = None
                 self._requests[request_id] = req
                 self.scheduler.add(seq)
                 if seq.priority == Priority.VOICE:
                     self._voice_arrived.set()
                 self._cv.notify()
-        if error:
-            yield Delta(request_id, [], "", True, "error", error=error)
+        if refused:
+            yield refused
             return
         finished = False
         try:
@@ -227,6 +249,7 @@ class LocalEngine:
                 self.cancel(request_id)
 
     def _make_sequence(self, messages, prompt_token_ids, params, priority, session_id, request_id, tools) -> Sequence:
+        """On the prompt thread: the request's prompt tokens (its conversation fitted into the context) as a sequence."""
         s = self.settings
         if (messages is None) == (prompt_token_ids is None):
             raise ValueError("pass exactly one of messages or prompt_token_ids")
@@ -237,10 +260,8 @@ class LocalEngine:
         dropped = 0
         if messages is not None:
             reply_room = min(params.max_tokens, s.max_seq_len // 2)
-            rendered = build_prompt(
-                self.tokenizer, messages, default_system=s.system_prompt or None, max_prompt_tokens=s.max_seq_len - reply_room,
-                tools=tools,
-            )
+            rendered = self.prompts.build(messages, default_system=s.system_prompt or None,
+                                          max_prompt_tokens=s.max_seq_len - reply_room, tools=tools)
             ids, dropped = rendered.token_ids, rendered.dropped_turns
         else:
             ids = list(prompt_token_ids)
@@ -254,6 +275,9 @@ class LocalEngine:
 
     def cancel(self, request_id: str) -> None:
         with self._cv:
+            if request_id in self._preparing:  # its stream ends as cancelled once the prompt is built
+                self._preparing[request_id] = True
+                return
             req = self._requests.pop(request_id, None)
             if req is None:
                 return
