@@ -204,13 +204,15 @@ async def test_items_insert_after_a_given_item_or_at_the_root_and_can_be_retriev
 
 
 async def test_the_transcription_deltas_are_increments_of_confirmed_words(rig: Rig):
-    rig.recognizer.partials = ["What is the copy", "What is the capital on", "What is the capital of France"]
+    rig_partials = ["What is the copy", "What is the capital on", "What is the capital of France"]
+    rig.recognizer.partials = list(rig_partials)
     rig.session.turns.speech_item = "item_speech"
     for _ in range(3):
         rig.session.turns.partial_audio(SECOND)
         await asyncio.sleep(0.02)
-    deltas = "".join(e["delta"] for e in rig.outbox.of("conversation.item.input_audio_transcription.delta"))
-    assert deltas == "What is the capital"
+    events = rig.outbox.of("conversation.item.input_audio_transcription.delta")
+    assert "".join(e["delta"] for e in events) == "What is the capital"
+    assert [e["transcript"] for e in events] == rig_partials  # the page shows the latest partial whole
 
 
 def test_the_state_machine_refuses_transitions_it_does_not_list():

@@ -145,14 +145,15 @@ class Turns:
             return
         finally:
             self._partial_busy = False
-        if transcript is None or self.speech_item != item_id:
+        if transcript is None or self.speech_item != item_id or not transcript.text.strip():
             return
         stable = confirmed_words(self._partial_last, transcript.text.strip())
         self._partial_last = transcript.text.strip()
+        delta = ""
         if len(stable) > self._partial_sent:
-            delta = " ".join(stable[self._partial_sent :])
-            self.session.send(ev.transcription_delta(item_id, (" " if self._partial_sent else "") + delta))
+            delta = (" " if self._partial_sent else "") + " ".join(stable[self._partial_sent :])
             self._partial_sent = len(stable)
+        self.session.send(ev.transcription_delta(item_id, delta, self._partial_last))
 
     # ------------------------------------------------------------------ turns
 
