@@ -147,7 +147,7 @@ class Rig:
 
 
 async def make_rig(tmp_path: Path, *, binary_audio: bool = True, session_id: str = "sess_test0001", **settings: Any) -> Rig:
-    config = Settings(data_dir=tmp_path, speculative_asr=True, output_sample_rate=OUTPUT_RATE, **settings)
+    config = Settings(data_dir=tmp_path, llm_model="smollm2-135m", speculative_asr=True, output_sample_rate=OUTPUT_RATE, **settings)
     engine, recognizer, speech = FakeEngine(), FakeRecognizer(), FakeSpeech()
     history = HistoryStore(tmp_path / "history.sqlite3")
     outbox = RecordingOutbox()

@@ -38,7 +38,7 @@ class InputAudio:
 
     def __init__(self, session: Session):
         self.session = session
-        self.endpointer = self._endpointer(session.config.turn_detection or session.default_vad)
+        self._endpointer: Endpointer | None = None  # made at first use: loading silero takes seconds
         self._resampler: StreamResampler | None = None
         self._queue: asyncio.Queue[tuple[np.ndarray, float]] = asyncio.Queue()
         self._queued_samples = 0
@@ -56,23 +56,24 @@ class InputAudio:
             self._task.cancel()
             await asyncio.gather(self._task, return_exceptions=True)
 
-    def _endpointer(self, vad: TurnDetection) -> Endpointer:
-        settings = self.session.settings.model_copy(update={
-            "vad_silence_ms": vad.silence_duration_ms, "vad_threshold": vad.threshold, "vad_preroll_ms": vad.prefix_padding_ms,
-        })  # fmt: skip
-        return Endpointer(settings)
+    @property
+    def endpointer(self) -> Endpointer:
+        """The VAD with the session's turn detection settings."""
+        if self._endpointer is None:
+            vad = self.session.config.turn_detection or self.session.default_vad
+            self._endpointer = Endpointer(self.session.settings.model_copy(update={
+                "vad_silence_ms": vad.silence_duration_ms, "vad_threshold": vad.threshold,
+                "vad_preroll_ms": vad.prefix_padding_ms,
+            }))  # fmt: skip
+        return self._endpointer
 
     def reconfigure(self, old: TurnDetection | None, new: TurnDetection | None, rate_changed: bool) -> None:
         """After ``session.update``: a new endpointer when the VAD settings changed."""
         if new is not None and (old is None or (old.silence_duration_ms, old.threshold, old.prefix_padding_ms)
                                 != (new.silence_duration_ms, new.threshold, new.prefix_padding_ms)):  # fmt: skip
-            self.endpointer = self._endpointer(new)
+            self._endpointer = None
         if rate_changed:
             self._resampler = None
-
-    @property
-    def in_speech(self) -> bool:
-        return self.endpointer.in_speech
 
     # ------------------------------------------------------------------ input
 
@@ -151,9 +152,10 @@ class InputAudio:
                 self._hold(pcm)
                 continue
             async with session.lock:  # commit and clear use the endpointer too
-                self.endpointer.speaking = session.responses.assistant_audible()
                 try:
-                    events = await asyncio.to_thread(self.endpointer.feed, pcm)
+                    endpointer = self._endpointer or await asyncio.to_thread(lambda: self.endpointer)  # loads off the loop
+                    endpointer.speaking = session.responses.assistant_audible()
+                    events = await asyncio.to_thread(endpointer.feed, pcm)
                 except Exception:
                     log.exception("VAD failed in session %s", session.id[:8])
                     session.error(ProtocolError("stage_failed", "voice activity detection failed; audio dropped"))
