@@ -82,6 +82,9 @@ class FakeRecognizer:
             await self.gate.wait()
         return FakeTranscript(self.finals.pop(0) if self.finals else "", duration_s=len(audio) / 16000)
 
+    def stats(self) -> dict:
+        return {"asr_requests": self.calls}
+
 
 class FakeSpeech:
     """100 ms of PCM16 per word of a clause; records cancels."""
@@ -96,6 +99,9 @@ class FakeSpeech:
 
     def cancel(self, reply_id: str) -> None:
         self.cancelled.append(reply_id)
+
+    def stats(self) -> dict:
+        return {"tts_cancelled": len(self.cancelled)}
 
 
 @dataclass

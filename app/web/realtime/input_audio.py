@@ -1,7 +1,7 @@
 """Input audio: ``input_audio_buffer.append|commit|clear`` and binary frames, with backpressure, fed
 to the VAD in order; its events (speech started/paused/resumed/stopped, partial audio) go to the turns.
 
-Audio is counted against the session's budget before it is decoded, and decoded in slices, so an
+PCM16 is counted against the session's budget before its samples are converted, and converted in slices, so an
 append of up to 15 MiB costs a bounded amount of memory; what waits for the VAD is bounded too.
 """
 
@@ -96,7 +96,7 @@ class InputAudio:
             self._queue_audio(self._resampler.feed(pcm16_to_float32(event.pcm16[start : start + step])))
 
     def _admit(self, seconds: float) -> bool:
-        """The session's audio budget and the VAD backlog, checked before any decoding."""
+        """The session's audio budget and the VAD backlog, checked before any sample is converted."""
         settings = self.session.settings
         if not self.session.limits.audio.allow(seconds):
             if self.session.limits.should_report("audio_rate_exceeded"):

@@ -31,6 +31,9 @@ class Recognizer(Protocol):
         self, audio: np.ndarray, *, final: bool = True, session_id: str | None = None
     ) -> Transcription | None: ...
 
+    def stats(self) -> dict:
+        """Counters for readiness and the dashboard."""
+
 
 class SpeechOut(Protocol):
     """Text to speech (``app.tts.TTSWorker``): PCM16 chunks of one clause, cancellable per reply."""
@@ -38,6 +41,9 @@ class SpeechOut(Protocol):
     def synthesize(self, text: str, *, reply_id: str, first: bool, out_rate: int) -> AsyncIterator[bytes]: ...
 
     def cancel(self, reply_id: str) -> None: ...
+
+    def stats(self) -> dict:
+        """Counters for readiness and the dashboard."""
 
 
 @dataclass
