@@ -153,7 +153,9 @@ class InputAudio:
                 continue
             async with session.lock:  # commit and clear use the endpointer too
                 try:
-                    endpointer = self._endpointer or await asyncio.to_thread(lambda: self.endpointer)  # loads off the loop
+                    if self._endpointer is None:
+                        await asyncio.to_thread(lambda: self.endpointer)  # loads silero off the loop
+                    endpointer = self.endpointer
                     endpointer.speaking = session.responses.assistant_audible()
                     events = await asyncio.to_thread(endpointer.feed, pcm)
                 except Exception:

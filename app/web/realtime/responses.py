@@ -161,7 +161,8 @@ class Responses:
         session = self.session
         ends_expected = 2 if reply.output_audio else 1
         finish_reason: str | None = None
-        status, details = "completed", None
+        status: ev.ResponseStatus = "completed"
+        details: dict[str, Any] | None = None
         try:
             if build is not None:
                 await session.conversation.settled()

@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from typing import Any, Awaitable, Callable
+from typing import Any, Awaitable, Callable, Coroutine
 
 from app.web.limits import SessionLimits
 from app.web.outbox import Outbox
@@ -192,7 +192,7 @@ class Session:
             audio_s=transcript.duration_s if transcript else 0.0, asr_ms=round(transcript.asr_s * 1000, 1) if transcript else 0.0,
         ))  # fmt: skip
 
-    def spawn(self, coro: Awaitable[None]) -> None:
-        task = asyncio.create_task(coro)  # type: ignore[arg-type]
+    def spawn(self, coro: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.create_task(coro)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
