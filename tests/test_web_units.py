@@ -14,8 +14,9 @@ from app.web.realtime import client_events as ce
 from app.web.realtime import session_config as sc
 from app.web.realtime.client_parsing import parse_client_event
 from app.web.realtime.wire import ProtocolError, decode_text_frame
-from app.web.reply import SpokenClause, Timing
+from app.web.reply import SpokenClause
 from app.web.telemetry import LatencyWindow, normalize_engine_stats
+from app.web.timing import Timing
 
 DEFAULT_VAD = sc.TurnDetection(silence_duration_ms=400, threshold=0.5, prefix_padding_ms=300)
 CONFIG = sc.SessionConfig(

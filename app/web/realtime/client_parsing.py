@@ -9,9 +9,9 @@ from __future__ import annotations
 import base64
 import binascii
 import json
-from typing import Any, Literal
+from typing import Any
 
-from pydantic import Field, StrictInt, StrictStr, ValidationError
+from pydantic import ValidationError
 
 from app.web.realtime.client_events import (
     ROOT,
@@ -28,75 +28,21 @@ from app.web.realtime.client_events import (
     ResponseCreate,
     SessionUpdate,
 )
+from app.web.realtime.client_models import (
+    AppendWire,
+    ItemCreateWire,
+    ItemIdWire,
+    ItemWire,
+    ResponseCancelWire,
+    ResponseCreateWire,
+    SessionUpdateWire,
+    TruncateWire,
+)
 from app.web.realtime.function_calls import checked_tool_choice, checked_tools
-from app.web.realtime.session_config import SessionPatch, Strict, modalities_audio
+from app.web.realtime.session_config import Strict, modalities_audio
 from app.web.realtime.wire import ProtocolError, new_id
 
-MAX_APPEND_BYTES = 15 * 1024**2  # PCM16 in one append (OpenAI's limit)
 MAX_METADATA_ENTRIES = 16  # OpenAI's limits on response metadata
-MAX_ID_CHARS = 64
-
-
-class _SessionUpdateWire(Strict):
-    session: SessionPatch
-
-
-class _AppendWire(Strict):
-    audio: StrictStr = Field(max_length=(MAX_APPEND_BYTES + 2) // 3 * 4)
-
-
-class _ContentWire(Strict):
-    type: StrictStr
-    text: StrictStr | None = None
-    transcript: StrictStr | None = None
-    audio: StrictStr | None = None  # input_audio: base64 PCM16 at the session's input rate
-
-
-class _ItemWire(Strict):
-    id: StrictStr | None = Field(None, max_length=MAX_ID_CHARS)
-    type: StrictStr = "message"
-    role: StrictStr = "user"
-    content: list[_ContentWire] = []
-    call_id: StrictStr | None = Field(None, min_length=1, max_length=MAX_ID_CHARS)  # function_call(_output)
-    name: StrictStr | None = Field(None, max_length=MAX_ID_CHARS)  # function_call
-    arguments: StrictStr | None = None  # function_call: a JSON object
-    output: StrictStr | None = None  # function_call_output
-
-
-class _ItemCreateWire(Strict):
-    item: _ItemWire
-    previous_item_id: StrictStr | None = None
-
-
-class _ItemIdWire(Strict):
-    item_id: StrictStr
-
-
-class _TruncateWire(Strict):
-    item_id: StrictStr
-    content_index: StrictInt = 0
-    audio_end_ms: StrictInt
-
-
-class _ResponseParamsWire(Strict):
-    conversation: StrictStr | None = None
-    metadata: dict[StrictStr, StrictStr] | None = None
-    input: list[_ItemWire] | None = None
-    output_modalities: list[StrictStr] | None = None
-    modalities: list[StrictStr] | None = None
-    instructions: StrictStr | None = None
-    max_output_tokens: StrictInt | Literal["inf"] | None = None
-    max_response_output_tokens: StrictInt | Literal["inf"] | None = None
-    tools: list[dict[str, Any]] | None = None
-    tool_choice: StrictStr | dict[str, Any] | None = None
-
-
-class _ResponseCreateWire(Strict):
-    response: _ResponseParamsWire | None = None
-
-
-class _ResponseCancelWire(Strict):
-    response_id: StrictStr | None = None
 
 
 def _client_path(data: Any, loc: tuple[int | str, ...]) -> str | None:
@@ -151,14 +97,14 @@ def parse_client_event(data: dict[str, Any], *, max_text_chars: int) -> ClientEv
 
 
 def _session_update(data: dict[str, Any], event_id: str | None, max_text_chars: int) -> SessionUpdate:
-    patch = _validated(_SessionUpdateWire, data, event_id).session
+    patch = _validated(SessionUpdateWire, data, event_id).session
     if patch.instructions is not None:
         _check_length(patch.instructions, max_text_chars, "session.instructions", event_id)
     return SessionUpdate(patch, event_id)
 
 
 def _append(data: dict[str, Any], event_id: str | None, _: int) -> AudioAppend:
-    return AudioAppend(base64_pcm16(_validated(_AppendWire, data, event_id).audio, "audio"), event_id)
+    return AudioAppend(base64_pcm16(_validated(AppendWire, data, event_id).audio, "audio"), event_id)
 
 
 def base64_pcm16(encoded: str | None, param: str) -> bytes:
@@ -174,7 +120,7 @@ def base64_pcm16(encoded: str | None, param: str) -> bytes:
 
 
 def _item_create(data: dict[str, Any], event_id: str | None, max_text_chars: int) -> ItemCreate:
-    wire = _validated(_ItemCreateWire, data, event_id)
+    wire = _validated(ItemCreateWire, data, event_id)
     item = wire.item
     if item.type in ("function_call", "function_call_output"):
         return _call_item(item, wire.previous_item_id, event_id, max_text_chars)
@@ -217,7 +163,7 @@ def _item_create(data: dict[str, Any], event_id: str | None, max_text_chars: int
     return ItemCreate(item.role, text, item_id, event_id, after=after)  # type: ignore[arg-type]
 
 
-def _call_item(item: _ItemWire, after: str | None, event_id: str | None, max_text_chars: int) -> ItemCreate:
+def _call_item(item: ItemWire, after: str | None, event_id: str | None, max_text_chars: int) -> ItemCreate:
     """A ``function_call_output`` (the client ran a call) or a ``function_call`` (a history being seeded)."""
     if item.call_id is None:
         raise ProtocolError("invalid_event", f"a {item.type} item needs a call_id", param="item.call_id")
@@ -242,7 +188,7 @@ def _call_item(item: _ItemWire, after: str | None, event_id: str | None, max_tex
 
 
 def _response_create(data: dict[str, Any], event_id: str | None, max_text_chars: int) -> ResponseCreate:
-    params = _validated(_ResponseCreateWire, data, event_id).response
+    params = _validated(ResponseCreateWire, data, event_id).response
     if params is None:
         return ResponseCreate(event_id=event_id)
     if params.conversation not in (None, "auto", "none"):
@@ -274,7 +220,7 @@ def _response_create(data: dict[str, Any], event_id: str | None, max_text_chars:
     return ResponseCreate(output_audio, params.instructions, tokens, event_id, out_of_band, metadata, context, tools, choice)
 
 
-def _input_item(item: _ItemWire, param: str, max_text_chars: int, event_id: str | None) -> str | InputMessage:
+def _input_item(item: ItemWire, param: str, max_text_chars: int, event_id: str | None) -> str | InputMessage:
     """One entry of a response's ``input``: a reference to a stored item, or a message."""
     if item.type == "item_reference":
         if not item.id:
@@ -292,11 +238,11 @@ def _input_item(item: _ItemWire, param: str, max_text_chars: int, event_id: str 
 
 
 def _item_id_event(kind: type[ItemRetrieve] | type[ItemDelete]) -> Any:
-    return lambda data, event_id, _: kind(_validated(_ItemIdWire, data, event_id).item_id, event_id)
+    return lambda data, event_id, _: kind(_validated(ItemIdWire, data, event_id).item_id, event_id)
 
 
 def _truncate(data: dict[str, Any], event_id: str | None, _: int) -> ItemTruncate:
-    wire = _validated(_TruncateWire, data, event_id)
+    wire = _validated(TruncateWire, data, event_id)
     return ItemTruncate(wire.item_id, wire.content_index, wire.audio_end_ms, event_id)
 
 
@@ -310,5 +256,5 @@ _PARSERS: dict[str, Any] = {
     "conversation.item.delete": _item_id_event(ItemDelete),
     "conversation.item.truncate": _truncate,
     "response.create": _response_create,
-    "response.cancel": lambda data, event_id, _: ResponseCancel(_validated(_ResponseCancelWire, data, event_id).response_id, event_id),
+    "response.cancel": lambda data, event_id, _: ResponseCancel(_validated(ResponseCancelWire, data, event_id).response_id, event_id),
 }

@@ -21,7 +21,8 @@ from app.web.realtime.function_calls import ToolUse, checked_tool_choice
 from app.web.realtime.response_output import ResponseOutput
 from app.web.realtime.state import SessionState
 from app.web.realtime.wire import ProtocolError
-from app.web.reply import Reply, StageError, Timing
+from app.web.reply import Reply, StageError
+from app.web.timing import Timing
 
 if TYPE_CHECKING:
     from app.web.realtime.session import Session

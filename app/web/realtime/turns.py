@@ -21,7 +21,8 @@ from app.web.realtime import server_events as ev
 from app.web.realtime.conversation import Entry
 from app.web.realtime.state import SessionState
 from app.web.realtime.wire import ProtocolError, new_id
-from app.web.reply import Reply, Timing
+from app.web.reply import Reply
+from app.web.timing import Timing
 
 if TYPE_CHECKING:
     from app.web.realtime.session import Session
