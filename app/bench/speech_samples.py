@@ -1,7 +1,9 @@
-"""Reference speech for benchmarks and tests: the pytest-audioeval samples and espeak-ng speech."""
+"""Reference speech for benchmarks and tests: recorded human speech (Debian's asterisk prompts, the
+pytest-audioeval samples) and synthetic voices (piper, espeak-ng)."""
 
 from __future__ import annotations
 
+import gzip
 import importlib.util
 import io
 import shutil
@@ -10,6 +12,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import Callable
 
 import numpy as np
 import soundfile as sf
@@ -53,6 +56,51 @@ def audioeval_samples(language: str = "en") -> list[SpeechSample]:
         SpeechSample(wav.stem, load_audio(wav), wav.with_suffix(".txt").read_text().strip())
         for wav in sorted(folder.glob("*.wav"))
     ]
+
+
+# Debian's asterisk-core-sounds-en-wav: prompts recorded by one human speaker (8 kHz 16-bit mono wav,
+# CC-BY-SA-3.0), transcribed in asterisk-core-sounds-en's core-sounds-en.txt. These folders hold
+# ~200 short clips (many of one or two words, where a decoder hallucinates most); the top-level
+# prompts stay out, for checks that were not tuned on.
+ASTERISK_FOLDERS = ("digits", "letters", "phonetic", "dictate", "followme")
+_ASTERISK_SOUNDS = Path("/usr/share/asterisk/sounds")
+_ASTERISK_TRANSCRIPTS = Path("/usr/share/doc/asterisk-core-sounds-{language}/core-sounds-{language}.txt.gz")
+_ASTERISK_INSTALL = "apt-get install asterisk-core-sounds-{language}-wav asterisk-core-sounds-{language}"
+# What the speaker says where the transcript writes a symbol, a bracketed aside or a misspelling.
+_ASTERISK_SPOKEN = {"*": "star", "#": "pound", "exclaimation": "exclamation", "fourtieth": "fortieth", "xray": "x ray"}
+
+
+def _spoken(transcript: str) -> str:
+    text = re.sub(r"\s*\[[^]]*\]", "", transcript).replace("-", " ")
+    for written, said in _ASTERISK_SPOKEN.items():
+        text = text.replace(written, said)
+    return " ".join(text.split())
+
+
+def asterisk_transcripts(language: str = "en") -> dict[str, str]:
+    """``{"digits/1": "one", ...}``: what each clip of ``ASTERISK_FOLDERS`` says."""
+    path = Path(str(_ASTERISK_TRANSCRIPTS).format(language=language))
+    if not path.is_file():
+        raise FileNotFoundError(f"no asterisk transcripts at {path}: {_ASTERISK_INSTALL.format(language=language)}")
+    transcripts = {}
+    for line in gzip.open(path, "rt", encoding="utf-8", errors="replace"):
+        name, colon, text = line.partition(":")
+        if colon and name.split("/")[0] in ASTERISK_FOLDERS and "/" in name:
+            transcripts[name.strip()] = _spoken(text.strip())
+    return transcripts
+
+
+def asterisk_samples(language: str = "en", names: list[str] | None = None) -> list[SpeechSample]:
+    """Recorded asterisk prompts of ``ASTERISK_FOLDERS`` (or just ``names``), 16 kHz, sorted by name."""
+    folder = _ASTERISK_SOUNDS / language
+    if not folder.is_dir():
+        raise FileNotFoundError(f"no asterisk sounds in {folder}: {_ASTERISK_INSTALL.format(language=language)}")
+    transcripts = asterisk_transcripts(language)
+    chosen = sorted(transcripts) if names is None else names
+    missing = [name for name in chosen if name not in transcripts or not (folder / f"{name}.wav").is_file()]
+    if missing:
+        raise FileNotFoundError(f"asterisk clips without a wav or transcript in {folder}: {', '.join(missing[:5])}")
+    return [SpeechSample(name, load_audio(folder / f"{name}.wav"), transcripts[name]) for name in chosen]
 
 
 def espeak_speech(text: str, *, voice: str = "en-us", words_per_minute: int = 160) -> np.ndarray:
@@ -120,6 +168,30 @@ def word_error_rate(references: list[str], hypotheses: list[str]) -> float:
     import jiwer
 
     return float(jiwer.wer([normalize_words(r) for r in references], [normalize_words(h) for h in hypotheses]))
+
+
+@lru_cache(maxsize=1)
+def whisper_normalizer() -> Callable[[str], str]:
+    """openai-whisper's English text normaliser (spellings, numbers as digits, "Mr." and "mister" alike)."""
+    from whisper.normalizers import EnglishTextNormalizer
+
+    return EnglishTextNormalizer()
+
+
+def whisper_word_error_rate(references: list[str], hypotheses: list[str]) -> float:
+    """WER over a corpus (jiwer) after Whisper's English normaliser on both sides, as Whisper's own evaluations."""
+    import jiwer
+
+    normalize = whisper_normalizer()
+    pairs = [(normalize(r), normalize(h)) for r, h in zip(references, hypotheses)]
+    return float(jiwer.wer([r for r, _ in pairs], [h for _, h in pairs]))
+
+
+def repeats_last_word(said: str, heard: str) -> bool:
+    """``heard`` ends on a word said twice in a row where ``said`` does not: the decoder looped."""
+    from app.asr.guards import ends_on_a_repeated_word
+
+    return ends_on_a_repeated_word(heard) and not ends_on_a_repeated_word(said)
 
 
 def speech_bounds(audio: np.ndarray, *, rate: int = 16000, floor: float = 0.01) -> tuple[float, float]:
