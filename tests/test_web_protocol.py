@@ -306,6 +306,35 @@ async def test_openai_sdk_realtime_client_holds_a_typed_conversation(base_url: s
     assert len(texts) == 2
 
 
+async def test_openai_sdk_realtime_client_holds_a_spoken_turn(base_url: str, question: np.ndarray):
+    """Audio in (24 kHz base64 appends, server VAD), audio out, every event parsed by the SDK's models."""
+    from openai import AsyncOpenAI
+
+    client = AsyncOpenAI(api_key="not-needed", base_url=base_url + "/v1",
+                         websocket_base_url=base_url.replace("http://", "ws://") + "/v1")
+    pcm = float32_to_pcm16(resample(np.concatenate([question, np.zeros(24000, np.float32)]), 16000, 24000))
+    async with client.realtime.connect(model="smollm2-135m") as connection:
+        await connection.session.update(session={"type": "realtime", "output_modalities": ["audio"],
+                                                 "instructions": "Answer in one short sentence."})  # fmt: skip
+        for offset in range(0, len(pcm), 4800):  # 100 ms appends, faster than real time
+            await connection.input_audio_buffer.append(audio=base64.b64encode(pcm[offset : offset + 4800]).decode())
+            await asyncio.sleep(0.02)
+        audio, transcript, heard_s = b"", "", 0.0
+        async for event in connection:
+            if event.type == "error":
+                pytest.fail(f"error event: {event.error}")
+            if event.type == "conversation.item.input_audio_transcription.completed":
+                transcript, heard_s = event.transcript, event.usage.seconds  # type: ignore[union-attr]
+            if event.type == "response.output_audio.delta":
+                audio += base64.b64decode(event.delta)
+            if event.type == "response.done":
+                assert event.response.status in ("completed", "incomplete") and event.response.usage is not None
+                assert event.response.usage.output_tokens and event.response.output[0].type == "message"
+                break
+    assert "capital" in transcript.lower() and heard_s > 1.0
+    assert len(audio) > 24000  # over half a second of reply audio at 24 kHz
+
+
 # ---------------------------------------------------------------------- spoken conversation
 
 
