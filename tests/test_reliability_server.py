@@ -232,7 +232,8 @@ async def test_speech_over_the_maximum_utterance_is_cut_into_pieces_with_a_notic
         assert len(speech) / 16000 > 2 * 2.0  # max_utterance_s is 2: at least three pieces
         # every piece (the speech ended well inside the trailing second of silence) is transcribed
         pieces = lambda kind: sum(e["type"] == kind for e in client.events[seen:])  # noqa: E731
-        await _until(lambda: pieces(done) >= 3 and pieces(done) == pieces("input_audio_buffer.committed"), timeout=60)
+        # five pieces through Whisper: minutes on a 2-core CPU shared with other work
+        await _until(lambda: pieces(done) >= 3 and pieces(done) == pieces("input_audio_buffer.committed"), timeout=240)
         assert "utterance_too_long" in codes(client, seen)
         transcripts = [e["transcript"].lower() for e in client.events[seen:] if e["type"] == done]
         assert "paris" in " ".join(transcripts) and "river" in " ".join(transcripts)  # nothing dropped
