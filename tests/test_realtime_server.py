@@ -10,7 +10,7 @@ from collections.abc import Iterator
 
 import pytest
 from realtime_fakes import FakeEngine, FakeRecognizer, FakeSpeech
-from sdk_conformance import sdk_rejections
+from sdk_conformance import every_event_validates_against_the_sdk, sdk_rejections  # noqa: F401  (autouse)
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
