@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -32,3 +33,16 @@ def prepared(settings: Settings):
     from app.models.prepare import prepare_models
 
     return prepare_models(settings)
+
+
+@pytest.fixture(scope="session")
+def tools_server_url(settings: Settings, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """The real server with the packaged Qwen2.5 1.5B, which has a tool format (the default model of most
+    CPUs), sampling greedily: the function-calling tests of the protocol and the page share it."""
+    from app.models.prepare import prepare_models
+    from app.web.server import ServerThread, create_app
+
+    own = settings.model_copy(update={"llm_model": "qwen2.5-1.5b", "temperature": 0.0,
+                                      "data_dir": tmp_path_factory.mktemp("tools")})  # fmt: skip
+    with ServerThread(create_app(own, prepared=prepare_models(own))) as url:
+        yield url

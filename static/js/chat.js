@@ -4,6 +4,7 @@
 
 import { ConversationView } from "./conversation.js";
 import { Microphone } from "./microphone.js";
+import { PAGE_TOOLS, TimerShelf, runPageTool } from "./page-tools.js";
 import { PlaybackQueue } from "./playback.js";
 import { RealtimeConnection } from "./realtime.js";
 import { PLAYBACK_STAGE, TURN_STAGES } from "./stages.js";
@@ -26,11 +27,13 @@ const ui = {
   send: $("send"),
   voiceOut: $("voice-out"),
   latency: $("latency"),
+  timers: $("timers"),
 };
 
 const context = new AudioContext({ latencyHint: "interactive" });
 const playback = new PlaybackQueue(context);
 const view = new ConversationView(ui.log, ui.hint);
+const timers = new TimerShelf(ui.timers, context);
 const workletReady = Microphone.load(context);
 
 /**
@@ -44,6 +47,7 @@ const session = {
   userSpeaking: false,
   response: null, // {id, itemId, done, interrupted, firstAudioReceivedAt, firstAudioHeardAt}
   resumeRetried: false,
+  toolsOffered: true, // until the server says its model has no tool format
 };
 
 const stats = {
@@ -58,6 +62,7 @@ const stats = {
   eventCounts: {},
   statesSeen: new Set(),
   partials: [],
+  toolCalls: [],
 };
 
 /** Appends to a stats list, keeping only the most recent entries (a page may stay open for days). */
@@ -213,6 +218,7 @@ const handlers = {
     session.response = { id: event.response.id, itemId: null, interrupted: false, done: false };
   },
   "response.output_item.added"(event) {
+    if (event.item.type !== "message") return;
     if (session.response) session.response.itemId = event.item.id;
     view.upsert(event.item);
     view.setStreaming(event.item.id, true);
@@ -235,6 +241,7 @@ const handlers = {
     if (event.response.status === "failed") {
       showNotice(event.response.status_details?.error?.message || "The reply failed.");
     }
+    if (event.response.status === "completed") answerToolCalls(event.response.output || []);
   },
   error(event) {
     const { code, message } = event.error || {};
@@ -242,6 +249,9 @@ const handlers = {
     if (code === "empty_input") {
       view.removeEmpty("user");
       ui.partial.textContent = "";
+    } else if (code === "tools_unsupported") {
+      session.toolsOffered = false; // the update that carried them was refused whole: send it again without
+      sendVoiceSetting();
     } else if (code === "server_full") {
       showNotice("The server is full right now; retrying shortly…");
     } else {
@@ -289,7 +299,20 @@ connection.addEventListener("close", (message) => {
 // ---------------------------------------------------------------- controls
 
 function sendVoiceSetting() {
-  connection.send({ type: "session.update", session: { output_modalities: ui.voiceOut.checked ? ["audio"] : ["text"] } });
+  const update = { output_modalities: ui.voiceOut.checked ? ["audio"] : ["text"] };
+  if (session.toolsOffered) Object.assign(update, { tools: PAGE_TOOLS, tool_choice: "auto" });
+  connection.send({ type: "session.update", session: update });
+}
+
+/** The model called the page's tools: run them here, hand back their outputs, and ask for the answer. */
+function answerToolCalls(output) {
+  const calls = output.filter((item) => item.type === "function_call");
+  for (const call of calls) {
+    const result = runPageTool(call.name, call.arguments, timers);
+    remember(stats.toolCalls, { name: call.name, arguments: call.arguments, output: result });
+    connection.send({ type: "conversation.item.create", item: { type: "function_call_output", call_id: call.call_id, output: result } });
+  }
+  if (calls.length) connection.send({ type: "response.create" });
 }
 
 async function toggleMicrophone() {
@@ -362,6 +385,7 @@ window.voicechat = {
   get playedRms() { return rms(playback.energyPlayed, playback.samplesPlayed); },
   get playing() { return playback.playing; },
   get statesSeen() { return [...stats.statesSeen]; },
+  get timers() { return timers.state; },
   /** The log as the user sees it; `text` of an interrupted reply is the part that was heard. */
   get messages() {
     return [...view.bubbles].map(([itemId, bubble]) => ({
