@@ -202,3 +202,13 @@ async def test_a_model_without_a_tool_format_answers_tools_with_an_error(setting
         assert deltas[-1].finish_reason == "error" and "no tool format" in deltas[-1].error
     finally:
         await engine.stop()
+
+
+@pytest.mark.parametrize("step", [1, 1000])
+def test_the_shapes_small_models_write_instead_are_read_at_the_start(step):
+    doubled = '{{"name": "set_timer", "arguments": {"seconds": 90}}}'
+    assert calls(stream(doubled, step)) == [("set_timer", {"seconds": 90})]
+    other_tag = '<tools>\n{"name": "get_weather", "arguments": {"city": "London"}}\n</tools>'
+    assert calls(stream(other_tag, step)) == [("get_weather", {"city": "London"})]
+    later = stream('It is sunny. <tools>{"name": "x"}</tools>', step)
+    assert not calls(later) and spoken(later) == 'It is sunny. <tools>{"name": "x"}</tools>'

@@ -2,8 +2,8 @@
 
 Qwen2.5's chat template lists the declared tools in the system turn and asks for each call as
 ``<tool_call>{"name": ..., "arguments": {...}}</tool_call>``. Small models often write the same JSON
-object bare or inside a ```json fence instead, so a reply that *starts* with such an object counts as
-a call too. Text that might still turn into a call is held back, so a call is never spoken or shown.
+object bare, inside a ```json fence or another tag, or with the doubled braces the template itself
+shows, so a reply that *starts* with such an object counts as a call too. Text that might still turn into a call is held back, so a call is never spoken or shown.
 """
 
 from __future__ import annotations
@@ -17,6 +17,8 @@ import jsonschema
 OPEN_TAG = "<tool_call>"
 CLOSE_TAG = "</tool_call>"
 FENCE = "```"
+# Tags small models put around a call instead, accepted at the start of a reply only.
+START_TAGS = {OPEN_TAG: CLOSE_TAG, "<tools>": "</tools>", "<function_call>": "</function_call>"}
 
 
 class ToolsUnsupportedError(ValueError):
@@ -110,6 +112,8 @@ def _parse_call(raw: str) -> ToolCall | MalformedCall:
     try:
         obj = json.loads(raw)
     except ValueError as exc:
+        if raw.startswith("{{") and raw.endswith("}}"):  # Qwen2.5's template shows the call as {{...}}
+            return _parse_call(raw[1:-1])
         return MalformedCall(raw, f"not JSON: {exc}")
     if not isinstance(obj, dict) or not isinstance(obj.get("name"), str):
         return MalformedCall(raw, "a call needs a string 'name'")
@@ -165,13 +169,13 @@ class ToolCallParser:
         lead = self.buffer.lstrip()
         if not lead:
             return None
-        if lead.startswith(OPEN_TAG):
-            end = lead.find(CLOSE_TAG)
-            if end < 0:
-                return None
-            self.buffer = lead[end + len(CLOSE_TAG) :]
-            self.at_start = False
-            return _parse_call(lead[len(OPEN_TAG) : end].strip())
+        for open_tag, close_tag in START_TAGS.items():
+            if lead.startswith(open_tag) and (self.at_start or open_tag == OPEN_TAG):
+                end = lead.find(close_tag)
+                if end < 0:
+                    return None
+                self.buffer = lead[end + len(close_tag) :]
+                return _parse_call(lead[len(open_tag) : end].strip())  # still at the start: more calls may follow
         if self.at_start and lead.startswith(FENCE):
             body = lead.find("{")
             if body < 0:
@@ -187,7 +191,7 @@ class ToolCallParser:
                 return None
             self.buffer = lead[end:]
             return self._bare_call(lead[:end])
-        if self.at_start and (_could_become(lead, OPEN_TAG) or _could_become(lead, FENCE)):
+        if self.at_start and any(_could_become(lead, marker) for marker in (*START_TAGS, FENCE)):
             return None
         return self._take_text()
 
