@@ -276,7 +276,7 @@ def test_series_points_carry_every_stage_percentile():
 
 
 def test_reply_guard_ends_a_loop_at_its_third_repeat():
-    from app.web.reply import ReplyGuard
+    from app.web.reply_guard import ReplyGuard
 
     guard = ReplyGuard(96, spoken=False)
     text = "El amigo, el amigo, el amigo, el amigo, el amigo,"
@@ -286,7 +286,7 @@ def test_reply_guard_ends_a_loop_at_its_third_repeat():
 
 
 def test_reply_guard_ends_a_long_spoken_reply_at_a_sentence_end():
-    from app.web.reply import ReplyGuard
+    from app.web.reply_guard import ReplyGuard
 
     spoken = ReplyGuard(40, spoken=True)
     assert not spoken.check("First sentence.", 10)  # within budget
@@ -296,7 +296,7 @@ def test_reply_guard_ends_a_long_spoken_reply_at_a_sentence_end():
 
 
 def test_a_reply_cut_by_the_token_limit_does_not_speak_its_unfinished_sentence():
-    from app.web.reply import speakable_end
+    from app.web.reply_guard import speakable_end
 
     assert speakable_end(["Paris is the capital.", "It has a tower that"], "length") == ["Paris is the capital."]
     assert speakable_end(["Paris is the capital.", "It has a tower."], "length") == ["Paris is the capital.", "It has a tower."]

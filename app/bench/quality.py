@@ -37,7 +37,7 @@ from typing import Any, Iterable, Iterator
 
 from app.bench.quality_questions import CATEGORIES, ITEMS
 from app.config import Settings
-from app.web.reply import repeats_a_phrase
+from app.web.reply_guard import repeats_a_phrase
 
 TURN_TIMEOUT_S = 180.0
 ACCENTLESS = {"translation"}  # categories matched with accents stripped

@@ -11,7 +11,6 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections import Counter
 from dataclasses import dataclass, field
 
 from app.engine.api import LLMBackend, Priority, SamplingParams
@@ -19,6 +18,7 @@ from app.engine.tool_calls import MalformedCall, ToolCall, ToolCallParser, check
 from app.tts.chunker import ClauseChunker
 from app.web.realtime.function_calls import ToolUse
 from app.web.realtime.parts import SpeechOut
+from app.web.reply_guard import ReplyGuard, speakable_end
 from app.web.realtime.wire import new_id
 from app.web.timing import Timing
 
@@ -54,43 +54,6 @@ class Output:
     clause: int = -1
     finish_reason: str | None = None
     error: StageError | None = None
-
-
-LOOP_WORDS, LOOP_REPEATS = 4, 3
-
-
-def repeats_a_phrase(words: list[str], n: int = LOOP_WORDS, repeats: int = LOOP_REPEATS) -> bool:
-    """Whether one ``n``-word sequence occurs ``repeats`` times or more (overlapping ones too): a reply in
-    a loop. The server ends such a reply; ``bench quality`` counts them by the same rule."""
-    grams = Counter(tuple(words[i : i + n]) for i in range(len(words) - n + 1))
-    return bool(grams) and max(grams.values()) >= repeats
-
-
-class ReplyGuard:
-    """When a reply should end before the engine's token limit: a loop (one 4-word sequence said a
-    third time: small models can repeat a phrase to the limit) ends it at once, and a spoken reply past
-    three quarters of its token budget ends at the next sentence end, so speech never stops mid-sentence.
-    """
-
-    def __init__(self, max_tokens: int, spoken: bool) -> None:
-        self.sentence_budget = max_tokens * 3 // 4 if spoken else None
-        self.reason: str | None = None
-
-    def check(self, text: str, tokens: int) -> bool:
-        """True when the reply ``text`` (``tokens`` long so far) should end now; ``reason`` says why."""
-        if repeats_a_phrase([w.strip(".,;:!?\"'()").lower() for w in text.split()]):
-            self.reason = "loop"
-        elif self.sentence_budget is not None and tokens >= self.sentence_budget and text.rstrip().endswith((".", "!", "?")):
-            self.reason = "sentence"
-        return self.reason is not None
-
-
-def speakable_end(clauses: list[str], finish_reason: str | None) -> list[str]:
-    """The last clauses of a reply cut by the token limit, less a trailing unfinished sentence (text shows
-    it; speech would stop mid-word)."""
-    if finish_reason == "length" and clauses and not clauses[-1].rstrip(" \"')").endswith((".", "!", "?")):
-        return clauses[:-1]
-    return clauses
 
 
 @dataclass
