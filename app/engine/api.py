@@ -32,6 +32,10 @@ class SamplingParams:
     stop: tuple[str, ...] = ()
     seed: int | None = None
     ignore_eos: bool = False
+    # token ids whose probabilities at the first sampled position (softmax of the model's own logits, before any
+    # penalty or temperature) come back in the final Delta's ``token_probs``: with ``max_tokens=1`` a prefill-only
+    # question such as "does the user's message end here?" (``app/vad/end_of_turn.py``)
+    token_probs: tuple[int, ...] = ()
 
 
 @dataclass
@@ -45,6 +49,7 @@ class Delta:
     finish_reason: str | None = None
     dropped_turns: int = 0
     error: str | None = None
+    token_probs: dict[int, float] | None = None  # the final delta's answer to ``SamplingParams.token_probs``
 
 
 @runtime_checkable

@@ -257,6 +257,9 @@ class LocalEngine:
             raise ToolsUnsupportedError(f"{Path(self.model_path).name} has no tool format in its chat template")
         if params.max_tokens < 1:
             raise ValueError("max_tokens must be at least 1")
+        vocab = self.runner.vocab_size
+        if any(not 0 <= token < vocab for token in params.token_probs):
+            raise ValueError(f"token_probs names a token id outside the vocabulary (0..{vocab - 1})")
         dropped = 0
         if messages is not None:
             reply_room = min(params.max_tokens, s.max_seq_len // 2)
@@ -375,6 +378,7 @@ class LocalEngine:
             deliveries = [(self._requests[out.seq.request_id], out.delta) for out in outputs]
             for out in outputs:
                 if out.delta.finished:
+                    out.delta.token_probs = out.seq.token_probs
                     del self._requests[out.seq.request_id]
         self._deliver(deliveries)
 

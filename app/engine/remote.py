@@ -87,6 +87,9 @@ class RemoteEngine:
         if (messages is None) == (prompt_token_ids is None):
             yield Delta(request_id, [], "", True, "error", error="pass exactly one of messages or prompt_token_ids")
             return
+        if params.token_probs:  # a chat-completions server has no raw prompt position to ask about
+            yield Delta(request_id, [], "", True, "error", error="token_probs is not supported by the remote LLM backend")
+            return
         if request_id in self._tasks:
             yield Delta(request_id, [], "", True, "error", error=f"request id {request_id!r} is already in use")
             return

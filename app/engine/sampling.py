@@ -71,6 +71,16 @@ def _filter_top_k_top_p(logits: torch.Tensor, top_k: int, top_p: float) -> torch
     return logits
 
 
+def _record_token_probs(logits: torch.Tensor, seqs: list[Sequence], bad: list[bool]) -> None:
+    """The probabilities a request asked for (``params.token_probs``), from the model's own distribution at its
+    first sampled position: every sampled row passes here, in plain and in speculative steps."""
+    for row, seq in enumerate(seqs):
+        if seq.params.token_probs and seq.token_probs is None and not bad[row]:
+            ids = list(seq.params.token_probs)
+            probs = logits[row].softmax(-1)[ids].tolist()
+            seq.token_probs = dict(zip(ids, probs))
+
+
 def sample(logits: torch.Tensor, seqs: list[Sequence]) -> SampleResult:
     """One token per row of ``logits`` [N, V] (fp32) for ``seqs`` (same order)."""
     # a row's sum is finite exactly when all its logits are (no fp32 logit row sums to an overflow
@@ -80,6 +90,7 @@ def sample(logits: torch.Tensor, seqs: list[Sequence]) -> SampleResult:
     errors: list[str | None] = [
         NAN_ERROR if b else None for b in bad
     ]
+    _record_token_probs(logits, seqs, bad)
     logits = logits.clone() if any(s.params.repetition_penalty != 1.0 for s in seqs) else logits
     _apply_repetition_penalty(logits, seqs)
 

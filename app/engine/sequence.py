@@ -45,6 +45,7 @@ class Sequence:
     preemptions: int = 0
     generator: torch.Generator | None = None
     detok: IncrementalDetokenizer | None = None  # the reply's text and stop strings (None: token ids only)
+    token_probs: dict[int, float] | None = None  # ``params.token_probs`` at the first sampled position
 
     def __post_init__(self) -> None:
         self.prompt_len = len(self.token_ids)

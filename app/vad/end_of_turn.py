@@ -1,0 +1,113 @@
+"""Semantic end of turn: how likely the user's message ends after the words so far, and the silence that follows.
+
+LiveKit's turn detector's method on the shared engine: the words, normalised (lowercase, no punctuation), are the
+last user message of the chat template with the last few turns before them; the model's probability that the message
+ends right there is read from one prefill-only request at voice priority (``SamplingParams.token_probs``,
+``max_tokens=1``). The end is its end-of-message token (``<|im_end|>`` in ChatML) or a sentence-final mark: the
+packaged instruct models close a sentence with ``.``/``?``/``!`` before the end token, so on unpunctuated text the
+end token alone is near zero after complete and unfinished sentences alike, while the two together separate them
+(smollm2-135m: "what is the capital of france" 0.9, "what is the capital of" 1e-11).
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import re
+import uuid
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Literal
+
+from app.engine.api import LLMBackend, Priority, SamplingParams
+
+log = logging.getLogger(__name__)
+
+Eagerness = Literal["low", "medium", "high", "auto"]
+CONTEXT_TURNS = 4  # earlier messages rendered before the user's words
+SENTENCE_ENDS = (".", "?", "!")
+CACHE_SIZE = 256
+LIKELY_END = 0.05  # at or above: the shortest wait
+UNLIKELY_END = 0.001  # at or below: the longest wait; between them the wait follows log(probability)
+
+
+@dataclass(frozen=True)
+class Waits:
+    """The silence (ms) that ends a turn whose end is likely, and one whose end is unlikely."""
+
+    shortest_ms: int
+    longest_ms: int
+
+
+WAITS: dict[str, Waits] = {
+    "high": Waits(150, 600),
+    "medium": Waits(200, 1000),
+    "auto": Waits(200, 1000),
+    "low": Waits(250, 1500),
+}
+
+
+def silence_ms(probability: float, eagerness: Eagerness) -> int:
+    """The silence that ends the turn given the probability that the message ended."""
+    waits = WAITS[eagerness]
+    position = (math.log(max(probability, 1e-12)) - math.log(UNLIKELY_END)) / (math.log(LIKELY_END) - math.log(UNLIKELY_END))
+    position = min(1.0, max(0.0, position))
+    return round(waits.longest_ms - position * (waits.longest_ms - waits.shortest_ms))
+
+
+def normalise(text: str) -> str:
+    """Lowercase words without punctuation (apostrophes kept), as the words of a transcript come in speech."""
+    return " ".join(re.sub(r"[^\w\s']", " ", text.lower()).split())
+
+
+class EndOfTurnScorer:
+    """Asks the engine how likely a message ends after some words; answers cached by conversation and words."""
+
+    def __init__(self, backend: LLMBackend, tokenizer) -> None:
+        self.backend = backend
+        self.tokenizer = tokenizer
+        end = tokenizer.convert_tokens_to_ids("<|im_end|>")
+        if not isinstance(end, int) or end == tokenizer.unk_token_id:
+            end = tokenizer.eos_token_id
+        self.end_ids = (end, *(self._single_token(mark) for mark in SENTENCE_ENDS))
+        self._cache: OrderedDict[tuple[str, ...], float] = OrderedDict()
+
+    def _single_token(self, text: str) -> int:
+        ids = self.tokenizer.encode(text, add_special_tokens=False)
+        if len(ids) != 1:
+            raise ValueError(f"{text!r} is not one token in this tokenizer")
+        return ids[0]
+
+    def prompt(self, context: list[dict], words: str) -> list[int]:
+        """The chat template with ``words`` as the last user message, cut just before that message's end."""
+        messages = [*context[-CONTEXT_TURNS:], {"role": "user", "content": words}]
+        text = self.tokenizer.apply_chat_template(messages, tokenize=False, add_generation_prompt=False)
+        end_text = self.tokenizer.decode([self.end_ids[0]])
+        cut = text.rfind(end_text)
+        return self.tokenizer.encode(text[:cut] if cut >= 0 else text, add_special_tokens=False)
+
+    async def score(self, context: list[dict], text: str, session_id: str | None = None) -> float | None:
+        """The probability that the user's message ends after ``text``; None when the engine cannot tell."""
+        words = normalise(text)
+        if not words:
+            return None
+        context = [{"role": m["role"], "content": normalise(m["content"]) if m["role"] == "user" else m["content"]}
+                   for m in context if m.get("role") in ("user", "assistant") and isinstance(m.get("content"), str)]  # fmt: skip
+        key = (*(f"{m['role']}:{m['content']}" for m in context[-CONTEXT_TURNS:]), words)
+        if key in self._cache:
+            self._cache.move_to_end(key)
+            return self._cache[key]
+        params = SamplingParams(max_tokens=1, token_probs=self.end_ids)
+        last = None
+        async for delta in self.backend.generate(prompt_token_ids=self.prompt(context, words), params=params,
+                                                 priority=Priority.VOICE, session_id=session_id,
+                                                 request_id=f"eot-{uuid.uuid4().hex}"):  # fmt: skip
+            last = delta
+        if last is None or last.token_probs is None:
+            log.warning("end-of-turn score unavailable: %s", last.error if last is not None else "no answer")
+            return None
+        probability = sum(last.token_probs.values())
+        self._cache[key] = probability
+        while len(self._cache) > CACHE_SIZE:
+            self._cache.popitem(last=False)
+        return probability

@@ -1,0 +1,52 @@
+"""The end-of-turn score on the real engine (the packaged test model, fp32) against transformers' own logits."""
+
+from __future__ import annotations
+
+import pytest
+import pytest_asyncio
+import torch
+
+from app.engine import Priority, SamplingParams, create_backend
+from app.vad.end_of_turn import EndOfTurnScorer
+from engine_helpers import collect, hf_model  # noqa: F401
+
+pytestmark = pytest.mark.asyncio(loop_scope="session")
+
+
+@pytest_asyncio.fixture(scope="module", loop_scope="session")
+async def engine(settings, prepared):
+    update = {"llm_dtype": "float32", "llm_kv_dtype": "float32", "device": "cpu", "llm_weight_bits": "16"}
+    eng = create_backend(settings.model_copy(update=update), model_path=str(prepared.llm_dir))
+    await eng.start()
+    yield eng
+    await eng.stop()
+
+
+def hf_probabilities(hf_model, ids: list[int], wanted: tuple[int, ...]) -> list[float]:
+    with torch.inference_mode():
+        logits = hf_model(torch.tensor([ids])).logits[0, -1].float()
+    return logits.softmax(-1)[list(wanted)].tolist()
+
+
+async def test_token_probs_equal_transformers_softmax_and_no_text_is_generated(engine, hf_model):
+    scorer = EndOfTurnScorer(engine, engine.tokenizer)
+    ids = scorer.prompt([], "what is the capital of france")
+    tokens, _, last = await collect(engine, prompt_token_ids=ids, priority=Priority.VOICE,
+                                    params=SamplingParams(max_tokens=1, token_probs=scorer.end_ids))
+    assert len(tokens) == 1 and last.finished and last.error is None
+    assert list(last.token_probs) == list(scorer.end_ids)
+    assert list(last.token_probs.values()) == pytest.approx(hf_probabilities(hf_model, ids, scorer.end_ids), rel=1e-3, abs=1e-7)
+
+
+async def test_the_score_separates_a_finished_question_from_an_unfinished_one(engine):
+    scorer = EndOfTurnScorer(engine, engine.tokenizer)
+    finished = await scorer.score([], "What is the capital of France?")
+    unfinished = await scorer.score([], "what is the capital of")
+    assert finished is not None and unfinished is not None
+    assert finished > 100 * unfinished, (finished, unfinished)
+    assert await scorer.score([], "what is the capital of france") == finished  # normalised and cached
+
+
+async def test_a_token_id_outside_the_vocabulary_is_an_error(engine):
+    _, _, last = await collect(engine, prompt_token_ids=[1, 2, 3], params=SamplingParams(max_tokens=1, token_probs=(10**9,)))
+    assert last.finish_reason == "error" and "outside the vocabulary" in last.error
