@@ -212,3 +212,9 @@ def test_the_shapes_small_models_write_instead_are_read_at_the_start(step):
     assert calls(stream(other_tag, step)) == [("get_weather", {"city": "London"})]
     later = stream('It is sunny. <tools>{"name": "x"}</tools>', step)
     assert not calls(later) and spoken(later) == 'It is sunny. <tools>{"name": "x"}</tools>'
+
+
+@pytest.mark.parametrize("step", [1, 1000])
+def test_a_stray_closing_brace_after_a_call_is_not_spoken(step):
+    pieces = stream('{"name": "get_current_time", "arguments": {}}}\nIt is noon.', step)
+    assert calls(pieces) == [("get_current_time", {})] and spoken(pieces).strip() == "It is noon."

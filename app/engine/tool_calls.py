@@ -167,6 +167,9 @@ class ToolCallParser:
     def _next(self) -> str | ToolCall | MalformedCall | None:
         """The next decided piece from the front of the buffer ("" when only whitespace went), or None."""
         lead = self.buffer.lstrip()
+        if self.at_start and lead.startswith("}"):  # the doubled braces of Qwen2.5's template, closed late
+            self.buffer = lead.lstrip("}")
+            return ""
         if not lead:
             return None
         for open_tag, close_tag in START_TAGS.items():
