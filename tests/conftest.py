@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import os
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
 
 import pytest
@@ -46,3 +47,37 @@ def tools_server_url(settings: Settings, tmp_path_factory: pytest.TempPathFactor
                                       "data_dir": tmp_path_factory.mktemp("tools")})  # fmt: skip
     with ServerThread(create_app(own, prepared=prepare_models(own))) as url:
         yield url
+
+
+@pytest.fixture
+async def rig(tmp_path: Path) -> AsyncIterator:
+    """A realtime session on small fakes of the engine, recogniser and speech out (no models); every event
+    it sent must validate against the SDK's server-event union."""
+    from realtime_fakes import make_rig
+    from sdk_conformance import sdk_rejections
+
+    rig = await make_rig(tmp_path)
+    yield rig
+    await rig.close()
+    assert sdk_rejections(rig.outbox.events) == []
+
+
+@pytest.fixture
+def sdk_checked_events(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Every event a session sends during a test must validate against the pinned ``openai`` SDK's
+    server-event union (strictly), as an SDK-typed client would read it. The end-to-end protocol
+    modules use it for all their tests (``pytestmark``)."""
+    from sdk_conformance import sdk_rejections
+
+    from app.web.outbox import Outbox
+
+    sent: list[dict] = []
+    send = Outbox.event
+
+    def recording(self: Outbox, event: dict, on_sent=None) -> None:  # type: ignore[no-untyped-def]
+        sent.append(json.loads(json.dumps(event)))
+        send(self, event, on_sent)
+
+    monkeypatch.setattr(Outbox, "event", recording)
+    yield
+    assert sdk_rejections(sent) == []

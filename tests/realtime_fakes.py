@@ -14,6 +14,7 @@ import numpy as np
 
 from app.config import Settings
 from app.engine.api import Delta, Priority, SamplingParams
+from app.vad.end_of_turn import EndOfTurnScorer
 from app.web.history import HistoryStore
 from app.web.realtime.parts import SharedParts
 from app.web.realtime.session import Session
@@ -22,8 +23,34 @@ from app.web.telemetry import Telemetry
 OUTPUT_RATE = 24000
 
 
+class FakeTokenizer:
+    """ChatML as characters: one token id per character, ``<|im_end|>`` an id of its own."""
+
+    END = 0x110000
+    END_TEXT = "<|im_end|>"
+    unk_token_id = None
+    eos_token_id = END
+
+    def convert_tokens_to_ids(self, token: str) -> int | None:
+        return self.END if token == self.END_TEXT else None
+
+    def encode(self, text: str, add_special_tokens: bool = False) -> list[int]:
+        ids: list[int] = []
+        for index, part in enumerate(text.split(self.END_TEXT)):
+            ids += ([self.END] if index else []) + [ord(c) for c in part]
+        return ids
+
+    def decode(self, ids: list[int]) -> str:
+        return "".join(self.END_TEXT if i == self.END else chr(i) for i in ids)
+
+    def apply_chat_template(self, messages: list[dict], tokenize: bool = False, add_generation_prompt: bool = False) -> str:
+        return "".join(f"<|im_start|>{m['role']}\n{m['content']}{self.END_TEXT}\n" for m in messages)
+
+
 class FakeEngine:
-    """Streams a scripted reply word by word; ``gate`` (when set) holds every token until opened."""
+    """Streams a scripted reply word by word; ``gate`` (when set) holds every token until opened. A request for
+    ``token_probs`` (an end-of-turn score) gets the probability ``end_scores`` scripts for the prompt's last
+    user words on the end token (an error when none is scripted)."""
 
     supports_tools = True
 
@@ -32,6 +59,7 @@ class FakeEngine:
         self.gate: asyncio.Event | None = None
         self.requests: list[dict[str, Any]] = []
         self.cancelled: list[str] = []
+        self.end_scores: dict[str, float] = {}
 
     async def start(self) -> None: ...
 
@@ -41,7 +69,14 @@ class FakeEngine:
         self, *, messages: list[dict] | None = None, prompt_token_ids: list[int] | None = None, params: SamplingParams,
         priority: Priority, session_id: str | None = None, request_id: str | None = None, tools: list[dict] | None = None,
     ) -> AsyncIterator[Delta]:  # fmt: skip
-        self.requests.append({"messages": messages, "priority": priority, "id": request_id, "tools": tools})
+        self.requests.append({"messages": messages, "priority": priority, "id": request_id, "tools": tools, "params": params})
+        if params.token_probs:
+            words = FakeTokenizer().decode(prompt_token_ids or []).rsplit("user\n", 1)[-1]
+            score = self.end_scores.get(words)
+            probs = None if score is None else {token: score if index == 0 else 0.0 for index, token in enumerate(params.token_probs)}
+            yield Delta(request_id or "", [0], "", True, "length" if probs else "error", token_probs=probs,
+                        error=None if probs else f"no score scripted for {words!r}")
+            return
         words = self.reply.split(" ")
         for index, word in enumerate(words):
             if self.gate is not None:
@@ -157,7 +192,7 @@ async def make_rig(tmp_path: Path, *, binary_audio: bool = True, session_id: str
     engine, recognizer, speech = FakeEngine(), FakeRecognizer(), FakeSpeech()
     history = HistoryStore(tmp_path / "history.sqlite3")
     outbox = RecordingOutbox()
-    parts = SharedParts(config, engine, recognizer, speech, history, Telemetry())
+    parts = SharedParts(config, engine, recognizer, speech, history, Telemetry(), EndOfTurnScorer(engine, FakeTokenizer()))
     session = Session(session_id, parts, outbox, binary_audio=binary_audio)  # type: ignore[arg-type]
     await session.start()
     return Rig(session, outbox, engine, recognizer, speech, history)

@@ -7,7 +7,8 @@ from __future__ import annotations
 import json
 
 import pytest
-from sdk_conformance import every_event_validates_against_the_sdk  # noqa: F401  (autouse)
+
+pytestmark = pytest.mark.usefixtures("sdk_checked_events")
 
 
 TIMER = {

@@ -10,12 +10,14 @@ from collections.abc import Iterator
 
 import pytest
 from realtime_fakes import FakeEngine, FakeRecognizer, FakeSpeech
-from sdk_conformance import every_event_validates_against_the_sdk, sdk_rejections  # noqa: F401  (autouse)
+from sdk_conformance import sdk_rejections
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
 from app.config import Settings
 from app.web.server import ServerThread, create_app
+
+pytestmark = pytest.mark.usefixtures("sdk_checked_events")
 
 TOKEN = "open-sesame"
 

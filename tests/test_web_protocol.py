@@ -18,13 +18,14 @@ from pathlib import Path
 import numpy as np
 import pytest
 import websockets
-from sdk_conformance import every_event_validates_against_the_sdk  # noqa: F401  (autouse)
 
 from app.audio import float32_to_pcm16, resample
 from app.bench.client import RealtimeClient
 from app.bench.speech_samples import espeak_speech
 from app.config import Settings
 from app.web.server import MAX_FRAME_BYTES, ServerThread, create_app
+
+pytestmark = pytest.mark.usefixtures("sdk_checked_events")
 
 MAX_SESSIONS = 4
 LONG_REPLY = "You are a storyteller. Always answer with a long story of at least ten sentences."
