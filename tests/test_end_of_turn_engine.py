@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 import pytest_asyncio
 import torch
+from engine_helpers import collect, hf_model  # noqa: F401
 
 from app.engine import Priority, SamplingParams, create_backend
 from app.vad.end_of_turn import EndOfTurnScorer
-from engine_helpers import collect, hf_model  # noqa: F401
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 

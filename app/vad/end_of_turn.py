@@ -111,3 +111,16 @@ class EndOfTurnScorer:
         while len(self._cache) > CACHE_SIZE:
             self._cache.popitem(last=False)
         return probability
+
+
+def end_of_turn_scorer(backend: LLMBackend) -> EndOfTurnScorer | None:
+    """A scorer on ``backend`` where it has a tokenizer to render prompts with (the local engine; a remote backend
+    has none, and ``semantic_vad`` is then refused)."""
+    tokenizer = getattr(backend, "tokenizer", None)
+    if tokenizer is None:
+        return None
+    try:
+        return EndOfTurnScorer(backend, tokenizer)
+    except ValueError as why:
+        log.warning("no semantic end of turn with this model: %s", why)
+        return None

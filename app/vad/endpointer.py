@@ -35,7 +35,7 @@ class Endpointer:
         self.speaking = speaking
         self._threshold = settings.vad_threshold
         self._silence_threshold = max(0.01, settings.vad_threshold - _HYSTERESIS)
-        self._stop_frames = _frames(settings.vad_silence_ms)
+        self._stop_frames = self._default_stop_frames = _frames(settings.vad_silence_ms)
         self._pause_frames = min(_frames(settings.vad_pause_ms), self._stop_frames)
         self._min_speech_frames = _frames(settings.vad_min_speech_ms)
         self._bargein_frames = _frames(settings.bargein_min_speech_ms)
@@ -49,6 +49,12 @@ class Endpointer:
     def in_speech(self) -> bool:
         """True between SpeechStarted and SpeechStopped."""
         return self._in_speech
+
+    def end_pause_after(self, silence_ms: float) -> None:
+        """The silence that ends the current pause (semantic end of turn: the words said so far decide it); speech
+        that resumes, and the next utterance, wait ``vad_silence_ms`` again. A pause already that long ends at the
+        next frame."""
+        self._stop_frames = _frames(silence_ms)
 
     def reset(self) -> None:
         """Drop any speech in progress and the VAD state (e.g. after the client clears its input)."""
@@ -137,6 +143,7 @@ class Endpointer:
         self._silence_run = 0
         self._paused_at = None
         self._since_partial = 0
+        self._stop_frames = self._default_stop_frames
         events.append(SpeechStarted(at_s=self._time(self._frame_index), start_s=self._time(speech_start)))
 
     def _speech_frame(self, frame: np.ndarray, probability: float, events: list[VadEvent]) -> None:
@@ -147,6 +154,7 @@ class Endpointer:
             self._silence_run = 0
             if self._paused_at is not None:
                 self._paused_at = None
+                self._stop_frames = self._default_stop_frames
                 events.append(SpeechResumed(at_s=now))
         elif probability < self._silence_threshold or self._silence_run:
             self._silence_run += 1

@@ -24,6 +24,7 @@ from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
 from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from app.config import Settings
+from app.vad.end_of_turn import end_of_turn_scorer
 from app.web.assets import static_dir, templates_dir
 from app.web.history import HistoryStore, history_limits
 from app.web.limits import AccessPolicy, limited_client
@@ -140,7 +141,8 @@ def create_app(
         for part in owned:
             await _call(part, "start")
         history = HistoryStore(Path(settings.data_dir) / "history.sqlite3", history_limits(settings))
-        state["parts"] = SharedParts(settings, built_engine, built_recognizer, built_tts, history, telemetry)
+        state["parts"] = SharedParts(settings, built_engine, built_recognizer, built_tts, history, telemetry,
+                                     end_of_turn_scorer(built_engine))
         telemetry.watch_engine(built_engine, lambda: llm_name(settings, built_engine))
         sampler = asyncio.create_task(_sample_forever(), name="dashboard-sampler")
         log.info("ready: up to %d sessions, history in %s", settings.max_sessions, history.path)

@@ -18,6 +18,7 @@ import numpy as np
 from app.audio.pcm import pcm16_to_float32
 from app.audio.resample import StreamResampler
 from app.vad import Endpointer, PartialAudio, SpeechPaused, SpeechResumed, SpeechStarted, SpeechStopped, VadEvent
+from app.vad.end_of_turn import WAITS
 from app.web.realtime import server_events as ev
 from app.web.realtime.client_events import AudioAppend, AudioClear, AudioCommit
 from app.web.realtime.session_config import TurnDetection
@@ -58,19 +59,22 @@ class InputAudio:
 
     @property
     def endpointer(self) -> Endpointer:
-        """The VAD with the session's turn detection settings."""
+        """The VAD with the session's turn detection settings; with ``semantic_vad`` a pause lasts its eagerness's
+        longest wait unless the words said decide sooner (``Turns``)."""
         if self._endpointer is None:
             vad = self.session.config.turn_detection or self.session.default_vad
+            silence_ms = WAITS[vad.eagerness].longest_ms if vad.type == "semantic_vad" else vad.silence_duration_ms
             self._endpointer = Endpointer(self.session.settings.model_copy(update={
-                "vad_silence_ms": vad.silence_duration_ms, "vad_threshold": vad.threshold,
-                "vad_preroll_ms": vad.prefix_padding_ms,
+                "vad_silence_ms": silence_ms, "vad_threshold": vad.threshold, "vad_preroll_ms": vad.prefix_padding_ms,
             }))  # fmt: skip
         return self._endpointer
 
     def reconfigure(self, old: TurnDetection | None, new: TurnDetection | None, rate_changed: bool) -> None:
         """After ``session.update``: a new endpointer when the VAD settings changed."""
-        if new is not None and (old is None or (old.silence_duration_ms, old.threshold, old.prefix_padding_ms)
-                                != (new.silence_duration_ms, new.threshold, new.prefix_padding_ms)):  # fmt: skip
+        def vad_settings(vad: TurnDetection) -> tuple:
+            return vad.type, vad.eagerness, vad.silence_duration_ms, vad.threshold, vad.prefix_padding_ms
+
+        if new is not None and (old is None or vad_settings(old) != vad_settings(new)):
             self._endpointer = None
         if rate_changed:
             self._resampler = None

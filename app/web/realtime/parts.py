@@ -11,6 +11,7 @@ import numpy as np
 
 from app.config import Settings
 from app.engine.api import LLMBackend
+from app.vad.end_of_turn import EndOfTurnScorer
 from app.web.history import HistoryStore
 from app.web.telemetry import Telemetry
 
@@ -56,3 +57,4 @@ class SharedParts:
     tts: SpeechOut
     history: HistoryStore
     telemetry: Telemetry
+    end_of_turn: EndOfTurnScorer | None = None  # semantic_vad's judge; None where the backend cannot score

@@ -2,8 +2,8 @@
 with upper bounds on every number and string), and the ``session`` object the client sees.
 
 GA nested fields and the beta flat names are both read. What this server cannot do is refused
-with an error instead of being ignored: ``semantic_vad``, transcription sessions, and ``tools`` where
-the model has no tool format.
+with an error instead of being ignored: transcription sessions, ``semantic_vad`` where the LLM backend cannot
+score the end of a turn (the remote one), and ``tools`` where the model has no tool format.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ OPENAI_PCM_RATE = 24000  # the only rate of the SDK's ``audio/pcm`` format
 MAX_SILENCE_MS = 10_000
 MAX_PREFIX_PADDING_MS = 2_000
 MAX_NAME_CHARS = 64  # voice, model, transcription model and language
+EAGERNESS = ("low", "medium", "high", "auto")
 
 
 class Strict(BaseModel):
@@ -40,6 +41,7 @@ class TurnDetectionPatch(Strict):
     threshold: StrictFloat | StrictInt | None = Field(None, gt=0, lt=1)
     prefix_padding_ms: StrictInt | None = Field(None, ge=0, le=MAX_PREFIX_PADDING_MS)
     silence_duration_ms: StrictInt | None = Field(None, ge=1, le=MAX_SILENCE_MS)
+    eagerness: StrictStr | None = Field(None, max_length=MAX_NAME_CHARS)
     create_response: StrictBool | None = None
     interrupt_response: StrictBool | None = None
 
@@ -87,15 +89,22 @@ class SessionPatch(Strict):
 
 @dataclass(frozen=True)
 class TurnDetection:
-    """Server VAD settings a client may tune (``session.audio.input.turn_detection``)."""
+    """Turn detection a client may tune (``session.audio.input.turn_detection``): ``server_vad`` ends a turn after
+    ``silence_duration_ms``; ``semantic_vad`` after a silence the words said so far decide, by ``eagerness``
+    (``app/vad/end_of_turn.py``), the VAD's threshold and padding as set."""
 
     silence_duration_ms: int
     threshold: float
     prefix_padding_ms: int
     create_response: bool = True
     interrupt_response: bool = True
+    type: Literal["server_vad", "semantic_vad"] = "server_vad"
+    eagerness: str = "auto"
 
     def to_wire(self) -> dict[str, Any]:
+        if self.type == "semantic_vad":
+            return {"type": "semantic_vad", "eagerness": self.eagerness, "create_response": self.create_response,
+                    "interrupt_response": self.interrupt_response}  # fmt: skip
         return {
             "type": "server_vad",
             "threshold": self.threshold,
@@ -173,23 +182,32 @@ def _rate(value: FormatPatch | str, param: str, allowed: range | tuple[int, ...]
 
 
 def _turn_detection(
-    patch: TurnDetectionPatch | None, current: TurnDetection | None, defaults: TurnDetection, param: str
+    patch: TurnDetectionPatch | None, current: TurnDetection | None, defaults: TurnDetection, param: str,
+    end_of_turn_supported: bool,
 ) -> TurnDetection | None:
     if patch is None:
         return None
-    if patch.type == "semantic_vad":
-        raise ProtocolError("unsupported_feature", f"{param}.type semantic_vad is not supported; use server_vad",
-                            param=f"{param}.type")  # fmt: skip
-    if patch.type != "server_vad":
-        raise ProtocolError("invalid_event", f"{param}.type must be server_vad", param=f"{param}.type")
-    changes = {
+    if patch.type not in ("server_vad", "semantic_vad"):
+        raise ProtocolError("invalid_event", f"{param}.type must be server_vad or semantic_vad", param=f"{param}.type")
+    if patch.type == "semantic_vad" and not end_of_turn_supported:
+        raise ProtocolError("unsupported_feature", f"{param}.type semantic_vad needs the local engine to score the end of "
+                            "a turn; use server_vad", param=f"{param}.type")  # fmt: skip
+    if patch.eagerness is not None and patch.eagerness not in EAGERNESS:
+        raise ProtocolError("invalid_event", f"{param}.eagerness must be one of {', '.join(EAGERNESS)}",
+                            param=f"{param}.eagerness")  # fmt: skip
+    base = current or defaults
+    changes: dict[str, Any] = {
         name: value
-        for name, value in patch.model_dump(exclude={"type"}).items()
+        for name, value in patch.model_dump(exclude={"type", "eagerness"}).items()
         if value is not None
     }
     if "threshold" in changes:
         changes["threshold"] = float(changes["threshold"])
-    return replace(current or defaults, **changes)
+    changes["type"] = patch.type
+    changes["eagerness"] = "auto"
+    if patch.type == "semantic_vad" and (patch.eagerness or base.type == "semantic_vad"):
+        changes["eagerness"] = patch.eagerness or base.eagerness
+    return replace(base, **changes)
 
 
 def _refuse_unsupported(patch: SessionPatch) -> None:
@@ -213,9 +231,10 @@ def _tool_changes(config: SessionConfig, patch: SessionPatch, tools_supported: b
 
 def apply_session_update(
     config: SessionConfig, patch: SessionPatch, *, defaults: TurnDetection, max_tokens_limit: int,
-    tools_supported: bool = True,
+    tools_supported: bool = True, end_of_turn_supported: bool = False,
 ) -> SessionConfig:
-    """The config after a ``session.update``: GA nested fields, beta flat fields, unknown fields ignored."""
+    """The config after a ``session.update``: GA nested fields, beta flat fields, unknown fields ignored.
+    ``end_of_turn_supported``: the session can score the end of a turn (``semantic_vad``)."""
     _refuse_unsupported(patch)
     sent = patch.model_fields_set
     changes: dict[str, Any] = _tool_changes(config, patch, tools_supported)
@@ -239,7 +258,8 @@ def apply_session_update(
     if patch.output_audio_format is not None:
         changes["output_rate"] = _rate(patch.output_audio_format, "session.output_audio_format", OUTPUT_RATES)
     if "turn_detection" in sent:
-        changes["turn_detection"] = _turn_detection(patch.turn_detection, config.turn_detection, defaults, "session.turn_detection")
+        changes["turn_detection"] = _turn_detection(patch.turn_detection, config.turn_detection, defaults, "session.turn_detection",
+                                                    end_of_turn_supported)  # fmt: skip
     if patch.input_audio_transcription is not None:
         changes["transcription"] = patch.input_audio_transcription.model_dump(exclude_none=True)
     # GA nested names
@@ -250,7 +270,7 @@ def apply_session_update(
             changes["input_rate"] = _rate(audio_in.format, f"{param}.format", INPUT_RATES)
         if "turn_detection" in audio_in.model_fields_set:
             changes["turn_detection"] = _turn_detection(audio_in.turn_detection, config.turn_detection, defaults,
-                                                        f"{param}.turn_detection")  # fmt: skip
+                                                        f"{param}.turn_detection", end_of_turn_supported)  # fmt: skip
         if audio_in.transcription is not None:
             changes["transcription"] = audio_in.transcription.model_dump(exclude_none=True)
     audio_out = patch.audio.output if patch.audio else None

@@ -19,6 +19,7 @@ import numpy as np
 from app.vad import SpeechPaused, SpeechStarted, SpeechStopped
 from app.web.realtime import server_events as ev
 from app.web.realtime.conversation import Entry
+from app.web.realtime.end_of_turn import SemanticEndOfTurn
 from app.web.realtime.state import SessionState
 from app.web.realtime.wire import ProtocolError, new_id
 from app.web.reply import Reply
@@ -63,6 +64,7 @@ class Turns:
         self.speculative: VoiceTurn | None = None
         self.committed: list[VoiceTurn] = []
         self.speech_item: str | None = None  # the user item the current speech will become
+        self.end_of_turn = SemanticEndOfTurn(session)
         self._partial_busy = False
         self._partial_last = ""  # the latest partial transcript of the current speech
         self._partial_sent = 0  # how many of its words were sent as deltas
@@ -93,6 +95,8 @@ class Turns:
         if self.session.settings.speculative_asr and vad is not None and vad.create_response and self.session.responses.active is None:
             self.discard_speculative()
             self.speculative = self._begin(event.audio, Timing(speculative=True), respond=True)
+        elif self.end_of_turn.active:
+            self.end_of_turn.without_words()
 
     def discard_speculative(self) -> None:
         """The user talked on after a pause: whatever was started speculatively is thrown away."""
@@ -204,6 +208,8 @@ class Turns:
             return
         turn.timing.transcript = time.perf_counter()
         text = transcript.text.strip() if transcript is not None else ""
+        if turn is self.speculative and self.end_of_turn.active:
+            await self.end_of_turn.judge(turn, text)
         if text and turn.respond and session.responses.active is None:
             turn.reply = session.responses.prepare(session.responses.prompt(None, None, text), voice=True, timing=turn.timing)
             turn.reply.start()  # produced ahead; sent only once the turn is committed

@@ -1,0 +1,61 @@
+"""``semantic_vad``: at a pause, the words said so far decide how much silence ends the turn.
+
+The speculative turn's transcript of the pause is scored (``app/vad/end_of_turn.py``: how likely the user's
+message ends there) and the VAD's wait for this pause is set from it by the session's eagerness: a short one when
+the words end a thought, up to the eagerness's longest when they do not ("and ...", "um", an unfinished clause).
+Until the score is in, the pause waits the longest; where there is no score (no words, no speculative turn, the
+engine failed) it waits the server VAD's silence.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from typing import TYPE_CHECKING
+
+from app.vad.end_of_turn import silence_ms
+
+if TYPE_CHECKING:
+    from app.web.realtime.session import Session
+    from app.web.realtime.turns import VoiceTurn
+
+log = logging.getLogger(__name__)
+
+
+class SemanticEndOfTurn:
+    """The session's semantic end-of-turn judge."""
+
+    def __init__(self, session: Session):
+        self.session = session
+        self.last_score: float | None = None  # the latest pause's score and wait (ms), for logs and tests
+        self.last_wait_ms: int | None = None
+
+    @property
+    def active(self) -> bool:
+        vad = self.session.config.turn_detection
+        return vad is not None and vad.type == "semantic_vad" and self.session.parts.end_of_turn is not None
+
+    def without_words(self) -> None:
+        """A pause with nothing to score (called under the lock): the server VAD's silence ends it."""
+        self.session.audio_in.endpointer.end_pause_after(self.session.default_vad.silence_duration_ms)
+
+    async def judge(self, turn: VoiceTurn, text: str) -> None:
+        """Score the pause's words and set the silence that ends it, if ``turn`` is still the pause's turn."""
+        session, scorer = self.session, self.session.parts.end_of_turn
+        assert scorer is not None and session.config.turn_detection is not None
+        started = time.perf_counter()
+        score = None
+        if text:
+            try:
+                score = await scorer.score(session.conversation.context(), text, session.id)
+            except Exception:
+                log.exception("end-of-turn score failed in session %s", session.id[:8])
+        eagerness = session.config.turn_detection.eagerness
+        wait = session.default_vad.silence_duration_ms if score is None else silence_ms(score, eagerness)
+        async with session.lock:
+            if session.turns.speculative is not turn:
+                return  # the user talked on, or the longest wait already ended the turn
+            session.audio_in.endpointer.end_pause_after(wait)
+        self.last_score, self.last_wait_ms = score, wait
+        log.debug("end of turn %r: score %s, wait %d ms (scored in %.0f ms)", text[-40:], score, wait,
+                  (time.perf_counter() - started) * 1000)  # fmt: skip
