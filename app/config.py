@@ -190,6 +190,10 @@ class Settings(BaseSettings):
         90.0, description="Seconds of input audio a session may send in any minute (real time is 60); the rest is dropped."
     )
     idle_timeout_s: float = Field(600.0, description="A session that sends nothing for this long is closed (0 = never).")
+    reply_start_timeout_s: float = Field(
+        60.0, description="A reply that has produced nothing this long after it was due ends with a server_busy error "
+        "(the server is overloaded) and frees its request (0 = wait forever).",
+    )
     max_send_buffer_bytes: int = Field(
         8 * 1024**2, description="Bytes queued for a client that does not read; beyond it the session is dropped."
     )

@@ -5,10 +5,11 @@ conversation items, and the session's states. Every event sent is checked agains
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
 
 import numpy as np
 import pytest
-from realtime_fakes import Rig
+from realtime_fakes import Rig, make_rig
 
 from app.engine.api import Priority
 from app.vad import SpeechPaused, SpeechStarted, SpeechStopped
@@ -211,3 +212,22 @@ def test_the_state_machine_refuses_transitions_it_does_not_list():
     machine.move(SessionState.CLOSED)
     with pytest.raises(IllegalTransition):
         machine.move(SessionState.IDLE)
+
+
+async def test_a_reply_that_cannot_start_in_time_ends_server_busy_and_frees_its_request(tmp_path: Path):
+    rig = await make_rig(tmp_path, reply_start_timeout_s=0.2)
+    try:
+        rig.engine.gate = asyncio.Event()  # an engine too busy to produce a token
+        await rig.send(user_text("Hello?"))
+        await rig.send({"type": "response.create"})
+        done = await rig.outbox.wait_for("response.done")
+        assert done["response"]["status"] == "failed"
+        assert done["response"]["status_details"]["error"]["code"] == "server_busy"
+        assert rig.outbox.of("error")[-1]["error"]["code"] == "server_busy"
+        assert rig.engine.cancelled == [done["response"]["id"]]
+        rig.engine.gate.set()
+        await rig.send(user_text("Now?"))
+        await rig.send({"type": "response.create"})
+        assert (await rig.outbox.wait_for("response.done", 2))["response"]["status"] == "completed"  # the session goes on
+    finally:
+        await rig.close()

@@ -17,11 +17,11 @@ from app.engine.api import Priority, SamplingParams
 from app.web.realtime import server_events as ev
 from app.web.realtime.client_events import ResponseCancel, ResponseCreate
 from app.web.realtime.conversation import Context
-from app.web.realtime.function_calls import ToolUse, checked_tool_choice
+from app.web.realtime.function_calls import ToolUse, response_tool_use
 from app.web.realtime.response_output import ResponseOutput
 from app.web.realtime.state import SessionState
 from app.web.realtime.wire import ProtocolError
-from app.web.reply import Reply, StageError
+from app.web.reply import Output, Reply, StageError
 from app.web.timing import Timing
 
 if TYPE_CHECKING:
@@ -99,7 +99,7 @@ class Responses:
         if event.out_of_band and len(self._side) >= MAX_SIDE_RESPONSES:
             raise ProtocolError("too_many_responses", f"at most {MAX_SIDE_RESPONSES} out-of-band responses may run at once")
         context = None if event.input is None else self.session.conversation.resolve(event.input)
-        tool_use = self._tool_use(event)
+        tool_use = response_tool_use(event.tools, event.tool_choice, self.session.config, self.session.parts.engine)
         last_user = next((e for e in reversed(self.session.conversation.entries) if e.role == "user"), None)
         reply = self.prepare(
             [], voice=not event.out_of_band and bool(last_user and last_user.spoken),
@@ -115,16 +115,6 @@ class Responses:
             task.add_done_callback(lambda _: self._side.pop(reply.id, None))
         else:
             self.launch(reply, build)
-
-    def _tool_use(self, event: ResponseCreate) -> ToolUse:
-        """The response's own ``tools`` / ``tool_choice`` where given, else the session's."""
-        config = self.session.config
-        tools = config.tools if event.tools is None else event.tools
-        if tools and not self.session.parts.engine.supports_tools:
-            raise ProtocolError("tools_unsupported", f"the model {config.model} has no tool format; response.tools "
-                                "must be empty", param="response.tools")  # fmt: skip
-        choice = config.tool_choice if event.tool_choice is None else event.tool_choice
-        return ToolUse(tools, checked_tool_choice(choice, tools, "response.tool_choice"))
 
     def _start(self, reply: Reply, build: Callable[[], list[dict[str, str]]] | None) -> asyncio.Task:
         output = self._open(reply)
@@ -169,8 +159,8 @@ class Responses:
                 await session.conversation.settled()
                 reply.messages = build()
                 reply.start()
-            while ends_expected:
-                out = await reply.outputs.get()
+            out = await self._first_output(reply)
+            while True:
                 if out.kind == "text":
                     reply.sent_text += out.text
                     session.send(output.open_message().text_delta(out.text),
@@ -184,6 +174,9 @@ class Responses:
                     finish_reason = out.finish_reason if out.finish_reason != "audio" else finish_reason
                 elif out.kind == "error" and out.error is not None:
                     raise out.error
+                if not ends_expected:
+                    break
+                out = await reply.outputs.get()
             if finish_reason == "length":
                 status, details = "incomplete", {"type": "incomplete", "reason": "max_output_tokens"}
         except StageError as error:
@@ -194,6 +187,15 @@ class Responses:
             reply.stop()
             status, details = "cancelled", {"type": "cancelled", "reason": reply.cancel_reason}
         await self._finish(reply, status, details, output)
+
+    async def _first_output(self, reply: Reply) -> Output:
+        """The reply's first output, within ``reply_start_timeout_s``: an overloaded server says so (``server_busy``)
+        and frees the request, instead of leaving the turn waiting."""
+        limit = self.session.settings.reply_start_timeout_s
+        try:
+            return await asyncio.wait_for(reply.outputs.get(), limit or None)
+        except TimeoutError:
+            raise StageError("llm", f"no reply started within {limit:g} s; the server is busy", "server_busy") from None
 
     def _stamp_sent(self, reply: Reply) -> Callable[[], None] | None:
         """A callback for the reply's first frame to the client: stamps when it left the outbox."""
