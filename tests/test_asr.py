@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -20,7 +21,7 @@ from app.bench.speech_samples import (
     word_error_rate,
 )
 
-# Bounds: tiny.en measured 0.00-0.05 on the clean samples and 0.10-0.16 on espeak-ng's robotic voice.
+# Bounds: tiny.en measured 0.00-0.05 on the clean samples and 0.10-0.16 on espeak-ng's robotic voice (base: less).
 CLEAN_WER_BOUND = 0.10
 ESPEAK_WER_BOUND = 0.25
 
@@ -90,9 +91,22 @@ def test_silence_gives_empty_text(transcriber):
     assert transcriber.transcribe_batch([np.zeros(32000, dtype=np.float32)])[0].text == ""
 
 
-def test_english_only_model_rejects_other_languages(prepared):
+@pytest.fixture(scope="module")
+def tiny_en(settings) -> str:
+    from app.models.prepare import prepare_models
+
+    return prepare_models(settings.model_copy(update={"asr_model": "tiny.en"})).whisper_pt
+
+
+def test_english_only_model_rejects_other_languages(tiny_en):
     with pytest.raises(ValueError, match="multilingual"):
-        WhisperTranscriber(prepared.whisper_pt, language="de")
+        WhisperTranscriber(tiny_en, language="de")
+
+
+def test_tiny_en_stays_selectable_by_name(settings, tiny_en, clean_speech):
+    tiny = create_transcriber(settings.model_copy(update={"asr_model": "tiny.en"}), SimpleNamespace(whisper_pt=tiny_en))
+    hypotheses = [r.text for r in tiny.transcribe_batch([audio for audio, _ in clean_speech])]
+    assert word_error_rate([text for _, text in clean_speech], hypotheses) <= CLEAN_WER_BOUND, hypotheses
 
 
 # --- the shared recogniser ---

@@ -5,7 +5,13 @@ cost of a short utterance. Here the positional embedding is sliced to the real f
 Encoding the real frames alone makes the decoder loop ("hello world hello world ..."): it never
 sees the silence that ends every training window. So the decoder's cross-attention also attends to
 the encoder's output for silence over the rest of the window, computed once at load: it sees what
-it was trained on, and the transcripts match full padding (``voicechat bench asr`` measures both).
+it was trained on. That is not enough on its own: an encoder that sees the speech but no silence
+after it still sends the decoder looping on short utterances ("three, three, three ...") and makes
+Whisper base unsure there is speech at all (no-speech probability 0.8-0.9 on a clear one-word
+clip, 0.1-0.3 over the full window). So the encoder is given real silence too: the utterance, then
+``SILENCE_AFTER_S`` of it, ``MIN_ENCODED_S`` at least. On ~200 recorded prompts (``voicechat bench
+asr``) that took Whisper base's looping decodes from 70 to 1 and its first-pass failures (which
+``app.asr.guards`` send to a full-window decode) from 66 to 10, at 5 s encoded instead of ~1 s.
 
 In a batch, each utterance attends only to its own frames (key padding mask) and the frames after
 it up to the longest are the silence encoding, so it is encoded as it would be alone. The silence
@@ -21,6 +27,8 @@ import torch.nn.functional as F
 
 HOP = 160  # samples per mel frame
 FRAME = 2 * HOP  # samples per encoder frame (conv2 has stride 2)
+MIN_ENCODED_S = 5.0  # the encoder sees at least this much audio (the utterance padded with silence) ...
+SILENCE_AFTER_S = 2.0  # ... and at least this much silence after the utterance
 
 
 class RealFramesEncoder:

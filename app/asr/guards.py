@@ -7,7 +7,8 @@
   text) or an average log-probability under -1 (an unsure decode) fails, and so does a decode one of
   the stops above cut off, or one that ends on a repeated word ("Front left, left."), the trimmed
   encoder's typical slip. An utterance that fails is decoded again the way offline Whisper does it.
-- No text where Whisper itself says there is no speech (``no_speech_prob``).
+- No text where Whisper itself says there is no speech (``no_speech_prob``); where the trimmed
+  encoder is unsure of it, the full window decides.
 """
 
 from __future__ import annotations
@@ -23,8 +24,8 @@ REPEAT_MAX_NGRAM = 6  # ... for n up to this many tokens
 COMPRESSION_RATIO_LIMIT = 2.4  # openai-whisper's thresholds
 LOGPROB_FLOOR = -1.0
 # Above this, the text is dropped outright: openai-whisper also requires a poor decode (avg logprob
-# < -1), but its confident "you" on silence or noise (no-speech 0.89-0.92, logprob -0.4 to -0.6)
-# would then reach the LLM. Recorded one-word prompts measured up to 0.61, longer speech 0.01-0.18.
+# < -1), but its confident "you" on silence or noise (no-speech 0.85-0.95, logprob -0.4 to -0.6)
+# would then reach the LLM. Over the full window recorded one-word prompts measured under 0.3.
 NO_SPEECH_ALONE = 0.8
 # openai-whisper's rule: no-speech above this and an unsure decode is silence.
 NO_SPEECH_WITH_POOR_DECODE = 0.6
@@ -87,9 +88,13 @@ class Verdict:
 
     @classmethod
     def of(cls, text: str, avg_logprob: float, no_speech_prob: float, compression_ratio: float,
-           stopped: bool, *, trailing_repeat_fails: bool) -> Verdict:
+           stopped: bool, *, trimmed: bool) -> Verdict:
+        """A decode that loops is decoded again whatever its no-speech probability; otherwise a likely no-speech
+        is silence and an unsure decode is decoded again. ``trimmed``: from the trimmed encoder, whose slips are a
+        repeated last word and a no-speech probability between the two thresholds (speech and room tone
+        both reach 0.6-0.8 there; over the full window they measured under 0.3 and over 0.85)."""
+        looped = stopped or compression_ratio > COMPRESSION_RATIO_LIMIT or (trimmed and ends_on_a_repeated_word(text))
         poor = avg_logprob < LOGPROB_FLOOR
-        if no_speech_prob > NO_SPEECH_ALONE or (no_speech_prob > NO_SPEECH_WITH_POOR_DECODE and poor):
+        if not looped and (no_speech_prob > NO_SPEECH_ALONE or (no_speech_prob > NO_SPEECH_WITH_POOR_DECODE and poor)):
             return cls(silent=True, failed=False)
-        failed = stopped or poor or compression_ratio > COMPRESSION_RATIO_LIMIT
-        return cls(silent=False, failed=failed or (trailing_repeat_fails and ends_on_a_repeated_word(text)))
+        return cls(silent=False, failed=looped or poor or (trimmed and no_speech_prob > NO_SPEECH_WITH_POOR_DECODE))

@@ -36,6 +36,7 @@ class Transcript:
     duration_s: float  # length of the audio
     asr_s: float  # wall time from the request to its result (queueing included)
     batch_size: int = 1  # how many utterances were decoded together
+    attempts: int = 1  # decodes it took (more than one: the hallucination guards' fallback)
 
 
 @dataclass(eq=False)
@@ -67,7 +68,7 @@ class SpeechRecognizer:
         self._wake = threading.Condition()
         self._thread: threading.Thread | None = None
         self._stopping = False
-        self._stats = {"asr_requests": 0, "asr_partials_dropped": 0, "asr_batches": 0, "asr_utterances": 0}
+        self._stats = {"asr_requests": 0, "asr_partials_dropped": 0, "asr_batches": 0, "asr_utterances": 0, "asr_fallbacks": 0}
         self._last_batch_s = 0.0
 
     async def start(self) -> None:
@@ -187,6 +188,7 @@ class SpeechRecognizer:
         self._last_batch_s = done - started
         self._stats["asr_batches"] += 1
         self._stats["asr_utterances"] += len(batch)
+        self._stats["asr_fallbacks"] += sum(result.attempts > 1 for result in results)
         for request, result in zip(batch, results):
             transcript = Transcript(
                 text=result.text,
@@ -194,5 +196,6 @@ class SpeechRecognizer:
                 duration_s=len(request.audio) / SAMPLE_RATE,
                 asr_s=done - request.submitted,
                 batch_size=len(batch),
+                attempts=result.attempts,
             )
             _deliver(request, transcript)

@@ -1,7 +1,9 @@
 """Batched Whisper transcription with openai-whisper (greedy decoding of several utterances at once).
 
-By default only the real audio frames are encoded (see ``app.asr.encoder``); ``full_window=True``
-keeps openai-whisper's padding of every input to 30 s, to measure against. Weights may run in
+By default only the utterance and a little silence after it are encoded (see ``app.asr.encoder``);
+``full_window=True`` keeps openai-whisper's padding of every input to 30 s, to measure against. Every
+decode passes the hallucination guards of ``app.asr.guards``; one that fails them is decoded again
+the way offline openai-whisper decodes (the full window, then rising temperatures). Weights may run in
 bfloat16 on CPUs with native bf16 (about twice as fast; ``voicechat bench asr`` checks the WER).
 """
 
@@ -10,22 +12,21 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable
 
 import numpy as np
 import torch
 
-from app.asr.encoder import FRAME, HOP, RealFramesEncoder, install_tail_sharing
+from app.asr.encoder import FRAME, HOP, MIN_ENCODED_S, SILENCE_AFTER_S, RealFramesEncoder, install_tail_sharing
+from app.asr.guards import RunawayStop, Verdict, token_budget
 from app.kernels.linear import Linear
 
 logger = logging.getLogger(__name__)
 
 SAMPLE_RATE = 16000
-_MAX_TOKENS_PER_S = 12  # generous bound on the text of an utterance; stops runaway repetition early
-# Above this, the text is dropped. openai-whisper also requires a poor decode (avg logprob < -1), but
-# its confident "you" on silence or noise (no-speech 0.89-0.92, logprob -0.4 to -0.6) would then reach
-# the LLM; real speech measured 0.01-0.18.
-_NO_SPEECH_PROB = 0.6
+# Decoded again, in this order, where a decode fails the guards: the whole 30 s window greedily (what
+# offline openai-whisper decodes first), then openai-whisper's rising temperatures.
+_FALLBACK_TEMPERATURES = (0.0, 0.2, 0.4, 0.6, 0.8, 1.0)
 
 
 @dataclass
@@ -35,10 +36,20 @@ class Recognition:
     text: str
     language: str
     no_speech_prob: float
+    attempts: int = 1  # decodes it took: 1 unless the guards sent it to the fallback
+
+
+@dataclass
+class GuardedDecode:
+    """One decode of one utterance and what the guards make of it."""
+
+    result: Any  # whisper's DecodingResult
+    verdict: Verdict
+    stopped: bool  # a RunawayStop ended it
 
 
 def _features_task(full_window: Callable[[torch.Tensor], torch.Tensor]):
-    """openai-whisper's DecodingTask, fed audio features that are already encoded.
+    """openai-whisper's DecodingTask, fed audio features that are already encoded, with a RunawayStop.
 
     Language detection (language 'auto') insists on a full 30 s window of features, so it gets
     them padded by ``full_window``.
@@ -46,6 +57,11 @@ def _features_task(full_window: Callable[[torch.Tensor], torch.Tensor]):
     from whisper.decoding import DecodingTask
 
     class FeaturesTask(DecodingTask):
+        def __init__(self, model, options, budgets: list[int]) -> None:
+            super().__init__(model, options)
+            self.runaway = RunawayStop(self.sample_begin, self.tokenizer.eot, budgets)
+            self.logit_filters.append(self.runaway)
+
         def _get_audio_features(self, features: torch.Tensor) -> torch.Tensor:
             return features
 
@@ -95,6 +111,8 @@ class WhisperTranscriber:
         device: str | torch.device = "cpu",
         dtype: torch.dtype = torch.float32,
         full_window: bool = False,
+        min_encoded_s: float = MIN_ENCODED_S,
+        silence_after_s: float = SILENCE_AFTER_S,
     ) -> None:
         import whisper
 
@@ -114,6 +132,8 @@ class WhisperTranscriber:
             _use_fast_linears(self.model)
         self.n_mels = self.model.dims.n_mels
         self.full_window = full_window
+        self.min_encoded_s = min_encoded_s
+        self.silence_after_s = silence_after_s
         self._window = whisper.audio.N_SAMPLES  # 30 s: the longest input the encoder accepts
         self._task = _features_task(self._full_window_features)
         self._encoder: RealFramesEncoder | None = None
@@ -134,13 +154,19 @@ class WhisperTranscriber:
         """Audio features [B, frames, width] of a batch: what the decoder attends to."""
         if self.full_window:
             return self.model.encoder(torch.stack([self.mel(a, self._window) for a in audios]))
-        frames = [max(1, min(-(-len(a) // FRAME), self._encoder.n_ctx)) for a in audios]
+        frames = [self._encoded_frames(len(a)) for a in audios]
         if torch.device(self.device).type == "cpu":
             # compute-bound: padding the batch to its longest item would only add work, so each alone
             longest = max(frames)
             each = [self._encoder(self._real_mel(a, f)[None], [f])[0] for a, f in zip(audios, frames)]
             return torch.stack([torch.cat([item, self._encoder.silence[f:longest]]) for item, f in zip(each, frames)])
         return self._encoder(torch.stack([self._real_mel(a, f, max(frames)) for a, f in zip(audios, frames)]), frames)
+
+    def _encoded_frames(self, samples: int) -> int:
+        """Encoder frames for an utterance of ``samples``: the audio, then ``silence_after_s`` of silence, at least
+        ``min_encoded_s`` in all (see ``app.asr.encoder``), at most the 30 s window."""
+        wanted = max(samples + int(self.silence_after_s * SAMPLE_RATE), int(self.min_encoded_s * SAMPLE_RATE), 1)
+        return min(-(-wanted // FRAME), self._encoder.n_ctx)
 
     def _real_mel(self, audio: np.ndarray, frames: int, longest: int | None = None) -> torch.Tensor:
         """The mel of the first ``frames`` encoder frames of ``audio``, padded to ``longest`` frames plus one
@@ -156,25 +182,74 @@ class WhisperTranscriber:
 
     @torch.inference_mode()
     def transcribe_batch(self, audios: list[np.ndarray]) -> list[Recognition]:
-        """Decode several 16 kHz float32 utterances in one encoder + greedy decoder call."""
+        """Decode several 16 kHz float32 utterances in one encoder + greedy decoder call.
+
+        An utterance whose decode fails the guards (``app.asr.guards``) is decoded again as offline
+        Whisper does it: over the whole 30 s window, greedily, then at rising temperatures.
+        """
         if not audios:
             return []
         if max(len(a) for a in audios) > self._window:
             logger.warning("utterance longer than 30 s: only its first 30 s are transcribed")
-        longest_s = min(self._window, max(len(a) for a in audios)) / SAMPLE_RATE
+        decodes = self.decode(self.features(audios), self._budgets(audios), trimmed=not self.full_window)
+        attempts = [1] * len(audios)
+        retry = [i for i, d in enumerate(decodes) if d.verdict.failed]
+        if retry:
+            for i, (decode, tries) in zip(retry, self._fallback([audios[i] for i in retry])):
+                decodes[i], attempts[i] = decode, 1 + tries
+        return [
+            Recognition(
+                text="" if d.verdict.silent else d.result.text.strip(),
+                language=d.result.language or (self.language or "en"),
+                no_speech_prob=float(d.result.no_speech_prob),
+                attempts=tries,
+            )
+            for d, tries in zip(decodes, attempts)
+        ]
+
+    def _fallback(self, audios: list[np.ndarray]) -> list[tuple[GuardedDecode, int]]:
+        """Decode ``audios`` over the full window at ``_FALLBACK_TEMPERATURES`` until each passes the guards.
+
+        One that never passes keeps its most likely decode that no stop cut off. Returns the decode
+        and how many were tried, per utterance.
+        """
+        features = self.model.encoder(torch.stack([self.mel(a, self._window) for a in audios]))
+        temperatures = _FALLBACK_TEMPERATURES[1:] if self.full_window else _FALLBACK_TEMPERATURES  # greedy: done
+        tried: list[list[GuardedDecode]] = [[] for _ in audios]
+        pending = list(range(len(audios)))
+        for temperature in temperatures:
+            decoded = self.decode(features[pending], self._budgets([audios[i] for i in pending]), temperature)
+            for i, decode in zip(pending, decoded):
+                tried[i].append(decode)
+            pending = [i for i in pending if tried[i][-1].verdict.failed]
+            if not pending:
+                break
+        chosen = []
+        for decodes in tried:
+            passed = [d for d in decodes if not d.verdict.failed]
+            best = passed[0] if passed else max(decodes, key=lambda d: (not d.stopped, d.result.avg_logprob))
+            chosen.append((best, len(decodes)))
+        return chosen
+
+    def _budgets(self, audios: list[np.ndarray]) -> list[int]:
+        return [token_budget(min(len(a), self._window), SAMPLE_RATE) for a in audios]
+
+    def decode(self, features: torch.Tensor, budgets: list[int], temperature: float = 0.0, *,
+               trimmed: bool = False) -> list[GuardedDecode]:
+        """One decoding pass over encoded ``features`` (``budgets``: most tokens per utterance), judged by the guards."""
         options = self._whisper.DecodingOptions(
             task="transcribe",
             language=self.language,
+            temperature=temperature,
             without_timestamps=True,
             fp16=self.dtype == torch.float16,
-            sample_len=min(self.model.dims.n_text_ctx // 2, int(16 + _MAX_TOKENS_PER_S * longest_s)),
+            sample_len=min(self.model.dims.n_text_ctx // 2, max(budgets) + 1),  # the step that ends a row at its budget
         )
-        results = self._task(self.model, options).run(self.features(audios))
-        return [
-            Recognition(
-                text="" if r.no_speech_prob > _NO_SPEECH_PROB else r.text.strip(),
-                language=r.language or (self.language or "en"),
-                no_speech_prob=float(r.no_speech_prob),
-            )
-            for r in results
-        ]
+        task = self._task(self.model, options, budgets)
+        decodes = []
+        for i, r in enumerate(task.run(features)):
+            stopped = i in task.runaway.stopped
+            verdict = Verdict.of(r.text, r.avg_logprob, r.no_speech_prob, r.compression_ratio, stopped,
+                                 trimmed=trimmed)
+            decodes.append(GuardedDecode(r, verdict, stopped))
+        return decodes
