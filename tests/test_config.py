@@ -67,7 +67,7 @@ def test_cli_reports_a_bad_setting_in_one_line(capsys: pytest.CaptureFixture[str
 
 @pytest.mark.parametrize(
     ("model", "language", "loaded"),
-    [("auto", "en", "tiny.en"), ("auto", "de", "base"), ("auto", "auto", "base"), ("tiny.en", "en", "tiny.en"),
+    [("auto", "en", "base"), ("auto", "de", "base"), ("auto", "auto", "base"), ("tiny.en", "en", "tiny.en"),
      ("base", "en", "base"), ("/models/small.pt", "fr", "/models/small.pt")],
 )
 def test_the_whisper_model_follows_the_language_unless_named(model: str, language: str, loaded: str) -> None:
