@@ -346,16 +346,21 @@ def _wrong(outcome: Outcome) -> dict[str, Any]:
     return entry
 
 
-def add_arguments(parser: argparse.ArgumentParser) -> None:
+def add_server_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options of the answer benchmarks: a running server, or own servers for several models side by side."""
     parser.add_argument("--url", help="WebSocket URL of a running server (ws://HOST:PORT/ws); default: start one")
     parser.add_argument(
         "--llm-model", dest="llm_models", nargs="+", action="extend", metavar="NAME",
         help="LLM(s) to measure, one own server each, side by side (default: the llm_model setting)",
     )  # fmt: skip
+    parser.add_argument("--concurrency", type=int, default=4, help="conversations at once (the engine batches them)")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    add_server_arguments(parser)
     parser.add_argument("--limit", type=int, default=None, help="ask only this many items (categories taken in turn)")
     parser.add_argument("--category", dest="categories", nargs="+", action="extend", choices=CATEGORIES,
                         metavar="NAME", help=f"ask only these categories ({', '.join(CATEGORIES)})")
-    parser.add_argument("--concurrency", type=int, default=4, help="conversations at once (the engine batches them)")
 
 
 @contextmanager

@@ -23,7 +23,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from app.bench.quality import matches, own_server, report_models
+from app.bench.quality import add_server_arguments, matches, own_server, report_models
 from app.bench.tool_requests import REQUESTS, TOOL_OUTPUTS, TOOLS
 from app.config import Settings
 from app.engine.tool_calls import ToolCall, check_call
@@ -112,7 +112,7 @@ async def _run_one(url: str, request: str, tool: str | None, expected: dict, ser
     return outcome
 
 
-async def run_all(url: str, concurrency: int, label: str = "") -> tuple[list[Outcome], dict[str, Any]]:
+async def run_all(url: str, concurrency: int, label: str = "", requests: list = REQUESTS) -> tuple[list[Outcome], dict[str, Any]]:
     """Every request in its own conversation, ``concurrency`` at once; progress on stderr."""
     server: dict[str, Any] = {}
     gate = asyncio.Semaphore(max(1, concurrency))
@@ -123,11 +123,11 @@ async def run_all(url: str, concurrency: int, label: str = "") -> tuple[list[Out
         async with gate:
             outcome = await _run_one(url, request, tool, expected, server)
         done += 1
-        print(f"\rtools{label}: {done}/{len(REQUESTS)} requests", end="\n" if done == len(REQUESTS) else "",
+        print(f"\rtools{label}: {done}/{len(requests)} requests", end="\n" if done == len(requests) else "",
               file=sys.stderr, flush=True)  # fmt: skip
         return outcome
 
-    outcomes = await asyncio.gather(*(one(*entry) for entry in REQUESTS))
+    outcomes = await asyncio.gather(*(one(*entry) for entry in requests))
     return list(outcomes), server
 
 
@@ -161,13 +161,7 @@ def _wrong(outcome: Outcome) -> dict[str, Any]:
     return entry
 
 
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--url", help="WebSocket URL of a running server (ws://HOST:PORT/ws); default: start one")
-    parser.add_argument(
-        "--llm-model", dest="llm_models", nargs="+", action="extend", metavar="NAME",
-        help="LLM(s) to measure, one own server each, side by side (default: the llm_model setting)",
-    )  # fmt: skip
-    parser.add_argument("--concurrency", type=int, default=4, help="conversations at once (the engine batches them)")
+add_arguments = add_server_arguments
 
 
 def run(args: argparse.Namespace, settings: Settings) -> dict[str, Any]:
