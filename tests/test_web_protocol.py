@@ -195,6 +195,8 @@ async def test_typed_turn_streams_text_and_is_stored_before_response_done(ws_url
         assert done["text"] == reply.text.strip()
         latency = reply.done["latency"]
         assert latency["endpoint_ms"] is None and latency["llm_first_token_ms"] > 0 and latency["total_ms"] > 0
+        usage = reply.done["usage"]  # the prompt (system prompt, template, question) counts as input
+        assert usage["input_tokens"] > 10 and usage["total_tokens"] == usage["input_tokens"] + usage["output_tokens"]
         assert [(role, text) for _, role, text in rows] == [
             ("user", "What is the capital of France?"),
             ("assistant", reply.text.strip()),

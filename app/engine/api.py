@@ -50,6 +50,7 @@ class Delta:
     dropped_turns: int = 0
     error: str | None = None
     token_probs: dict[int, float] | None = None  # the final delta's answer to ``SamplingParams.token_probs``
+    prompt_tokens: int | None = None  # on the final delta: the prompt's length (after dropped turns), where known
 
 
 @runtime_checkable

@@ -243,6 +243,8 @@ class LocalEngine:
             while not finished:
                 delta = await req.queue.get()
                 finished = delta.finished
+                if finished:
+                    delta.prompt_tokens = req.seq.prompt_len
                 yield delta
         finally:
             if not finished:

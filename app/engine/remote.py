@@ -232,6 +232,7 @@ class RemoteEngine:
                            queue: asyncio.Queue) -> None:
         """Server-sent events: ``data: {json}`` lines up to ``data: [DONE]``."""
         finish_reason = None
+        prompt_tokens = None
         first = True
         calls = StructuredCalls()
         async for line in response.aiter_lines():
@@ -248,6 +249,7 @@ class RemoteEngine:
             if usage:
                 self._counters["generated_tokens"] += usage.get("completion_tokens", 0)
                 self._counters["prompt_tokens"] += usage.get("prompt_tokens", 0)
+                prompt_tokens = usage.get("prompt_tokens")
             for choice in event.get("choices", []):
                 text = (choice.get("delta") or {}).get("content") or choice.get("text") or ""
                 text += calls.feed((choice.get("delta") or {}).get("tool_calls") or [])
@@ -264,4 +266,4 @@ class RemoteEngine:
         if finish_reason is None:
             raise RemoteError(f"the LLM server at {self.api_base} closed the stream before the reply ended")
         self._counters["requests_finished"] += 1
-        queue.put_nowait(Delta(request_id, [], "", True, finish_reason))
+        queue.put_nowait(Delta(request_id, [], "", True, finish_reason, prompt_tokens=prompt_tokens))

@@ -139,6 +139,7 @@ class Reply:
                     for piece in calls.feed(delta.text) if calls is not None else [delta.text]:
                         self._take(piece, chunker)
                 if delta.finished:
+                    self.input_tokens = delta.prompt_tokens
                     finish_reason = delta.finish_reason
                     break
                 if guard.check(self.text, self.output_tokens):
