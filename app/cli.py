@@ -24,6 +24,8 @@ BENCHMARKS = {
     "load": "many voice and typed users for a bounded time: errors, latency, memory, descriptors, leaked KV",
     "quality": "answer quality through the server: facts, arithmetic, spelling, translation, memory of earlier turns",
     "tools": "function calling through the server: the right tool with valid arguments, no calls when none is needed",
+    "turns": "turn taking: pauses inside unfinished thoughts that end the turn, and the wait after finished ones, "
+    "semantic_vad beside server_vad",
 }
 
 
