@@ -51,9 +51,9 @@ class Settings(BaseSettings):
     device: str = Field("auto", description="torch device: auto, cpu, cuda, cuda:1 ...")
     asr_model: str = Field(
         "auto",
-        description="Whisper model: 'auto' (the packaged multilingual base, for every language: for English it hears "
-        "far more right than tiny.en at voice latency), 'tiny.en' (faster, less accurate), 'base', another "
-        "openai-whisper name, or a .pt path.",
+        description="Whisper model: 'auto' (the packaged multilingual base on a GPU and for any language but English; "
+        "for English on a CPU the packaged tiny.en, since base's slower encoder there adds to every reply's latency), "
+        "'tiny.en', 'base', another openai-whisper name, or a .pt path.",
     )
     asr_language: str = Field(
         "en",
@@ -248,9 +248,16 @@ class Settings(BaseSettings):
 
     @property
     def whisper_model(self) -> str:
-        """The Whisper model to load: ``asr_model``, where 'auto' is the packaged base: accuracy first (on recorded
-        speech it makes about half tiny.en's errors, docs/benchmarks.md) and it knows every language."""
-        return "base" if self.asr_model == "auto" else self.asr_model
+        """The Whisper model to load: ``asr_model``, where 'auto' is base where it holds the voice latency targets
+        (on a GPU) or where the language needs a multilingual model, else tiny.en: on a 2-core CPU base's ASR took
+        ~3x tiny.en's and put ~0.2-0.3 s on the end of speech -> first audio (docs/benchmarks.md)."""
+        if self.asr_model != "auto":
+            return self.asr_model
+        if self.asr_language != "en":
+            return "base"
+        from app.device import resolve_device
+
+        return "base" if resolve_device(self.device).type == "cuda" else "tiny.en"
 
     @property
     def draft_model(self) -> str | None:

@@ -66,9 +66,12 @@ def test_cli_reports_a_bad_setting_in_one_line(capsys: pytest.CaptureFixture[str
 
 
 @pytest.mark.parametrize(
-    ("model", "language", "loaded"),
-    [("auto", "en", "base"), ("auto", "de", "base"), ("auto", "auto", "base"), ("tiny.en", "en", "tiny.en"),
-     ("base", "en", "base"), ("/models/small.pt", "fr", "/models/small.pt")],
+    ("model", "language", "device", "loaded"),
+    [("auto", "en", "cpu", "tiny.en"), ("auto", "en", "cuda", "base"), ("auto", "de", "cpu", "base"),
+     ("auto", "auto", "cpu", "base"), ("tiny.en", "en", "cuda", "tiny.en"), ("base", "en", "cpu", "base"),
+     ("/models/small.pt", "fr", "cpu", "/models/small.pt")],
 )
-def test_the_whisper_model_follows_the_language_unless_named(model: str, language: str, loaded: str) -> None:
-    assert Settings(asr_model=model, asr_language=language).whisper_model == loaded
+def test_the_whisper_model_follows_the_language_and_device_unless_named(model: str, language: str, device: str,
+                                                                         loaded: str) -> None:
+    settings = Settings(asr_model=model, asr_language=language, device=device, llm_model="smollm2-135m")
+    assert settings.whisper_model == loaded
