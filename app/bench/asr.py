@@ -14,11 +14,24 @@ core on a shared machine.
   and through one that takes one utterance at a time: the median and worst wait for a transcript.
 - vad_endpoint_ms: stream time from the true end of speech to SpeechStopped (the hangover plus frame
   granularity); vad_pause_ms_after_end: to SpeechPaused, where speculative ASR may start.
+
+Recorded human speech (the asterisk prompts of ``speech_samples.asterisk_samples``), per model of
+``--human-models``, measures what streaming costs against offline Whisper on the same clips and weights:
+
+- asr_wer_stream_<model>: each clip streamed as the server hears it (0.5 s of silence before, 1.5 s
+  after, 20 ms chunks through the session's endpointer, the utterances it cuts through the shared,
+  batching recogniser: trimmed encoder, guards and their fallback); asr_wer_offline_<model>:
+  openai-whisper's own ``transcribe()`` of the clip (full 30 s window, its temperature fallback).
+  Both after Whisper's English text normaliser.
+- asr_repeats_<model> (and _offline): clips heard with a repeated last word the speaker did not repeat;
+  asr_fallbacks_<model>: share of utterances the guards decoded again; asr_stream_misses_<model>:
+  the clips streaming heard differently from offline Whisper, as said -> streamed | offline.
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import statistics
 import time
 from typing import Any, Callable
@@ -31,6 +44,10 @@ from app.config import Settings
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--runs", type=int, default=3, help="repetitions of each timing (medians are reported)")
+    parser.add_argument("--human-models", nargs="*", default=["tiny.en", "base"], metavar="MODEL",
+                        help="Whisper models measured on recorded human speech, streamed and offline (none: skip)")
+    parser.add_argument("--human-every", type=int, default=1, metavar="K",
+                        help="only every K-th recorded clip (a quicker, rougher figure)")
 
 
 def _timed(call: Callable[[], Any], runs: int) -> tuple[float, float]:
@@ -99,7 +116,75 @@ def run(args: argparse.Namespace, settings: Settings) -> dict[str, Any]:
 
     results.update(_sessions(settings, real, eight))
     results.update(_endpointing(settings, [audio for audio, _ in samples]))
+    for model in args.human_models:
+        results.update(human_speech(settings.model_copy(update={"asr_model": model}), args.human_every))
     return report("ASR and endpointing", results, args.json_path)
+
+
+def streamed_utterances(settings: Settings, audio: np.ndarray, *, lead_s: float = 0.5, tail_s: float = 1.5) -> list[np.ndarray]:
+    """The utterances the server's endpointer cuts from ``audio`` between silences, fed in 20 ms chunks."""
+    from app.vad import Endpointer, SpeechStopped
+
+    stream = np.concatenate([np.zeros(int(lead_s * 16000), np.float32), audio, np.zeros(int(tail_s * 16000), np.float32)])
+    endpointer, events = Endpointer(settings), []
+    for at in range(0, len(stream), 320):
+        events += endpointer.feed(stream[at : at + 320])
+    return [event.audio for event in events if isinstance(event, SpeechStopped)]
+
+
+async def transcribe_streamed(settings: Settings, transcriber, clips: list[np.ndarray]) -> tuple[list[str], int, int]:
+    """Every clip through the endpointer and one shared recogniser (all submitted at once, so they batch):
+    each clip's text, the utterances decoded and how many of them took the guards' fallback."""
+    from app.asr import SpeechRecognizer
+
+    recognizer = SpeechRecognizer(
+        transcriber, batch_window_ms=settings.asr_batch_window_ms, max_batch=settings.asr_max_batch, threads=settings.asr_threads
+    )
+    pieces = [streamed_utterances(settings, clip) for clip in clips]
+    await recognizer.start()
+    try:
+        heard = await asyncio.gather(
+            *(recognizer.transcribe(piece, session_id=f"clip{i}") for i, clip in enumerate(pieces) for piece in clip)
+        )
+    finally:
+        await recognizer.stop()
+    texts, at = [], 0
+    for clip in pieces:
+        texts.append(" ".join(t.text for t in heard[at : at + len(clip)]).strip())
+        at += len(clip)
+    return texts, len(heard), sum(t.attempts > 1 for t in heard)
+
+
+def human_speech(settings: Settings, every: int = 1) -> dict[str, Any]:
+    """WER and repeats of ``settings.whisper_model`` on the recorded asterisk prompts, streamed vs offline."""
+    import whisper
+
+    from app.asr import create_transcriber
+    from app.bench.speech_samples import asterisk_samples, repeats_last_word, whisper_normalizer, whisper_word_error_rate
+    from app.models.prepare import prepare_models
+
+    model = settings.whisper_model
+    prepared = prepare_models(settings)
+    samples = asterisk_samples()[::every]
+    said = [s.text for s in samples]
+    streamed, utterances, fallbacks = asyncio.run(
+        transcribe_streamed(settings, create_transcriber(settings, prepared), [s.audio for s in samples])
+    )
+    reference = whisper.load_model(str(prepared.whisper_pt), device="cpu")
+    offline = [reference.transcribe(s.audio, language="en", fp16=False)["text"].strip() for s in samples]
+    normalize = whisper_normalizer()
+    misses = [
+        f"{s!r} -> {h!r} | {o!r}" for s, h, o in zip(said, streamed, offline) if normalize(h) != normalize(o)
+    ]
+    return {
+        f"asr_human_clips_{model}": len(samples),
+        f"asr_wer_stream_{model}": round(whisper_word_error_rate(said, streamed), 4),
+        f"asr_wer_offline_{model}": round(whisper_word_error_rate(said, offline), 4),
+        f"asr_repeats_{model}": sum(repeats_last_word(s, h) for s, h in zip(said, streamed)),
+        f"asr_repeats_offline_{model}": sum(repeats_last_word(s, o) for s, o in zip(said, offline)),
+        f"asr_fallbacks_{model}": round(fallbacks / max(1, utterances), 4),
+        f"asr_stream_misses_{model}": "; ".join(misses) or "none",
+    }
 
 
 def _sessions(settings: Settings, transcriber, utterances: list[np.ndarray]) -> dict[str, Any]:
