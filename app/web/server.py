@@ -9,7 +9,6 @@ import asyncio
 import contextlib
 import logging
 import mimetypes
-import re
 import threading
 import time
 from contextlib import asynccontextmanager
@@ -21,64 +20,25 @@ from fastapi.responses import FileResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 from prometheus_client import CONTENT_TYPE_LATEST, generate_latest
-from starlette.websockets import WebSocketDisconnect, WebSocketState
 
 from app.config import Settings
 from app.vad.end_of_turn import end_of_turn_scorer
 from app.web.assets import static_dir, templates_dir
 from app.web.history import HistoryStore, history_limits
-from app.web.limits import AccessPolicy, limited_client
+from app.web.limits import AccessPolicy
 from app.web.operations import llm_name, operations_router
 from app.web.readiness import Readiness
 from app.web.ownership import SessionKeys, sessions_router
 from app.web.security import harden, install_log_redaction, uvicorn_options
-from app.web.outbox import Outbox
-from app.web.realtime import server_events as ev
 from app.web.realtime.parts import SharedParts
-from app.web.realtime.session import Session
-from app.web.realtime.wire import new_id
+from app.web.socket import CLOSE_GOING_AWAY, MAX_FRAME_BYTES, SessionRegistry, SocketHandler
 from app.web.telemetry import Telemetry, normalize_engine_stats
 
 log = logging.getLogger(__name__)
 
-SESSION_ID = re.compile(r"^[A-Za-z0-9_-]{8,64}$")
-MAX_FRAME_BYTES = 21 * 1024 * 1024  # a 15 MiB append in base64; also uvicorn's ws_max_size: bigger frames close with 1009
-KEY_SUBPROTOCOL = "openai-insecure-api-key."  # browsers cannot set headers: the key comes as a subprotocol
-CLOSE_TRY_AGAIN_LATER = 1013
-CLOSE_TOO_BIG = 1009
-CLOSE_POLICY = 1008
-CLOSE_GOING_AWAY = 1001
 
 mimetypes.add_type("text/javascript", ".js")  # AudioWorklet modules are refused under any other type
 mimetypes.add_type("text/javascript", ".mjs")
-
-
-class SessionRegistry:
-    """The live sessions (capped by ``max_sessions``) and their sockets, for the dashboard and shutdown."""
-
-    def __init__(self, max_sessions: int):
-        self.max_sessions = max_sessions
-        self.sessions: dict[str, tuple[Session, WebSocket]] = {}
-
-    def full(self) -> bool:
-        return len(self.sessions) >= self.max_sessions
-
-    def resolve_id(self, requested: str | None) -> str:
-        """The requested id if it is well-formed and not live elsewhere, else a fresh one."""
-        if requested and SESSION_ID.match(requested) and requested not in self.sessions:
-            return requested
-        return new_id("sess")
-
-    def held_by(self, address: str | None) -> int:
-        """Live sessions whose client has this address."""
-        return sum(1 for _, ws in self.sessions.values() if ws.client and ws.client.host == address)
-
-    def add(self, session: Session, websocket: WebSocket) -> None:
-        self.sessions[session.id] = (session, websocket)
-
-    def remove(self, session: Session) -> None:
-        if self.sessions.get(session.id, (None,))[0] is session:
-            del self.sessions[session.id]
 
 
 def _build_parts(settings: Settings, prepared: Any, engine: Any, recognizer: Any, tts: Any) -> tuple[Any, Any, Any, list[Any]]:
@@ -240,109 +200,15 @@ def create_app(
 
     # ------------------------------------------------------------------ the protocol
 
-    async def realtime(websocket: WebSocket, default_binary: bool) -> None:
-        offered = [name.strip() for name in websocket.headers.get("sec-websocket-protocol", "").split(",") if name.strip()]
-        await websocket.accept(subprotocol="realtime" if "realtime" in offered else None)
-        parts: SharedParts = state["parts"]
-        headers = dict(websocket.headers)
-        key = next((name[len(KEY_SUBPROTOCOL) :] for name in offered if name.startswith(KEY_SUBPROTOCOL)), None)
-        if key and "authorization" not in headers:  # checked like any access token (constant time)
-            headers["authorization"] = f"Bearer {key}"
-        denial = access.check_websocket(websocket.query_params, headers, websocket.cookies)
-        if denial is not None:
-            telemetry.errors.labels(code=denial.code).inc()
-            await websocket.send_json(ev.error(denial.code, denial.message))
-            await websocket.close(CLOSE_POLICY, denial.code)
-            return
-        if registry.full():
-            telemetry.errors.labels(code="server_full").inc()
-            message = f"the server is full ({registry.max_sessions} sessions); please try again in a minute"
-            await websocket.send_json(ev.error("server_full", message))
-            await websocket.close(CLOSE_TRY_AGAIN_LATER, "server full")
-            return
-        client = websocket.client.host if websocket.client else None
-        per_client = settings.max_sessions_per_client
-        if per_client and limited_client(client) and registry.held_by(client) >= per_client:
-            telemetry.errors.labels(code="too_many_sessions").inc()
-            message = f"this address already holds {per_client} sessions; close one and try again"
-            await websocket.send_json(ev.error("too_many_sessions", message))
-            await websocket.close(CLOSE_TRY_AGAIN_LATER, "too many sessions")
-            return
-        query = websocket.query_params
-        session_id = registry.resolve_id(keys.claimed_id(websocket.headers, websocket.cookies))
-        transport = query.get("audio")
-        binary = default_binary if transport not in ("binary", "base64") else transport == "binary"
-        outbox = Outbox(max_bytes=settings.max_send_buffer_bytes)
-        session = Session(session_id, parts, outbox, binary_audio=binary)
-        registry.add(session, websocket)
-        telemetry.sessions_gauge.set(len(registry.sessions))
-        pump = asyncio.create_task(outbox.pump(websocket.send_text, websocket.send_bytes), name=f"send-{session_id[:8]}")
-        overflow = asyncio.create_task(outbox.overflowed.wait())
-        log.info("session %s connected (%d live)", session_id[:8], len(registry.sessions))
-        close_code, reason = 1000, ""
-        try:
-            await session.start()
-            receive = asyncio.create_task(websocket.receive())
-            while True:
-                done, _ = await asyncio.wait(
-                    {receive, overflow, pump}, timeout=session.limits.idle_left_s(), return_when=asyncio.FIRST_COMPLETED
-                )
-                if not done:
-                    notice = f"no message for {settings.idle_timeout_s:g} s; reconnect to go on"
-                    outbox.event(ev.error("session_idle", notice))
-                    close_code, reason = 1000, "idle"
-                    break
-                if overflow in done:
-                    close_code, reason = CLOSE_POLICY, "client is not reading its messages"
-                    break
-                if pump in done:
-                    break  # the socket failed while sending
-                message = receive.result()
-                if message["type"] == "websocket.disconnect":
-                    close_code = 0
-                    break
-                data = message.get("text")
-                if data is None:
-                    data = message.get("bytes") or b""
-                if len(data) > MAX_FRAME_BYTES:
-                    close_code, reason = CLOSE_TOO_BIG, f"frame over {MAX_FRAME_BYTES} bytes"
-                    break
-                if not session.limits.admit_message():
-                    if session.limits.should_report("rate_limit_exceeded"):
-                        telemetry.errors.labels(code="rate_limit_exceeded").inc()
-                        limit = settings.max_messages_per_s
-                        outbox.event(ev.error("rate_limit_exceeded", f"over {limit:g} messages/s; messages dropped"))
-                elif message.get("text") is not None:
-                    await session.on_text(data)
-                else:
-                    await session.on_audio(data)
-                receive = asyncio.create_task(websocket.receive())
-            if not receive.done():
-                receive.cancel()
-        except WebSocketDisconnect:
-            close_code = 0
-        finally:
-            registry.remove(session)
-            telemetry.sessions_gauge.set(len(registry.sessions))
-            await session.close()
-            outbox.close()
-            overflow.cancel()
-            if close_code:
-                with contextlib.suppress(Exception):
-                    await asyncio.wait_for(pump, timeout=2.0)
-                with contextlib.suppress(Exception):
-                    if websocket.client_state == WebSocketState.CONNECTED:
-                        await websocket.close(close_code, reason)
-            pump.cancel()
-            log.info("session %s closed (%d live)", session_id[:8], len(registry.sessions))
+    sockets = SocketHandler(settings, access, keys, registry, telemetry, lambda: state["parts"])
 
     @app.websocket("/ws")
     async def ws(websocket: WebSocket) -> None:
-        await realtime(websocket, default_binary=True)
+        await sockets.serve(websocket, default_binary=True)
 
     @app.websocket("/v1/realtime")
     async def openai_realtime(websocket: WebSocket) -> None:
-        await realtime(websocket, default_binary=False)
+        await sockets.serve(websocket, default_binary=False)
 
     return app
 
