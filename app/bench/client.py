@@ -44,6 +44,15 @@ class ServerProbe:
         with urllib.request.urlopen(self.base + path + self.query, timeout=30) as response:
             return response.read()
 
+    def post(self, path: str) -> bytes:
+        request = urllib.request.Request(self.base + path + self.query, data=b"", method="POST")
+        with urllib.request.urlopen(request, timeout=30) as response:
+            return response.read()
+
+    def session_credential(self) -> dict[str, str]:
+        """A server-issued session (``id``, ``credential``, ``header``): the handshake header that resumes it."""
+        return json.loads(self.post("/api/sessions"))
+
     def models(self) -> dict[str, str]:
         """``llm_model``, ``asr_model``, ``tts_model``: what the measured server runs (its GET /v1/models)."""
         listing = json.loads(self.get("/v1/models"))["data"]
@@ -72,10 +81,12 @@ class ReplyRecord:
 
 
 class RealtimeClient:
-    """One connection. ``events`` holds every JSON event received (with ``_t``, its arrival time)."""
+    """One connection. ``events`` holds every JSON event received (with ``_t``, its arrival time).
+    ``headers`` go with the handshake (the session credential that resumes a conversation)."""
 
-    def __init__(self, url: str):
+    def __init__(self, url: str, headers: dict[str, str] | None = None):
         self.url = url
+        self.headers = headers or {}
         self.events: list[dict[str, Any]] = []
         self.replies: dict[str, ReplyRecord] = {}
         self.current: ReplyRecord | None = None
@@ -94,7 +105,7 @@ class RealtimeClient:
         await self.close()
 
     async def connect(self) -> None:
-        self._ws = await websockets.connect(self.url, max_size=None, ping_interval=None)
+        self._ws = await websockets.connect(self.url, additional_headers=self.headers, max_size=None, ping_interval=None)
         self._reader = asyncio.create_task(self._read())
         created = await self.wait_for("session.created", timeout=30)
         self.session = created["session"]
@@ -208,14 +219,16 @@ class RealtimeClient:
                 self.current = None
 
     async def wait_for(
-        self, kind: str, predicate: Callable[[dict[str, Any]], bool] | None = None, *, timeout: float = 60.0, after: int = 0
+        self, kind: str | tuple[str, ...], predicate: Callable[[dict[str, Any]], bool] | None = None, *, timeout: float = 60.0,
+        after: int = 0,
     ) -> dict[str, Any]:
-        """The first event of ``kind`` (from index ``after``) that satisfies ``predicate``."""
+        """The first event of ``kind`` (or of any of several kinds) from index ``after`` that satisfies ``predicate``."""
+        kinds = (kind,) if isinstance(kind, str) else kind
         deadline = time.perf_counter() + timeout
         async with self._changed:
             while True:
                 for event in self.events[after:]:
-                    if event["type"] == kind and (predicate is None or predicate(event)):
+                    if event["type"] in kinds and (predicate is None or predicate(event)):
                         return event
                 if self._reader is not None and self._reader.done():
                     raise ConnectionError(f"connection closed ({self.close_code}) before {kind}")

@@ -1,8 +1,14 @@
 """``voicechat bench load``: many simulated users for a bounded time; errors, latency and leaks.
 
 Half the users speak (real speech streamed in real time, then they listen to the reply), half type.
-Every user comes and goes: a visit of a few turns, a disconnect, a resumed session, and so on until
-the time is up. Around the run the server's own numbers are read from ``/metrics`` and
+Every user comes and goes: a visit of a few turns, a disconnect, a resume of the same conversation
+(with the session credential from ``POST /api/sessions`` in the handshake's ``X-Voicechat-Session``
+header; the JSON counts the resumes that got their history back), and so on until the time is up. A
+reply the server cannot start in time ends with a ``server_busy`` error event: that is load shed as
+designed, so it is counted apart from errors (``server_busy`` and its share of turns). ``/healthz`` is
+timed every 50 ms throughout; ``--abuse`` runs the users twice, the second time beside one client that
+sends the largest prompt and history the server accepts (app/bench/load_abuse.py), and reports both
+runs side by side (``abuse_`` figures). Around the run the server's own numbers are read from ``/metrics`` and
 ``/api/dashboard``: resident memory (start, end, peak, growth over the second half: it must
 plateau), open file descriptors, and once every user has left the engine requests and KV blocks
 still held (``kv_leaked_blocks`` and ``engine_requests_left`` must be 0). Without ``--url`` the
@@ -20,9 +26,9 @@ import time
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
-from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
-from app.bench.client import ServerProbe
+from app.bench.client import ReplyRecord, ServerProbe
+from app.bench.load_abuse import AbuseResult, HealthzPoller, abusive_client
 from app.bench.report import report
 from app.config import Settings
 
@@ -30,6 +36,7 @@ REPLY_TIMEOUT_S = 120.0
 MAX_LISTEN_S = 6.0  # a voice user listens to at most this much of a reply
 SETTLE_S = 15.0  # how long the server may take to release everything after the last user left
 SAMPLE_EVERY_S = 5.0
+BUSY = "server_busy"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -37,12 +44,22 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--sessions", type=int, default=4, help="simulated users at once (half speak, half type)")
     parser.add_argument("--minutes", type=float, default=1.0, help="how long users keep coming back")
     parser.add_argument("--seed", type=int, default=0, help="seed of the users' timing and questions")
+    parser.add_argument(
+        "--abuse", action="store_true",
+        help="run the users twice (--minutes each): alone, then beside a client with a maximal prompt and history; "
+        "/healthz latency of both",
+    )  # fmt: skip
 
 
 @dataclass
 class UserResult:
     kind: str
     visits: int = 0
+    turns: int = 0
+    server_busy: int = 0
+    resumes: int = 0
+    resumes_with_history: int = 0
+    resumed_items_missing: int = 0
     v2v_s: list[float] = field(default_factory=list)
     text_ttft_s: list[float] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
@@ -69,21 +86,44 @@ class ServerLoad(ServerProbe):
         }
 
 
-def _with_session(url: str, session_id: str | None) -> str:
-    if session_id is None:
-        return url
-    parts = urlsplit(url)
-    query = [(k, v) for k, v in parse_qsl(parts.query) if k != "session"] + [("session", session_id)]
-    return urlunsplit(parts._replace(query=urlencode(query)))
+def turn_outcome(kind: str, events: list[dict[str, Any]], reply: ReplyRecord, answered: bool) -> tuple[list[str], bool]:
+    """The errors of one turn, and whether the server answered it ``server_busy`` (an error event with
+    that code, the reply ``failed`` with it): load shed on purpose, not an error."""
+    codes = [e["error"]["code"] for e in events if e["type"] == "error"]
+    failure = ((reply.done or {}).get("status_details") or {}).get("error") or {}
+    busy = BUSY in codes or failure.get("code") == BUSY
+    errors = [f"{kind}: {code}" for code in codes if code != BUSY]
+    if not busy and (reply.status not in ("completed", "incomplete") or not answered):
+        errors.append(f"{kind}: reply {reply.status} with {len(reply.audio)} audio bytes, {len(reply.text)} text chars")
+    return errors, busy
+
+
+def _count_turn(result: UserResult, events: list[dict[str, Any]], reply: ReplyRecord, answered: bool) -> bool:
+    """Records one turn's outcome; True when it was answered and can be timed."""
+    errors, busy = turn_outcome(result.kind, events, reply, answered)
+    result.turns += 1
+    result.server_busy += busy
+    result.errors += errors
+    return not busy and not errors
+
+
+def stored_item_ids(events: list[dict[str, Any]]) -> set[str]:
+    """The conversation's items this connection saw stored (live or replayed on resume)."""
+    return {e["item"]["id"] for e in events if e["type"] == "conversation.item.done"}
+
+
+def resume_outcome(known: set[str], expected_id: str, events: list[dict[str, Any]], session: dict[str, Any]) -> tuple[bool, int]:
+    """Whether a resumed connection got its conversation back (the same session id, earlier items
+    replayed), and how many of the items stored on earlier visits were not replayed."""
+    missing = known - stored_item_ids(events)
+    return session.get("id") == expected_id and len(missing) < len(known), len(missing)
 
 
 async def _voice_turn(client: Any, clip: Any, result: UserResult) -> None:
     seen = len(client.events)
     speech_end = await client.stream_audio(clip, trailing_silence_s=0.8)
     reply = await client.next_reply(after=seen, timeout=REPLY_TIMEOUT_S)
-    result.errors += [f"voice: {e['error']['code']}" for e in client.events[seen:] if e["type"] == "error"]
-    if reply.status not in ("completed", "incomplete") or reply.first_audio_at is None:
-        result.errors.append(f"voice: reply {reply.status} with {len(reply.audio)} audio bytes")
+    if not _count_turn(result, client.events[seen:], reply, reply.first_audio_at is not None):
         return
     result.v2v_s.append(reply.first_audio_at - speech_end)
     heard_s = len(reply.audio) / 2 / client.session["audio"]["output"]["format"]["rate"]
@@ -95,9 +135,7 @@ async def _text_turn(client: Any, question: str, result: UserResult, rng: random
     sent = time.perf_counter()
     await client.say_text(question)
     reply = await client.next_reply(after=seen, timeout=REPLY_TIMEOUT_S)
-    result.errors += [f"text: {e['error']['code']}" for e in client.events[seen:] if e["type"] == "error"]
-    if reply.status not in ("completed", "incomplete") or reply.first_text_at is None:
-        result.errors.append(f"text: reply {reply.status}")
+    if not _count_turn(result, client.events[seen:], reply, reply.first_text_at is not None):
         return
     result.text_ttft_s.append(reply.first_text_at - sent)
     await asyncio.sleep(rng.uniform(1.0, 3.0))  # reading and typing
@@ -107,13 +145,14 @@ async def _user(url: str, result: UserResult, clips: list[Any], deadline: float,
     from app.bench.client import RealtimeClient
     from app.bench.voice import TYPED
 
-    session_id: str | None = None
     await asyncio.sleep(rng.uniform(0.0, 2.0))
+    known: set[str] = set()  # items stored on earlier visits: a resume must replay them
+    session: dict[str, str] | None = None
     while time.perf_counter() < deadline:
         try:
-            async with RealtimeClient(_with_session(url, session_id)) as client:
+            session = session or await asyncio.to_thread(ServerProbe.for_ws_url(url).session_credential)
+            async with RealtimeClient(url, headers={session["header"]: session["credential"]}) as client:
                 result.visits += 1
-                session_id = client.session["id"]
                 if result.kind == "text":
                     await client.send({"type": "session.update", "session": {"output_modalities": ["text"]}})
                     await client.wait_for("session.updated")
@@ -124,6 +163,12 @@ async def _user(url: str, result: UserResult, clips: list[Any], deadline: float,
                         await _voice_turn(client, rng.choice(clips), result)
                     else:
                         await _text_turn(client, rng.choice(TYPED), result, rng)
+                if known:
+                    back, missing = resume_outcome(known, session["id"], client.events, client.session)
+                    result.resumes += 1
+                    result.resumes_with_history += back
+                    result.resumed_items_missing += missing
+                known |= stored_item_ids(client.events)
         except Exception as error:  # a benchmark reports failures; it does not stop at the first
             result.errors.append(f"{result.kind}: {type(error).__name__}: {error}")
             await asyncio.sleep(1.0)
@@ -148,22 +193,44 @@ async def _settle(probe: ServerLoad) -> dict[str, int]:
         await asyncio.sleep(0.2)
 
 
-async def _run(url: str, args: argparse.Namespace) -> dict[str, Any]:
+@dataclass
+class Phase:
+    """One run of the users (beside the abusive client with ``--abuse``) and /healthz timed meanwhile."""
+
+    results: list[UserResult]
+    healthz_ms: list[float]
+    healthz_failures: int
+    abuse: AbuseResult | None = None
+
+
+async def _phase(url: str, args: argparse.Namespace, clips: list[Any], abuse: tuple[int, int] | None) -> Phase:
+    """The users for ``--minutes`` (the same seed each phase, so phases differ only by the abuse);
+    ``abuse`` is ``(max_text_chars, history_session_max_messages)`` of the server."""
+    probe = ServerProbe.for_ws_url(url)
+    rng = random.Random(args.seed)
+    results = [UserResult("voice" if i % 2 == 0 else "text") for i in range(args.sessions)]
+    deadline = time.perf_counter() + args.minutes * 60
+    with HealthzPoller(probe) as healthz:
+        users = [_user(url, r, clips, deadline, random.Random(rng.random())) for r in results]
+        abuser = [abusive_client(url, probe, *abuse, deadline)] if abuse else []
+        outcomes = await asyncio.gather(*users, *abuser)
+    return Phase(results, healthz.latencies_ms, healthz.failures, outcomes[-1] if abuse else None)
+
+
+async def _run(url: str, args: argparse.Namespace, settings: Settings) -> dict[str, Any]:
     from app.bench.speech_samples import espeak_speech
     from app.bench.voice import QUESTIONS
 
     clips = [espeak_speech(text) for text in QUESTIONS]
     probe = ServerLoad.for_ws_url(url)
-    rng = random.Random(args.seed)
-    results = [UserResult("voice" if i % 2 == 0 else "text") for i in range(args.sessions)]
     start = await asyncio.to_thread(probe.process)
     samples: list[tuple[float, dict[str, float]]] = []
     stop = asyncio.Event()
     sampler = asyncio.create_task(_sample_process(probe, samples, stop))
     began = time.perf_counter()
-    deadline = began + args.minutes * 60
-    users = [_user(url, r, clips, deadline, random.Random(rng.random())) for r in results]
-    await asyncio.gather(*users)
+    phases = [await _phase(url, args, clips, None)]
+    if args.abuse:
+        phases.append(await _phase(url, args, clips, (settings.max_text_chars, settings.history_session_max_messages)))
     stop.set()
     await sampler
     held = await _settle(probe)
@@ -171,7 +238,7 @@ async def _run(url: str, args: argparse.Namespace) -> dict[str, Any]:
     middle = began + (time.perf_counter() - began) / 2
     second_half = [s["rss_mb"] for t, s in samples if t >= middle] or [end["rss_mb"]]
     return {
-        "results": results,
+        "phases": phases,
         "held": held,
         "start": start,
         "end": end,
@@ -187,24 +254,64 @@ def _p(values: list[float], q: float) -> float | None:
     return round(float(np.percentile(values, q)), 3) if values else None
 
 
-def summarize(run: dict[str, Any], args: argparse.Namespace) -> dict[str, Any]:
-    results: list[UserResult] = run["results"]
+def summarize_users(phase: Phase) -> dict[str, Any]:
+    """The users' figures of one phase: turns, errors and ``server_busy`` apart, latency, resumes, /healthz."""
+    results = phase.results
     v2v = [v for r in results for v in r.v2v_s]
     ttft = [v for r in results for v in r.text_ttft_s]
+    turns = sum(r.turns for r in results)
+    busy = sum(r.server_busy for r in results)
     return {
-        "sessions": args.sessions,
-        "minutes": args.minutes,
-        "voice_users": sum(r.kind == "voice" for r in results),
-        "text_users": sum(r.kind == "text" for r in results),
         "visits": sum(r.visits for r in results),
+        "resumes": sum(r.resumes for r in results),
+        "resumes_with_history": sum(r.resumes_with_history for r in results),
+        "resumed_items_missing": sum(r.resumed_items_missing for r in results),
+        "turns": turns,
         "voice_turns": len(v2v),
         "text_turns": len(ttft),
         "errors": sum(len(r.errors) for r in results),
         "error_kinds": "; ".join(f"{n}x {kind}" for kind, n in Counter(e[:120] for r in results for e in r.errors).most_common()),
+        "server_busy": busy,
+        "server_busy_share": round(busy / turns, 4) if turns else 0.0,
         "v2v_p50_s": _p(v2v, 50),
         "v2v_p95_s": _p(v2v, 95),
         "text_ttft_p50_s": _p(ttft, 50),
         "text_ttft_p95_s": _p(ttft, 95),
+        "healthz_polls": len(phase.healthz_ms),
+        "healthz_failures": phase.healthz_failures,
+        "healthz_p50_ms": _p(phase.healthz_ms, 50),
+        "healthz_p99_ms": _p(phase.healthz_ms, 99),
+        "healthz_max_ms": round(max(phase.healthz_ms), 3) if phase.healthz_ms else None,
+    }
+
+
+def summarize_abuse(abuse: AbuseResult) -> dict[str, Any]:
+    """What the abusive client made the server hold and do."""
+    return {
+        "abuse_instructions_chars": abuse.instructions_chars,
+        "abuse_messages_stored": abuse.messages_stored,
+        "abuse_history_chars": abuse.history_chars,
+        "abuse_visits": abuse.visits,
+        "abuse_items_replayed_max": max(abuse.replayed_items, default=0),
+        "abuse_replies": "; ".join(f"{n}x {status}" for status, n in Counter(abuse.reply_statuses).most_common()),
+        "abuse_client_errors": "; ".join(abuse.errors[:5]),
+    }
+
+
+def summarize(run: dict[str, Any], args: argparse.Namespace) -> dict[str, Any]:
+    """The first phase's users, then (``--abuse``) the second's as ``abuse_`` figures; leaks over the whole run."""
+    phases: list[Phase] = run["phases"]
+    summary: dict[str, Any] = {
+        "sessions": args.sessions,
+        "minutes": args.minutes,
+        "voice_users": sum(r.kind == "voice" for r in phases[0].results),
+        "text_users": sum(r.kind == "text" for r in phases[0].results),
+        **summarize_users(phases[0]),
+    }
+    for phase in phases[1:]:
+        summary.update({f"abuse_{key}": value for key, value in summarize_users(phase).items()})
+        summary.update(summarize_abuse(phase.abuse or AbuseResult()))
+    summary.update({
         "rss_start_mb": round(run["start"]["rss_mb"], 1),
         "rss_end_mb": round(run["end"]["rss_mb"], 1),
         "rss_peak_mb": round(run["rss_peak_mb"], 1),
@@ -216,12 +323,13 @@ def summarize(run: dict[str, Any], args: argparse.Namespace) -> dict[str, Any]:
         "engine_requests_left": run["held"]["requests"],
         "kv_leaked_blocks": run["held"]["kv_blocks"],
         "users_wall_s": round(run["users_s"], 1),
-    }
+    })  # fmt: skip
+    return summary
 
 
 def run(args: argparse.Namespace, settings: Settings) -> dict[str, Any]:
     if args.url:
-        outcome = asyncio.run(_run(args.url, args))
+        outcome = asyncio.run(_run(args.url, args, settings))
         models = ServerProbe.for_ws_url(args.url).models()
         server = args.url.split("?", 1)[0]
     else:
@@ -232,13 +340,16 @@ def run(args: argparse.Namespace, settings: Settings) -> dict[str, Any]:
         own = settings.model_copy(update={"max_sessions": max(settings.max_sessions, args.sessions * 2)})
         with ServerThread(create_app(own, prepared=prepared)) as base_url:
             url = base_url.replace("http://", "ws://") + "/ws"
-            outcome = asyncio.run(_run(url, args))
+            outcome = asyncio.run(_run(url, args, settings))
             models = ServerProbe.for_ws_url(url).models()
         server = "own (127.0.0.1, free port)"
     summary = summarize(outcome, args)
-    for index, result in enumerate(outcome["results"]):
-        for error in result.errors[:5]:
-            print(f"user {index} ({result.kind}): {error}")
+    for phase in outcome["phases"]:
+        for index, result in enumerate(phase.results):
+            for error in result.errors[:5]:
+                print(f"user {index} ({result.kind}): {error}")
     summary.update({"server": server, **models})  # the measured server's models, not this client's settings
     title = f"load: {args.sessions} users (voice and typed) for {args.minutes:g} min; errors and leaks must be 0"
+    if args.abuse:
+        title += "; then again beside a client with a maximal prompt and history (abuse_)"
     return report(title, summary, args.json_path)
