@@ -230,3 +230,9 @@ async def test_a_stream_that_ends_early_is_an_error_not_a_reply(local_engine):
             await backend.stop()
     assert text and deltas[-1].finished and deltas[-1].finish_reason == "error"
     assert "closed the stream" in deltas[-1].error
+
+
+async def test_token_probabilities_are_refused_with_a_clear_error(remote):
+    _, _, deltas = await collect(remote, prompt_token_ids=[1, 2, 3], params=SamplingParams(max_tokens=1, token_probs=(2,)),
+                                 priority=Priority.VOICE)
+    assert deltas[-1].finish_reason == "error" and "token_probs is not supported" in deltas[-1].error

@@ -45,6 +45,10 @@ class SemanticEndOfTurn:
         assert scorer is not None and session.config.turn_detection is not None
         started = time.perf_counter()
         score = None
+        if session.turns.speculative is not turn:
+            log.debug("end of turn %r: words came after the pause ended (%s)", text[-40:],
+                      "committed" if turn.committed.is_set() else "speech resumed")  # fmt: skip
+            return
         if text:
             try:
                 score = await scorer.score(session.conversation.context(), text, session.id)

@@ -208,7 +208,7 @@ class Turns:
             return
         turn.timing.transcript = time.perf_counter()
         text = transcript.text.strip() if transcript is not None else ""
-        if turn is self.speculative and self.end_of_turn.active:
+        if turn.timing.speculative and self.end_of_turn.active:
             await self.end_of_turn.judge(turn, text)
         if text and turn.respond and session.responses.active is None:
             turn.reply = session.responses.prepare(session.responses.prompt(None, None, text), voice=True, timing=turn.timing)
