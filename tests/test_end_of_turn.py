@@ -4,23 +4,15 @@ scripted end-of-turn scores, a fake recogniser, a recording stand-in for the VAD
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
-from pathlib import Path
 
 import numpy as np
 import pytest
-from realtime_fakes import Rig, make_rig
-from sdk_conformance import sdk_rejections
+from realtime_fakes import Rig
 
 from app.engine.api import Priority
 from app.vad import SpeechPaused, SpeechStarted, SpeechStopped
 from app.vad.end_of_turn import WAITS, normalise, silence_ms
-from app.web.realtime.session_config import (
-    SessionConfig,
-    SessionPatch,
-    TurnDetection,
-    apply_session_update,
-)
+from app.web.realtime.session_config import SessionConfig, SessionPatch, TurnDetection, apply_session_update
 from app.web.realtime.wire import ProtocolError
 
 SECOND = np.zeros(16000, np.float32)
@@ -88,16 +80,8 @@ class RecordingEndpointer:
         self.waits.append(silence_ms)
 
 
-@pytest.fixture
-async def rig(tmp_path: Path) -> AsyncIterator[Rig]:
-    rig = await make_rig(tmp_path)
-    rig.engine.end_scores = dict(SCORES)
-    yield rig
-    await rig.close()
-    assert sdk_rejections(rig.outbox.events) == []
-
-
 async def semantic(rig: Rig, eagerness: str = "auto") -> RecordingEndpointer:
+    rig.engine.end_scores = dict(SCORES)
     await rig.send({"type": "session.update", "session": {"audio": {"input": {"turn_detection":
                     {"type": "semantic_vad", "eagerness": eagerness}}}}})  # fmt: skip
     endpointer = RecordingEndpointer()
