@@ -14,6 +14,7 @@ run: install
 	$(BIN)/voicechat serve
 
 test: install-dev system-test-deps
+	$(BIN)/ruff check app tests
 	$(BIN)/pytest
 
 install: $(VENV)/.installed

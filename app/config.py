@@ -86,7 +86,8 @@ class Settings(BaseSettings):
     llm_draft_model: str = Field(
         "auto",
         description="Draft LLM for speculative decoding (same tokenizer as llm_model): 'auto' (on a GPU the packaged "
-        "'qwen2.5-0.5b' under 'qwen2.5-1.5b'; none on a CPU, where it measured no faster), 'none', or a packaged name, model name or folder.",
+        "'qwen2.5-0.5b' under 'qwen2.5-1.5b'; none on a CPU, where it measured no faster), 'none', or a packaged name, "
+        "model name or folder.",
     )
     llm_speculative_tokens: int = Field(
         4, description="Most tokens the draft proposes per decode row and step (the engine adapts it; 0 = off)."
@@ -217,7 +218,8 @@ class Settings(BaseSettings):
         "comma-separated ('' = none, '*' = any).",
     )
     metrics_public: bool = Field(
-        False, description="Serve /metrics without the access token (for a scraper); otherwise it needs the token when one is set."
+        False,
+        description="Serve /metrics without the access token (for a scraper); otherwise it needs the token when one is set.",
     )
     max_sessions_per_client: int = Field(
         8, description="Sessions one client address may hold at once (0 = no limit); loopback clients are not limited."
@@ -228,10 +230,12 @@ class Settings(BaseSettings):
 
     # --- history ---
     history_session_max_messages: int = Field(
-        1000, description="Messages one conversation may store (0 = no limit); past it a message gets a history_quota_exceeded error."
+        1000,
+        description="Messages one conversation may store (0 = no limit); past it a message gets a history_quota_exceeded error.",
     )
     history_max_mb: float = Field(
-        1024.0, description="Megabytes of message text the history may hold in all (0 = no limit); past it new messages are refused."
+        1024.0,
+        description="Megabytes of message text the history may hold in all (0 = no limit); past it new messages are refused.",
     )
     history_retention_days: float = Field(
         30.0, description="Conversations with no new message for this many days are deleted (0 = kept forever)."

@@ -81,3 +81,12 @@ def sdk_checked_events(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     monkeypatch.setattr(Outbox, "event", recording)
     yield
     assert sdk_rejections(sent) == []
+
+
+@pytest.fixture(scope="session")
+def hf_model(prepared):
+    """transformers' own model in fp32: the reference every greedy output of the engine is compared with."""
+    import torch
+    from transformers import AutoModelForCausalLM
+
+    return AutoModelForCausalLM.from_pretrained(str(prepared.llm_dir), dtype=torch.float32).eval()

@@ -4,9 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
-import pytest
 import torch
-from transformers import AutoModelForCausalLM
 
 from app.engine import Priority
 from app.engine.prompt import render
@@ -18,12 +16,6 @@ PROMPTS = [
     "How many legs does a spider have?",
 ]
 SYSTEM = "You are a helpful assistant."
-
-
-@pytest.fixture(scope="session")
-def hf_model(prepared):
-    """transformers' own model in fp32: the reference every greedy output is compared with."""
-    return AutoModelForCausalLM.from_pretrained(str(prepared.llm_dir), dtype=torch.float32).eval()
 
 
 def chat(text: str) -> list[dict]:

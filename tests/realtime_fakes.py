@@ -73,7 +73,9 @@ class FakeEngine:
         if params.token_probs:
             words = FakeTokenizer().decode(prompt_token_ids or []).rsplit("user\n", 1)[-1]
             score = self.end_scores.get(words)
-            probs = None if score is None else {token: score if index == 0 else 0.0 for index, token in enumerate(params.token_probs)}
+            probs = None if score is None else {
+                token: score if index == 0 else 0.0 for index, token in enumerate(params.token_probs)
+            }
             yield Delta(request_id or "", [0], "", True, "length" if probs else "error", token_probs=probs,
                         error=None if probs else f"no score scripted for {words!r}")
             return
@@ -188,7 +190,8 @@ class Rig:
 
 
 async def make_rig(tmp_path: Path, *, binary_audio: bool = True, session_id: str = "sess_test0001", **settings: Any) -> Rig:
-    config = Settings(data_dir=tmp_path, llm_model="smollm2-135m", speculative_asr=True, output_sample_rate=OUTPUT_RATE, **settings)
+    config = Settings(data_dir=tmp_path, llm_model="smollm2-135m", speculative_asr=True, output_sample_rate=OUTPUT_RATE,
+                      **settings)
     engine, recognizer, speech = FakeEngine(), FakeRecognizer(), FakeSpeech()
     history = HistoryStore(tmp_path / "history.sqlite3")
     outbox = RecordingOutbox()

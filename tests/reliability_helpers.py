@@ -74,7 +74,8 @@ def build_faulty_parts(settings, prepared) -> tuple[FaultyEngine, FaultyRecogniz
     """Not started: ``await part.start()`` each."""
     engine = FaultyEngine(settings, prepared.llm_dir)
     real = create_recognizer(settings, prepared)
-    recognizer = FaultyRecognizer(real.transcriber, batch_window_ms=settings.asr_batch_window_ms, max_batch=settings.asr_max_batch)
+    recognizer = FaultyRecognizer(real.transcriber, batch_window_ms=settings.asr_batch_window_ms,
+                                  max_batch=settings.asr_max_batch)
     tts = FaultyTTS(create_worker(settings, prepared).synthesizer)
     return engine, recognizer, tts
 

@@ -75,7 +75,8 @@ def test_shared_tail_attention_equals_attention_over_all_frames():
     q, k, v = torch.randn(batch, n_q, width), torch.randn(batch, own, width), torch.randn(batch, own, width)
     tail_k, tail_v = torch.randn(tail, width), torch.randn(tail, width)
     merged = _attend_with_shared_tail(
-        q, split_keys(k, heads), split_values(v, heads), split_keys(tail_k[None], heads)[0], split_values(tail_v[None], heads)[0], heads
+        q, split_keys(k, heads), split_values(v, heads), split_keys(tail_k[None], heads)[0],
+        split_values(tail_v[None], heads)[0], heads,
     )
 
     def split(t: torch.Tensor) -> torch.Tensor:

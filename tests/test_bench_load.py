@@ -56,7 +56,8 @@ def test_turns_and_server_busy_share_per_phase() -> None:
     assert not load._count_turn(result, [], _reply("cancelled"), answered=False)
     result.text_ttft_s.append(0.5)
     assert (result.turns, result.server_busy, len(result.errors)) == (3, 1, 1)
-    summary = summarize_users(Phase([result, UserResult("voice")], healthz_ms=[float(v) for v in range(1, 101)], healthz_failures=0))
+    phase = Phase([result, UserResult("voice")], healthz_ms=[float(v) for v in range(1, 101)], healthz_failures=0)
+    summary = summarize_users(phase)
     assert summary["turns"] == 3 and summary["server_busy"] == 1 and summary["server_busy_share"] == 0.3333
     assert summary["errors"] == 1 and summary["text_turns"] == 1
     assert summary["healthz_p50_ms"] == 50.5 and summary["healthz_p99_ms"] == 99.01 and summary["healthz_max_ms"] == 100.0

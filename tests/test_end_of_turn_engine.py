@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 import pytest_asyncio
 import torch
-from engine_helpers import collect, hf_model  # noqa: F401
+from engine_helpers import collect
 
 from app.engine import Priority, SamplingParams, create_backend
 from app.vad.end_of_turn import EndOfTurnScorer

@@ -9,7 +9,7 @@ import pytest_asyncio
 
 from app.engine import Priority, SamplingParams, create_backend
 from app.engine.prompt import render
-from engine_helpers import PROMPTS, SYSTEM, chat, collect, hf_greedy, hf_model  # noqa: F401
+from engine_helpers import PROMPTS, SYSTEM, chat, collect, hf_greedy
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 

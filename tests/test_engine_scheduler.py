@@ -19,8 +19,11 @@ def make_scheduler(num_blocks: int = 64, max_batch: int = 8, step_tokens: int = 
     return Scheduler(cfg, BlockManager(num_blocks, BS))
 
 
-def seq(name: str, priority: Priority, n_prompt: int = 6, arrival: float = 0.0, max_tokens: int = 8, start: int = 100) -> Sequence:
-    return Sequence(name, list(range(start, start + n_prompt)), SamplingParams(max_tokens=max_tokens), priority, arrival=arrival)
+def seq(
+    name: str, priority: Priority, n_prompt: int = 6, arrival: float = 0.0, max_tokens: int = 8, start: int = 100
+) -> Sequence:
+    prompt = list(range(start, start + n_prompt))
+    return Sequence(name, prompt, SamplingParams(max_tokens=max_tokens), priority, arrival=arrival)
 
 
 def run_step(sched: Scheduler, now: float, token: int = 7) -> list[str]:

@@ -36,7 +36,9 @@ def test_the_source_declares_every_kernel_with_named_typed_parameters():
         ("weight", ctypes.c_void_p), ("eps", ctypes.c_float), ("out", ctypes.c_void_p))
 
 
-@pytest.mark.parametrize("old, new", [("float eps", "double eps"), ("int64_t rows", "int rows"), ("const float* weight", "const float& weight")])
+@pytest.mark.parametrize(
+    "old, new", [("float eps", "double eps"), ("int64_t rows", "int rows"), ("const float* weight", "const float& weight")]
+)
 def test_a_parameter_type_the_bindings_cannot_pass_is_an_error(old, new):
     with pytest.raises(KernelSignatureError, match="add_rms_norm"):
         prototypes(drifted("add_rms_norm", old, new))

@@ -229,7 +229,10 @@ def test_other_models_are_passed_through(settings: Settings, prepared: PreparedM
 
 @pytest.mark.parametrize(
     ("field", "value", "expected"),
-    [("asr_model", "/nonexistent/model.pt", "VOICECHAT_ASR_MODEL"), ("tts_voice", "/nonexistent/voice.onnx", "VOICECHAT_TTS_VOICE")],
+    [
+        ("asr_model", "/nonexistent/model.pt", "VOICECHAT_ASR_MODEL"),
+        ("tts_voice", "/nonexistent/voice.onnx", "VOICECHAT_TTS_VOICE"),
+    ],
 )
 def test_missing_model_path_is_a_clear_error(settings: Settings, tmp_path: Path, field: str, value: str,
                                              expected: str) -> None:

@@ -66,7 +66,9 @@ def parts(settings: Settings, prepared) -> Iterator[Parts]:
 
 
 def _serve(settings: Settings, parts: Parts, tmp_path_factory: pytest.TempPathFactory, **limits: object) -> Iterator[Server]:
-    app_settings = settings.model_copy(update={"data_dir": tmp_path_factory.mktemp("reliability"), "max_new_tokens": 200, **limits})
+    app_settings = settings.model_copy(
+        update={"data_dir": tmp_path_factory.mktemp("reliability"), "max_new_tokens": 200, **limits}
+    )
     yield from serve_parts(app_settings, parts.engine, parts.recognizer, parts.tts)
 
 
@@ -311,7 +313,10 @@ KNOWN_TYPES = (
 )
 SAFE_INTEGERS = st.integers(-(2**53 - 1), 2**53 - 1)  # larger numbers are their own error (invalid_event, any field)
 json_scalars = st.none() | st.booleans() | SAFE_INTEGERS | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=20)
-json_values = st.recursive(json_scalars, lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4), max_leaves=12)
+json_values = st.recursive(
+    json_scalars, lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
+    max_leaves=12,
+)
 not_str = json_values.filter(lambda v: not isinstance(v, str))
 not_dict = json_values.filter(lambda v: not isinstance(v, dict))
 not_int = json_values.filter(lambda v: not isinstance(v, int) or isinstance(v, bool))
@@ -345,7 +350,8 @@ malformed_events = st.one_of(
             st.builds(lambda c: {"type": "conversation.item.create", "item": {"content": c}},
                       json_values.filter(lambda v: not isinstance(v, list))),
             st.builds(_wrong_field, st.just("conversation.item.truncate"), st.just("item_id"), not_str, audio_end_ms=st.just(5)),
-            st.builds(_wrong_field, st.just("conversation.item.truncate"), st.just("audio_end_ms"), not_int, item_id=st.just("item_x")),
+            st.builds(_wrong_field, st.just("conversation.item.truncate"), st.just("audio_end_ms"), not_int,
+                      item_id=st.just("item_x")),
             st.builds(_wrong_field, st.just("session.update"), st.just("session"), not_dict),
             st.builds(_wrong_field, st.just("response.create"), st.just("response"), not_dict.filter(lambda v: v is not None)),
             st.builds(_wrong_field, st.just("response.cancel"), st.just("response_id"), not_str.filter(lambda v: v is not None)),
@@ -512,7 +518,8 @@ async def test_a_failing_engine_step_fails_only_that_request_and_the_engine_goes
         for client in (healthy, faulty):
             await client.send({"type": "session.update", "session": {"instructions": LONG_REPLY, "output_modalities": ["text"]}})
             await client.wait_for("session.updated")
-        await healthy.send({**TYPED, "item": {**TYPED["item"], "content": [{"type": "input_text", "text": "A story about a fox?"}]}})
+        story = [{"type": "input_text", "text": "A story about a fox?"}]
+        await healthy.send({**TYPED, "item": {**TYPED["item"], "content": story}})
         await healthy.send({"type": "response.create", "response": {"max_output_tokens": 60}})
         await healthy.wait_for("response.output_text.delta", timeout=120)
         await faulty.say_text("Tell me a long story about a bear.")  # joins the running batch

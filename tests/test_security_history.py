@@ -90,7 +90,8 @@ def test_a_database_of_the_first_schema_is_migrated_and_keeps_its_messages(tmp_p
     db = sqlite3.connect(path)
     assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
     assert db.execute("SELECT text FROM messages WHERE session_id = 'sess_a' AND item_id = 'item_1'").fetchone() == ("hello",)
-    assert sorted(r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")) == ["messages", "sqlite_sequence"]
+    tables = sorted(r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'"))
+    assert tables == ["messages", "sqlite_sequence"]
     db.close()
     HistoryStore(path).close()  # opening a current database again changes nothing
 

@@ -6,7 +6,6 @@ import numpy as np
 import pytest
 
 from app.bench.speech_samples import audioeval_samples, espeak_speech, speech_bounds
-from app.config import Settings
 from app.vad import Endpointer, PartialAudio, SpeechPaused, SpeechResumed, SpeechStarted, SpeechStopped
 
 RATE = 16000

@@ -368,8 +368,8 @@ async def _engine_section(settings: Settings, llm_dir: str, tokenizer, prompts, 
         results["ttft_prefix_reuse_s"] = statistics.median(reuse)
         results["ttft_prefix_cold_s"] = statistics.median(cold)
         stats = engine.stats()
-        for key in ("forward", "weight_format", "weight_bytes", "kv_dtype", "kv_bytes_per_token", "kv_cache_bytes", "prefix_hit_rate",
-                    "preemptions"):
+        for key in ("forward", "weight_format", "weight_bytes", "kv_dtype", "kv_bytes_per_token", "kv_cache_bytes",
+                    "prefix_hit_rate", "preemptions"):
             if key in stats:
                 results[f"engine_{key}"] = stats[key]
     finally:
@@ -396,7 +396,8 @@ def run(args: argparse.Namespace, settings: Settings) -> dict[str, Any]:
     device = resolve_device(settings.device)
     llm_dir = prepare_models(settings).llm_dir
     dtype = compute_dtype(settings.llm_dtype, llm_dir, device, lean=settings.llm_lean_forward,
-                          half_weights=settings.llm_half_weights, weight_bits=settings.llm_weight_bits)  # the engine's, for every contender
+                          half_weights=settings.llm_half_weights,
+                          weight_bits=settings.llm_weight_bits)  # the engine's, for every contender
     tokenizer = AutoTokenizer.from_pretrained(llm_dir)
     prompts = seed_prompts(tokenizer, settings, plan.requests)
     results: dict[str, Any] = {"model": Path(str(llm_dir)).name, "device": str(device),

@@ -243,6 +243,7 @@ async def _run(url: str, args: argparse.Namespace, settings: Settings) -> dict[s
         "start": start,
         "end": end,
         "rss_peak_mb": max([s["rss_mb"] for _, s in samples] + [end["rss_mb"]]),
+        "open_fds_peak": max([s["open_fds"] for _, s in samples] + [end["open_fds"]]),
         "rss_second_half_growth_mb": end["rss_mb"] - second_half[0],
         "users_s": time.perf_counter() - began,
     }
@@ -319,6 +320,7 @@ def summarize(run: dict[str, Any], args: argparse.Namespace) -> dict[str, Any]:
         "rss_second_half_growth_mb": round(run["rss_second_half_growth_mb"], 1),
         "open_fds_start": int(run["start"]["open_fds"]),
         "open_fds_end": int(run["end"]["open_fds"]),
+        "open_fds_peak": int(run["open_fds_peak"]),
         "sessions_left": run["held"]["sessions"],
         "engine_requests_left": run["held"]["requests"],
         "kv_leaked_blocks": run["held"]["kv_blocks"],

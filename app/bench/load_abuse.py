@@ -13,7 +13,6 @@ import asyncio
 import threading
 import time
 from dataclasses import dataclass, field
-from typing import Any
 
 from app.bench.client import RealtimeClient, ServerProbe
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from functools import partial
 
 import torch
 
@@ -83,7 +84,7 @@ def measure_machine(device: torch.device, dtypes: list[torch.dtype]) -> MachineL
     methods: dict[str, float] = {}
     for mib in ((1024, 4096) if gpu else (256, 1024)):
         big = torch.ones(mib * 2**18, dtype=torch.float32, device=device)
-        methods[f"sum_{mib}mib"] = big.numel() * 4 / _best_seconds(lambda: big.sum(), repeats, device)
+        methods[f"sum_{mib}mib"] = big.numel() * 4 / _best_seconds(big.sum, repeats, device)
         del big
     # decode-shaped GEMVs over 512 MiB of weights through the engine's own linear layers: 16-bit, and
     # 4-bit records (least arithmetic per byte: on a CPU the only method near the memory's own rate)
@@ -98,7 +99,7 @@ def measure_machine(device: torch.device, dtypes: list[torch.dtype]) -> MachineL
     del layers
     big = torch.ones(1 << (28 if gpu else 26), dtype=torch.float32, device=device)
     target = torch.empty_like(big)
-    copy_s = _best_seconds(lambda: target.copy_(big), repeats, device)
+    copy_s = _best_seconds(partial(target.copy_, big), repeats, device)
     copy_bytes = 2 * big.numel() * 4
     del big, target
     size = 8192 if gpu else 2048

@@ -143,7 +143,8 @@ class ModelRunner:
         self.layout = KVLayout(cfg.num_hidden_layers, cfg.num_key_value_heads, head_dim, kv_dtype)
         self.cache = KVCache(self.layout, kv_cache_bytes, block_size, device)
         log.info(
-            "LLM %s on %s (%s compute, %s weights, %.0f MiB per step), %s forward, KV cache %d blocks x %d tokens in %s (%.0f MiB)",
+            "LLM %s on %s (%s compute, %s weights, %.0f MiB per step), %s forward, "
+            "KV cache %d blocks x %d tokens in %s (%.0f MiB)",
             cfg.model_type,
             device,
             str(dtype).removeprefix("torch."),

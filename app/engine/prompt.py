@@ -58,8 +58,9 @@ def render(tokenizer, messages: list[dict], tools: list[dict] | None = None) -> 
     """Token ids of chat-completions ``messages`` in the model's chat template, with ``tools`` (chat-completions
     shape) declared in the template's own format."""
     continued = continues_reply(messages)
-    ids = tokenizer.apply_chat_template([_template_message(m) for m in messages], tools=tools or None, add_generation_prompt=not continued,
-                                        continue_final_message=continued, tokenize=True, return_dict=False)  # fmt: skip
+    ids = tokenizer.apply_chat_template([_template_message(m) for m in messages], tools=tools or None,
+                                        add_generation_prompt=not continued, continue_final_message=continued,
+                                        tokenize=True, return_dict=False)  # fmt: skip
     if isinstance(ids, dict) or hasattr(ids, "keys"):
         ids = ids["input_ids"]
     return list(ids)

@@ -334,7 +334,7 @@ class Speculator:
             out.proposed += len(row.proposals)
             out.accepted += accepted
         if plain:
-            result = sample(torch.stack([l for _, l in plain]), [r.seq for r, _ in plain])
+            result = sample(torch.stack([logits for _, logits in plain]), [r.seq for r, _ in plain])
             for (row, _), token, error in zip(plain, result.token_ids, result.errors):
                 out.tokens[row.seq] = [] if token is None else [token]
                 if error is not None:

@@ -3,7 +3,8 @@
 Qwen2.5's chat template lists the declared tools in the system turn and asks for each call as
 ``<tool_call>{"name": ..., "arguments": {...}}</tool_call>``. Small models often write the same JSON
 object bare, inside a ```json fence or another tag, or with the doubled braces the template itself
-shows, so a reply that *starts* with such an object counts as a call too. Text that might still turn into a call is held back, so a call is never spoken or shown.
+shows, so a reply that *starts* with such an object counts as a call too. Text that might still turn
+into a call is held back, so a call is never spoken or shown.
 """
 
 from __future__ import annotations

@@ -118,7 +118,8 @@ class CpuKernels:
             raise KernelSignatureError(f"the kernels' source defines no {missing}") from None
 
     def linear(self, x: torch.Tensor, packed: torch.Tensor, out_features: int, bias: torch.Tensor | None) -> torch.Tensor:
-        """``x @ W.T + bias`` with W packed by :func:`app.kernels.linear.pack_half` (bf16 or fp16); x fp32 [M, K] (unit stride)."""
+        """``x @ W.T + bias`` with W packed by :func:`app.kernels.linear.pack_half` (bf16 or fp16); x fp32 [M, K]
+        (unit stride)."""
         if x.stride(-1) != 1:
             x = x.contiguous()
         rows, inputs = x.shape

@@ -3,7 +3,8 @@
 An artifact (a file or a folder) is built under a temporary name and renamed into place, then a
 ``<name>.manifest.json`` records its sources' names and sizes and its own files' sizes, mtimes
 and sha256. Sources are pinned by checksum when they are built from, so where a source lives
-(another virtual environment, a reinstall) does not matter: only a different file does. A later call that finds everything unchanged returns at once; ``verify=True`` re-hashes
+(another virtual environment, a reinstall) does not matter: only a different file does. A later call
+that finds everything unchanged returns at once; ``verify=True`` re-hashes
 the prepared files, so silent corruption is detected too. Anything that does not match is rebuilt.
 """
 

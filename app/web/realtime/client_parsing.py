@@ -77,7 +77,8 @@ def _validated(model: type[Strict], data: dict[str, Any], event_id: str | None) 
 
 def _check_length(text: str, limit: int, param: str, event_id: str | None) -> None:
     if len(text) > limit:
-        raise ProtocolError("text_too_long", f"text is {len(text)} characters; the limit is {limit}", param=param, event_id=event_id)
+        raise ProtocolError("text_too_long", f"text is {len(text)} characters; the limit is {limit}", param=param,
+                            event_id=event_id)
 
 
 def parse_client_event(data: dict[str, Any], *, max_text_chars: int) -> ClientEvent:
@@ -256,5 +257,7 @@ _PARSERS: dict[str, Any] = {
     "conversation.item.delete": _item_id_event(ItemDelete),
     "conversation.item.truncate": _truncate,
     "response.create": _response_create,
-    "response.cancel": lambda data, event_id, _: ResponseCancel(_validated(ResponseCancelWire, data, event_id).response_id, event_id),
+    "response.cancel": lambda data, event_id, _: ResponseCancel(
+        _validated(ResponseCancelWire, data, event_id).response_id, event_id
+    ),
 }

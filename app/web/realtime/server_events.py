@@ -151,7 +151,8 @@ def usage(input_tokens: int | None, output_tokens: int) -> dict[str, Any]:
         return {"output_tokens": output_tokens, "total_tokens": output_tokens,
                 "output_token_details": {"text_tokens": output_tokens}}  # fmt: skip
     return {"input_tokens": input_tokens, "output_tokens": output_tokens, "total_tokens": input_tokens + output_tokens,
-            "input_token_details": {"text_tokens": input_tokens}, "output_token_details": {"text_tokens": output_tokens}}  # fmt: skip
+            "input_token_details": {"text_tokens": input_tokens},
+            "output_token_details": {"text_tokens": output_tokens}}  # fmt: skip
 
 
 def response_created(response: dict[str, Any]) -> dict[str, Any]:

@@ -258,8 +258,8 @@ def apply_session_update(
     if patch.output_audio_format is not None:
         changes["output_rate"] = _rate(patch.output_audio_format, "session.output_audio_format", OUTPUT_RATES)
     if "turn_detection" in sent:
-        changes["turn_detection"] = _turn_detection(patch.turn_detection, config.turn_detection, defaults, "session.turn_detection",
-                                                    end_of_turn_supported)  # fmt: skip
+        changes["turn_detection"] = _turn_detection(patch.turn_detection, config.turn_detection, defaults,
+                                                    "session.turn_detection", end_of_turn_supported)  # fmt: skip
     if patch.input_audio_transcription is not None:
         changes["transcription"] = patch.input_audio_transcription.model_dump(exclude_none=True)
     # GA nested names

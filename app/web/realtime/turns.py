@@ -92,7 +92,8 @@ class Turns:
     def speech_paused(self, event: SpeechPaused) -> None:
         """A pause that may end the turn: start ASR and the reply now, kept only if the user stays silent."""
         vad = self.session.config.turn_detection
-        if self.session.settings.speculative_asr and vad is not None and vad.create_response and self.session.responses.active is None:
+        idle = self.session.responses.active is None
+        if self.session.settings.speculative_asr and vad is not None and vad.create_response and idle:
             self.discard_speculative()
             self.speculative = self._begin(event.audio, Timing(speculative=True), respond=True)
         elif self.end_of_turn.active:
