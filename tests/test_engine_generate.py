@@ -11,7 +11,7 @@ import torch
 
 from app.engine import Priority, SamplingParams, create_backend
 from app.engine.prompt import render
-from engine_helpers import PROMPTS, SYSTEM, chat, collect, hf_greedy, hf_model, prompt_ids, wait_until  # noqa: F401
+from engine_helpers import PROMPTS, SYSTEM, chat, collect, hf_greedy, prompt_ids, wait_until
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
 
@@ -49,7 +49,8 @@ async def test_greedy_output_is_unchanged_while_requests_join_and_leave(engine, 
     progress: list[int] = []
 
     async def long_request():
-        return await collect(engine, prompt_token_ids=long_ids, params=SamplingParams(max_tokens=20, ignore_eos=True), progress=progress)
+        params = SamplingParams(max_tokens=20, ignore_eos=True)
+        return await collect(engine, prompt_token_ids=long_ids, params=params, progress=progress)
 
     async def joiners():
         await wait_until(lambda: len(progress) >= 3)
@@ -82,8 +83,8 @@ async def test_cancel_frees_the_kv_cache_at_once(engine):
 
 async def test_leaving_the_stream_cancels_the_request(engine):
     baseline = engine.stats()["kv_blocks_used"]
-    stream = engine.generate(prompt_token_ids=prompt_ids(engine, PROMPTS[0]), params=SamplingParams(max_tokens=200, ignore_eos=True),
-                             priority=Priority.TEXT)
+    stream = engine.generate(prompt_token_ids=prompt_ids(engine, PROMPTS[0]),
+                             params=SamplingParams(max_tokens=200, ignore_eos=True), priority=Priority.TEXT)
     async for delta in stream:
         if delta.token_ids:
             break
