@@ -1,0 +1,22 @@
+"""``bench asr`` on recorded human speech: streamed through the server's path beside offline Whisper."""
+
+from __future__ import annotations
+
+from app.bench.asr import human_speech, streamed_utterances
+from app.bench.speech_samples import asterisk_samples
+
+
+def test_the_endpointer_cuts_one_utterance_per_short_prompt(settings):
+    for sample in asterisk_samples(names=["digits/7", "phonetic/a_p", "followme/status"]):
+        pieces = streamed_utterances(settings, sample.audio)
+        assert len(pieces) == 1
+        assert len(sample.audio) - 1600 < len(pieces[0]) < len(sample.audio) + 16000  # pre-roll and pause included
+
+
+def test_human_speech_figures_compare_streamed_and_offline(settings):
+    figures = human_speech(settings.model_copy(update={"asr_model": "tiny.en"}), every=50)  # 4 of the 200 clips
+    assert figures["asr_human_clips_tiny.en"] == 4
+    assert 0.0 <= figures["asr_wer_stream_tiny.en"] <= 0.5 and 0.0 <= figures["asr_wer_offline_tiny.en"] <= 0.5
+    assert figures["asr_repeats_tiny.en"] == 0
+    assert 0.0 <= figures["asr_fallbacks_tiny.en"] <= 1.0
+    assert isinstance(figures["asr_stream_misses_tiny.en"], str)
