@@ -146,6 +146,23 @@ def test_the_same_source_in_another_place_reuses_the_prepared_model(
     assert _tree_state(Path(prepared.whisper_pt)) == before
 
 
+def test_prepared_files_copied_with_whole_second_times_are_reused(settings: Settings, tmp_path: Path) -> None:
+    """A container image layer keeps file times to the second only: the same files are checked by their
+    checksum once, not rebuilt."""
+    model_dir = tmp_path / "models"
+    local = settings.model_copy(update={"model_dir": model_dir, "asr_model": "small", "llm_model": "any/llm"})
+    voice = prepare_models(local).piper_config
+    stat = voice.stat()
+    truncated = stat.st_mtime_ns // 10**9 * 10**9 - 10**9  # a copy's time, to the second
+    os.utime(voice, ns=(stat.st_atime_ns, truncated))
+    manifest = voice.parent.with_name(voice.parent.name + ".manifest.json")
+    recorded = json.loads(manifest.read_text())["files"]
+    prepare_models(local)
+    files = json.loads(manifest.read_text())["files"]  # the same files, their new times recorded: no rebuild
+    assert {k: v["sha256"] for k, v in files.items()} == {k: v["sha256"] for k, v in recorded.items()}
+    assert voice.stat().st_mtime_ns == truncated == files[f"{voice.parent.name}/{voice.name}"]["mtime_ns"]
+
+
 def test_modified_prepared_file_is_rebuilt_without_verify(settings: Settings, tmp_path: Path) -> None:
     model_dir = tmp_path / "models"
     local = settings.model_copy(update={"model_dir": model_dir, "asr_model": "small", "llm_model": "any/llm"})

@@ -84,13 +84,20 @@ class Artifact:
         present = {str(p.relative_to(self.output.parent)): p for p in _files_of(self.output)}
         if set(recorded) != set(present):
             return "prepared files added or missing"
+        retimed = False
         for relative, entry in recorded.items():
             path = present[relative]
             stat = _stat_entry(path)
-            if stat["size"] != entry["size"] or stat["mtime_ns"] != entry["mtime_ns"]:
+            if stat["size"] != entry["size"]:
                 return f"{relative} was modified"
-            if verify and sha256_file(path) != entry["sha256"]:
-                return f"{relative} is corrupted (checksum mismatch)"
+            if stat["mtime_ns"] != entry["mtime_ns"] or verify:
+                # a copy (an image layer, an archive) changes times only: the checksum tells
+                if sha256_file(path) != entry["sha256"]:
+                    return f"{relative} was modified" if stat["mtime_ns"] != entry["mtime_ns"] else (
+                        f"{relative} is corrupted (checksum mismatch)")
+                retimed = retimed or stat["mtime_ns"] != entry["mtime_ns"]
+        if retimed:
+            self._write_manifest()  # the same files with new times: checked once, not at every start
         return None
 
     def _write_manifest(self) -> None:
