@@ -219,7 +219,11 @@ class RealtimeClient:
                 self.current = None
 
     async def wait_for(
-        self, kind: str | tuple[str, ...], predicate: Callable[[dict[str, Any]], bool] | None = None, *, timeout: float = 60.0,
+        self,
+        kind: str | tuple[str, ...],
+        predicate: Callable[[dict[str, Any]], bool] | None = None,
+        *,
+        timeout: float = 60.0,
         after: int = 0,
     ) -> dict[str, Any]:
         """The first event of ``kind`` (or of any of several kinds) from index ``after`` that satisfies ``predicate``."""

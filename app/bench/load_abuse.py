@@ -22,6 +22,7 @@ REPLIES_PER_VISIT = 3  # then a resume, which replays the whole stored history
 FILLER = "The committee reviewed every line of the long report and asked for a shorter summary by Friday. "
 FALLBACK_MAX_MESSAGES = 1000  # when the history has no per-conversation quota
 REPLY_HEADROOM = 64  # messages left under the quota for the replies' own (a full history fails them)
+STORE_EVERY_S = 0.01  # 100 messages/s, half the default max_messages_per_s: the rate limit is not what is measured
 
 
 def filler_text(chars: int, tag: str = "") -> str:
@@ -74,14 +75,20 @@ class AbuseResult:
 
 
 async def _store(client: RealtimeClient, result: AbuseResult, role: str, max_chars: int) -> bool:
-    """One message of ``max_chars``, acknowledged before the next (the rate limit is not what is
-    measured); False when the server refused it (the history quota)."""
+    """One message of ``max_chars``, acknowledged before the next and paced under the rate limit (a
+    server with a lower one answers ``rate_limit_exceeded``: sent again a second later); False when
+    the server refused it (the history quota)."""
     part = "input_text" if role == "user" else "output_text"
     text = filler_text(max_chars, f"{result.messages_stored}: ")
-    seen = len(client.events)
-    await client.send({"type": "conversation.item.create",
-                       "item": {"type": "message", "role": role, "content": [{"type": part, "text": text}]}})  # fmt: skip
-    answer = await client.wait_for(("conversation.item.done", "error"), after=seen, timeout=60)
+    while True:
+        seen, sent = len(client.events), time.perf_counter()
+        await client.send({"type": "conversation.item.create",
+                           "item": {"type": "message", "role": role, "content": [{"type": part, "text": text}]}})  # fmt: skip
+        answer = await client.wait_for(("conversation.item.done", "error"), after=seen, timeout=60)
+        await asyncio.sleep(max(0.0, sent + STORE_EVERY_S - time.perf_counter()))
+        if answer["type"] != "error" or answer["error"]["code"] != "rate_limit_exceeded":
+            break
+        await asyncio.sleep(1.0)
     if answer["type"] == "error":
         if answer["error"]["code"] != "history_quota_exceeded":
             result.errors.append(f"store: {answer['error']['code']}")
