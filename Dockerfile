@@ -7,10 +7,9 @@ FROM ${PYTHON_IMAGE} AS build
 RUN apt-get update \
     && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends g++ espeak-ng libsndfile1 \
     && rm -rf /var/lib/apt/lists/*
-# CXX is part of the kernels' cache key (app/kernels/cpu_kernels.py): the runtime stage names the same
-# compiler, so it finds the libraries compiled here.
+# The kernels' cache key is their source and flags (app/kernels/cpu_kernels.py): the runtime stage finds the
+# libraries compiled here without a compiler of its own.
 ENV PATH=/opt/voicechat/venv/bin:$PATH \
-    CXX=/usr/bin/g++ \
     VOICECHAT_MODEL_DIR=/opt/voicechat/models \
     XDG_CACHE_HOME=/opt/voicechat/cache
 RUN python -m venv /opt/voicechat/venv
@@ -39,7 +38,6 @@ COPY --from=build /opt/voicechat/venv /opt/voicechat/venv
 # The cache is written at start too (the LLM's packed 4/8-bit weights).
 COPY --from=build --chown=voicechat:voicechat /opt/voicechat/cache /opt/voicechat/cache
 ENV PATH=/opt/voicechat/venv/bin:$PATH \
-    CXX=/usr/bin/g++ \
     VOICECHAT_HOST=0.0.0.0 \
     VOICECHAT_PORT=8000 \
     VOICECHAT_MODEL_DIR=/opt/voicechat/models \

@@ -77,3 +77,23 @@ def test_a_value_ctypes_cannot_convert_to_the_declared_type_is_refused():
     kernels = CpuKernels(cpu_kernels.load().library, prototypes(drifted("add_rms_norm", "float eps", "int64_t eps")))
     with pytest.raises(ctypes.ArgumentError, match="argument 6: TypeError"):  # eps, a float
         kernels.add_rms_norm(torch.randn(2, 8), None, torch.ones(8), 1e-5)
+
+
+def test_a_library_built_before_needs_no_compiler(monkeypatch, tmp_path):
+    """An image copies the kernels compiled in its build stage into a runtime stage without a compiler."""
+    from app.kernels import cpu_kernels
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    flags = tuple(cpu_kernels.FLAGS)
+    cpu_kernels.build.cache_clear()
+    try:
+        assert cpu_kernels.build(flags) is not None  # compiled here, into this cache
+        cpu_kernels.build.cache_clear()
+        monkeypatch.setenv("CXX", str(tmp_path / "no-such-compiler"))
+        assert cpu_kernels.build(flags) is not None  # found, not compiled again
+        for library in (tmp_path / "voicechat" / "kernels").glob("*.so"):
+            library.unlink()
+        cpu_kernels.build.cache_clear()
+        assert cpu_kernels.build(flags) is None  # nothing to find and no compiler: the engine runs without them
+    finally:
+        cpu_kernels.build.cache_clear()

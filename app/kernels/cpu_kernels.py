@@ -196,22 +196,33 @@ def build(flags: tuple[str, ...]) -> CpuKernels | None:
     """The kernels compiled with ``flags`` (the tests also build the plain AVX2 variant on a VNNI CPU)."""
     if not {"avx2", "fma", "f16c"} <= cpu_flags():
         return None
+    source = SOURCE.read_text()  # one read: the library is built from it and bound by its prototypes
+    key = hashlib.sha256((source + " ".join(flags)).encode()).hexdigest()[:16]
+    library = cache_home() / "voicechat" / "kernels" / f"cpu_kernels-{key}.so"
+    if not library.exists() and not _compile(source, flags, library):
+        return None
+    return CpuKernels(ctypes.CDLL(str(library)), prototypes(source))
+
+
+def _compile(source: str, flags: tuple[str, ...], library: Path) -> bool:
+    """Compile the kernels into ``library``; a machine that has the library (an image built with them) needs no
+    compiler."""
     compiler = os.environ.get("CXX") or shutil.which("c++") or shutil.which("g++")
     if compiler is None:
         log.warning("no C++ compiler found: the engine runs without its CPU kernels (fp32 weights, torch ops)")
-        return None
-    source = SOURCE.read_text()  # one read: the library is built from it and bound by its prototypes
-    key = hashlib.sha256((source + " ".join([compiler, *flags])).encode()).hexdigest()[:16]
-    library = cache_home() / "voicechat" / "kernels" / f"cpu_kernels-{key}.so"
-    if not library.exists():
-        library.parent.mkdir(parents=True, exist_ok=True)
-        log.info("compiling the engine's CPU kernels (once per machine) into %s", library)
-        with tempfile.TemporaryDirectory(dir=library.parent) as tmp:
-            built = Path(tmp) / library.name
-            done = subprocess.run([compiler, *flags, "-x", "c++", "-", "-o", str(built)], input=source, capture_output=True,
-                                  text=True)
-            if done.returncode != 0:
-                log.warning("the engine's CPU kernels did not compile; running without them:\n%s", done.stderr[-2000:])
-                return None
-            built.replace(library)
-    return CpuKernels(ctypes.CDLL(str(library)), prototypes(source))
+        return False
+    library.parent.mkdir(parents=True, exist_ok=True)
+    log.info("compiling the engine's CPU kernels (once per machine) into %s", library)
+    with tempfile.TemporaryDirectory(dir=library.parent) as tmp:
+        built = Path(tmp) / library.name
+        try:
+            done = subprocess.run([compiler, *flags, "-x", "c++", "-", "-o", str(built)], input=source,
+                                  capture_output=True, text=True)
+        except OSError as error:
+            log.warning("the C++ compiler %s could not run (%s): the engine runs without its CPU kernels", compiler, error)
+            return False
+        if done.returncode != 0:
+            log.warning("the engine's CPU kernels did not compile; running without them:\n%s", done.stderr[-2000:])
+            return False
+        built.replace(library)
+    return True
