@@ -183,6 +183,19 @@ async def test_a_request_cancelled_while_its_prompt_is_built_ends_cancelled(engi
     assert engine.stats()["running"] == engine.stats()["waiting"] == 0
 
 
+async def test_a_request_id_in_use_is_refused_even_while_its_prompt_is_built(engine, monkeypatch):
+    started, release, _ = hold_prompt_building(engine, monkeypatch)
+    first = asyncio.create_task(collect(engine, messages=chat(PROMPTS[0]), params=SamplingParams(max_tokens=2),
+                                        request_id="twice"))
+    await until_set(started)
+    tokens, _, last = await collect(engine, prompt_token_ids=[1, 2, 3], params=SamplingParams(max_tokens=2),
+                                    request_id="twice")
+    assert tokens == [] and last.finish_reason == "error" and "already in use" in last.error
+    release.set()
+    tokens, _, last = await first
+    assert tokens and last.error is None
+
+
 async def test_stats_are_flat_and_json_able(engine):
     import json
 
