@@ -159,7 +159,7 @@ def test_prompts_declare_tools_and_replay_calls_and_results_in_the_template_form
         {"role": "assistant", "content": "", "tool_calls": [
             {"id": "call_1", "type": "function", "function": {"name": "set_timer", "arguments": '{"seconds": 60}'}}]},
         {"role": "tool", "tool_call_id": "call_1", "content": '{"status": "started"}'},
-        {"role": "assistant", "content": forced_call_prefix("required")},
+        {"role": "assistant", "content": forced_call_prefix("required"), "prefix": True},
     ]
     rendered = build_prompt(tokenizer, messages, default_system="Be brief.", max_prompt_tokens=2000,
                             tools=template_tools([TIMER]))
@@ -218,3 +218,17 @@ def test_the_shapes_small_models_write_instead_are_read_at_the_start(step):
 def test_a_stray_closing_brace_after_a_call_is_not_spoken(step):
     pieces = stream('{"name": "get_current_time", "arguments": {}}}\nIt is noon.', step)
     assert calls(pieces) == [("get_current_time", {})] and spoken(pieces).strip() == "It is noon."
+
+
+def test_only_a_marked_assistant_message_is_continued(qwen_dir):
+    from transformers import AutoTokenizer
+
+    from app.engine.prompt import build_prompt
+
+    tokenizer = AutoTokenizer.from_pretrained(qwen_dir)
+    said = [{"role": "user", "content": "Hi"}, {"role": "assistant", "content": "Hello! How can I help?"}]
+    plain = tokenizer.decode(build_prompt(tokenizer, said, default_system="Be brief.", max_prompt_tokens=500).token_ids)
+    assert plain.endswith("How can I help?<|im_end|>\n<|im_start|>assistant\n")  # a new reply after it
+    marked = said[:1] + [{**said[1], "prefix": True}]
+    continued = tokenizer.decode(build_prompt(tokenizer, marked, default_system="Be brief.", max_prompt_tokens=500).token_ids)
+    assert continued.endswith("<|im_start|>assistant\nHello! How can I help?")

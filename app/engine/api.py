@@ -75,9 +75,9 @@ class LLMBackend(Protocol):
         tools: list[dict] | None = None,
     ) -> AsyncIterator[Delta]:
         """Stream a reply. ``messages`` are in the chat-completions shape (assistant ``tool_calls``, ``tool``
-        results); one ending in an assistant message is continued from that message's text. ``tools``
-        (chat-completions shape) are declared to the model, whose calls stream as text in its own format
-        (``app/engine/tool_calls.py`` reads them)."""
+        results); one ending in an assistant message marked ``"prefix": True`` is continued from that message's
+        text. ``tools`` (chat-completions shape) are declared to the model, whose calls stream as text in its own
+        format (``app/engine/tool_calls.py`` reads them)."""
         ...
 
     def cancel(self, request_id: str) -> None:

@@ -37,9 +37,10 @@ class RenderedPrompt:
 
 
 def continues_reply(messages: list[dict]) -> bool:
-    """A conversation that ends in an assistant message asks for that message to be continued (the reply
-    starts with its text, e.g. the opening of a call the client requires), not for a new one."""
-    return bool(messages) and messages[-1].get("role") == "assistant"
+    """A conversation that ends in an assistant message marked ``"prefix": True`` asks for that message to be
+    continued (the reply starts with its text, e.g. the opening of a call the client requires); one that ends in
+    an ordinary assistant message asks for a new reply."""
+    return bool(messages) and messages[-1].get("role") == "assistant" and messages[-1].get("prefix") is True
 
 
 def _template_message(message: dict) -> dict:

@@ -189,6 +189,7 @@ class RemoteEngine:
             if tools:
                 body["tools"] = tools
             if continues_reply(messages):  # vLLM's extension: the reply continues the last assistant message
+                body["messages"] = [*messages[:-1], {k: v for k, v in messages[-1].items() if k != "prefix"}]
                 body.update(add_generation_prompt=False, continue_final_message=True)
             return "/chat/completions", body
         body["prompt"] = list(prompt_token_ids)

@@ -121,7 +121,7 @@ class Reply:
             calls.feed(prefix)  # the model continues from inside a call the client requires
         try:
             stream = self.engine.generate(
-                messages=[*self.messages, {"role": "assistant", "content": prefix}] if prefix else self.messages,
+                messages=[*self.messages, {"role": "assistant", "content": prefix, "prefix": True}] if prefix else self.messages,
                 params=self.params,
                 priority=self.priority,
                 session_id=self.session_id,
