@@ -27,8 +27,6 @@ class SemanticEndOfTurn:
 
     def __init__(self, session: Session):
         self.session = session
-        self.last_score: float | None = None  # the latest pause's score and wait (ms), for logs and tests
-        self.last_wait_ms: int | None = None
 
     @property
     def active(self) -> bool:
@@ -57,9 +55,8 @@ class SemanticEndOfTurn:
         eagerness = session.config.turn_detection.eagerness
         wait = session.default_vad.silence_duration_ms if score is None else silence_ms(score, eagerness)
         async with session.lock:
-            if session.turns.speculative is not turn:
-                return  # the user talked on, or the longest wait already ended the turn
-            session.audio_in.endpointer.end_pause_after(wait)
-        self.last_score, self.last_wait_ms = score, wait
-        log.debug("end of turn %r: score %s, wait %d ms (scored in %.0f ms)", text[-40:], score, wait,
-                  (time.perf_counter() - started) * 1000)  # fmt: skip
+            in_time = session.turns.speculative is turn  # else the user talked on, or the longest wait ended the turn
+            if in_time:
+                session.audio_in.endpointer.end_pause_after(wait)
+        log.debug("end of turn %r: score %s, wait %d ms (scored in %.0f ms%s)", text[-40:], score, wait,
+                  (time.perf_counter() - started) * 1000, "" if in_time else ", after the pause ended")  # fmt: skip
