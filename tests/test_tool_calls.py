@@ -232,3 +232,8 @@ def test_only_a_marked_assistant_message_is_continued(qwen_dir):
     marked = said[:1] + [{**said[1], "prefix": True}]
     continued = tokenizer.decode(build_prompt(tokenizer, marked, default_system="Be brief.", max_prompt_tokens=500).token_ids)
     assert continued.endswith("<|im_start|>assistant\nHello! How can I help?")
+
+
+def test_a_call_left_open_in_another_tag_is_not_spoken_either():
+    pieces = stream('<tools>\n{"name": "get_weather", "arguments": {"ci', 5)
+    assert [type(p) for p in pieces] == [MalformedCall] and spoken(pieces) == ""

@@ -129,10 +129,6 @@ def _parse_call(raw: str) -> ToolCall | MalformedCall:
     return ToolCall(obj["name"], json.dumps(arguments, ensure_ascii=False))
 
 
-def _could_become(text: str, marker: str) -> bool:
-    return marker.startswith(text) or text.startswith(marker)
-
-
 class ToolCallParser:
     """Splits a streamed reply into speakable text and calls.
 
@@ -159,7 +155,7 @@ class ToolCallParser:
         out = self.feed("")
         rest, self.buffer = self.buffer, ""
         stripped = rest.strip()
-        if stripped.startswith((OPEN_TAG, FENCE, "{")):
+        if stripped.startswith((*START_TAGS, FENCE, "{")):
             out.append(MalformedCall(stripped, "the reply ended inside a call"))
         elif rest:
             out.append(rest)
@@ -195,8 +191,8 @@ class ToolCallParser:
                 return None
             self.buffer = lead[end:]
             return self._bare_call(lead[:end])
-        if self.at_start and any(_could_become(lead, marker) for marker in (*START_TAGS, FENCE)):
-            return None
+        if self.at_start and any(marker.startswith(lead) for marker in (*START_TAGS, FENCE)):
+            return None  # the opening of a tag or fence, not whole yet
         return self._take_text()
 
     def _bare_call(self, raw: str) -> str | ToolCall | MalformedCall:

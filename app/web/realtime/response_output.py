@@ -55,10 +55,10 @@ class ResponseOutput:
         entry = Entry(item_id, "assistant", call.arguments, False, kind="function_call", call_id=call.call_id, name=call.name)
         entry.ready.set()
         previous = session.conversation.insert(entry) if reply.in_conversation else None
+        opened = ev.function_call_item(item_id, call.call_id, call.name, "", "in_progress")
         if reply.in_conversation:
-            session.send(ev.item_added(ev.function_call_item(item_id, call.call_id, call.name, "", "in_progress"), previous))
-        session.send(ev.output_item_added(reply.id, ev.function_call_item(item_id, call.call_id, call.name, "", "in_progress"),
-                                          index))  # fmt: skip
+            session.send(ev.item_added(opened, previous))
+        session.send(ev.output_item_added(reply.id, opened, index))
         session.send(ev.function_call_arguments_delta(reply.id, item_id, index, call.call_id, call.arguments))
         session.send(ev.function_call_arguments_done(reply.id, item_id, index, call.call_id, call.name, call.arguments))
         item = entry.item()
