@@ -33,13 +33,15 @@ import unicodedata
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, Iterator
+from typing import Any, Awaitable, Callable, Iterable, Iterator, TypeVar
 
 from app.bench.quality_questions import CATEGORIES, ITEMS
 from app.config import Settings
 from app.web.reply_guard import repeats_a_phrase
 
 TURN_TIMEOUT_S = 180.0
+T = TypeVar("T")
+R = TypeVar("R")
 ACCENTLESS = {"translation"}  # categories matched with accents stripped
 
 # --------------------------------------------------------------------------- the question set
@@ -286,25 +288,32 @@ async def _ask(url: str, item: Item, server: dict[str, Any]) -> Outcome:
     return outcome
 
 
-async def ask_all(url: str, items: list[Item], concurrency: int, label: str = "") -> tuple[list[Outcome], dict]:
-    """Every item in its own conversation, ``concurrency`` at once; progress on stderr."""
-    server: dict[str, Any] = {}
+async def each_in_turn(work: Callable[[T], Awaitable[R]], items: list[T], concurrency: int, label: str,
+                       noun: str) -> list[R]:  # fmt: skip
+    """``work`` on every item, ``concurrency`` at once, results in the items' order; progress on stderr
+    ("<label>: 3/41 <noun>")."""
     gate = asyncio.Semaphore(max(1, concurrency))
     done = 0
     tty = sys.stderr.isatty()
 
-    async def one(item: Item) -> Outcome:
+    async def one(item: T) -> R:
         nonlocal done
         async with gate:
-            outcome = await _ask(url, item, server)
+            result = await work(item)
         done += 1
         if tty or done == len(items) or done % 10 == 0:
             end = "\n" if done == len(items) or not tty else ""
-            print(f"\rquality{label}: {done}/{len(items)} items", end=end, file=sys.stderr, flush=True)
-        return outcome
+            print(f"\r{label}: {done}/{len(items)} {noun}", end=end, file=sys.stderr, flush=True)
+        return result
 
-    outcomes = await asyncio.gather(*(one(item) for item in items))
-    return list(outcomes), server
+    return list(await asyncio.gather(*(one(item) for item in items)))
+
+
+async def ask_all(url: str, items: list[Item], concurrency: int, label: str = "") -> tuple[list[Outcome], dict]:
+    """Every item in its own conversation, ``concurrency`` at once; progress on stderr."""
+    server: dict[str, Any] = {}
+    outcomes = await each_in_turn(lambda item: _ask(url, item, server), items, concurrency, f"quality{label}", "items")
+    return outcomes, server
 
 
 def summarize(outcomes: list[Outcome]) -> dict[str, Any]:

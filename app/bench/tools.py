@@ -18,12 +18,11 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import sys
 import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from app.bench.quality import add_server_arguments, matches, own_server, report_models
+from app.bench.quality import add_server_arguments, each_in_turn, matches, own_server, report_models
 from app.bench.tool_requests import REQUESTS, TOOL_OUTPUTS, TOOLS
 from app.config import Settings
 from app.engine.tool_calls import ToolCall, check_call
@@ -115,20 +114,9 @@ async def _run_one(url: str, request: str, tool: str | None, expected: dict, ser
 async def run_all(url: str, concurrency: int, label: str = "", requests: list = REQUESTS) -> tuple[list[Outcome], dict[str, Any]]:
     """Every request in its own conversation, ``concurrency`` at once; progress on stderr."""
     server: dict[str, Any] = {}
-    gate = asyncio.Semaphore(max(1, concurrency))
-    done = 0
-
-    async def one(request: str, tool: str | None, expected: dict) -> Outcome:
-        nonlocal done
-        async with gate:
-            outcome = await _run_one(url, request, tool, expected, server)
-        done += 1
-        print(f"\rtools{label}: {done}/{len(requests)} requests", end="\n" if done == len(requests) else "",
-              file=sys.stderr, flush=True)  # fmt: skip
-        return outcome
-
-    outcomes = await asyncio.gather(*(one(*entry) for entry in requests))
-    return list(outcomes), server
+    outcomes = await each_in_turn(lambda entry: _run_one(url, *entry, server), requests, concurrency,
+                                  f"tools{label}", "requests")  # fmt: skip
+    return outcomes, server
 
 
 def summarize(outcomes: list[Outcome]) -> dict[str, Any]:
