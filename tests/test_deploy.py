@@ -9,12 +9,11 @@ import shutil
 import socket
 import subprocess
 import time
-import urllib.error
-import urllib.request
 from pathlib import Path
 
 import pytest
 import yaml
+from http_helpers import http_get
 
 ROOT = Path(__file__).resolve().parent.parent
 BASE_IMAGE = "python:3.11-slim-bookworm"
@@ -109,18 +108,10 @@ def _base_image(engine: str) -> None:
         pytest.skip(f"{engine} runs, but the base image {BASE_IMAGE} is not here and cannot be pulled ({last})")
 
 
-def _get(url: str) -> tuple[int, bytes]:
-    try:
-        with urllib.request.urlopen(url, timeout=10) as response:
-            return response.status, response.read()
-    except urllib.error.HTTPError as error:
-        return error.code, error.read()
-
-
 def _status(url: str) -> int:
     """The HTTP status, 0 while nothing answers."""
     try:
-        return _get(url)[0]
+        return http_get(url, timeout=10)[0]
     except OSError:
         return 0
 
@@ -143,9 +134,9 @@ def test_the_image_builds_runs_unprivileged_and_becomes_ready() -> None:
         while (status := _status(f"http://127.0.0.1:{port}/readyz")) != 200:
             assert time.monotonic() < deadline, f"not ready within 900 s (last status {status})"
             time.sleep(2)
-        models = json.loads(_get(f"http://127.0.0.1:{port}/v1/models")[1])
+        models = json.loads(http_get(f"http://127.0.0.1:{port}/v1/models")[1])
         assert {model["stage"] for model in models["data"]} == {"llm", "asr", "tts"}
-        assert _get(f"http://127.0.0.1:{port}/static/js/chat.js")[0] == 200
+        assert http_get(f"http://127.0.0.1:{port}/static/js/chat.js")[0] == 200
         uid = subprocess.run([engine, "exec", container, "id", "-u"], capture_output=True, text=True, timeout=60)
         assert uid.stdout.strip() not in ("", "0")
         compiler = subprocess.run([engine, "exec", container, "sh", "-c", "command -v g++ gcc cc"],

@@ -12,13 +12,12 @@ import subprocess
 import sys
 import threading
 import time
-import urllib.error
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from http_helpers import http_get
 from websockets.exceptions import WebSocketException
 
 from app.bench.client import RealtimeClient
@@ -28,14 +27,6 @@ from app.web.readiness import Readiness
 from app.web.server import ServerThread, create_app
 
 ROOT = Path(__file__).resolve().parents[1]
-
-
-def get(url: str) -> tuple[int, bytes]:
-    try:
-        with urllib.request.urlopen(url, timeout=30) as response:
-            return response.status, response.read()
-    except urllib.error.HTTPError as error:
-        return error.code, error.read()
 
 
 # ---------------------------------------------------------------------- readiness rules (a fake clock)
@@ -140,7 +131,7 @@ def _wait_for_status(url: str, status: int, timeout: float = 60.0) -> dict[str, 
     deadline = time.monotonic() + timeout
     while True:
         try:
-            code, body = get(url)
+            code, body = http_get(url)
         except OSError as error:  # nothing listens yet
             code, body = 0, str(error).encode()
         if code == status:
@@ -151,7 +142,7 @@ def _wait_for_status(url: str, status: int, timeout: float = 60.0) -> dict[str, 
 
 def test_models_are_listed_in_the_openai_shape(gated: tuple[str, GatedSynthesizer], settings: Settings) -> None:
     base_url, _ = gated
-    code, body = get(base_url + "/v1/models")
+    code, body = http_get(base_url + "/v1/models")
     listing = json.loads(body)
     assert code == 200 and listing["object"] == "list"
     by_stage = {model["stage"]: model for model in listing["data"]}
@@ -166,7 +157,7 @@ def test_models_are_listed_in_the_openai_shape(gated: tuple[str, GatedSynthesize
 def test_a_hung_stage_makes_readiness_503_and_it_recovers_when_the_stage_moves(gated: tuple[str, GatedSynthesizer]) -> None:
     base_url, synthesizer = gated
     assert _wait_for_status(base_url + "/readyz", 200)["status"] == "ready"
-    assert get(base_url + "/healthz")[0] == 200
+    assert http_get(base_url + "/healthz")[0] == 200
 
     async def spoken_turn_while_tts_hangs() -> str | None:
         async with RealtimeClient(base_url.replace("http://", "ws://") + "/ws") as client:
@@ -174,7 +165,7 @@ def test_a_hung_stage_makes_readiness_503_and_it_recovers_when_the_stage_moves(g
             await client.say_text("Say hello.")
             unready = await asyncio.to_thread(_wait_for_status, base_url + "/readyz", 503)
             assert unready["status"] == "unready" and unready["problems"][0].startswith("tts: "), unready
-            assert get(base_url + "/healthz")[0] == 200, "liveness stays up: the process still serves"
+            assert http_get(base_url + "/healthz")[0] == 200, "liveness stays up: the process still serves"
             synthesizer.gate.set()
             reply = await client.next_reply(timeout=180)
             return reply.status
@@ -185,7 +176,7 @@ def test_a_hung_stage_makes_readiness_503_and_it_recovers_when_the_stage_moves(g
 
 def test_metrics_use_vllm_names_with_the_model_name(gated: tuple[str, GatedSynthesizer]) -> None:
     base_url, _ = gated
-    text = get(base_url + "/metrics")[1].decode()
+    text = http_get(base_url + "/metrics")[1].decode()
     label = 'model_name="smollm2-135m"'
     for name in ("voicechat:num_requests_running", "voicechat:num_requests_waiting", "voicechat:kv_cache_usage_perc",
                  "voicechat:prefix_cache_hits_total", "voicechat:generation_tokens_total",
