@@ -23,6 +23,7 @@ from typing import Any, Mapping
 from fastapi import APIRouter
 from fastapi.responses import JSONResponse
 
+from app.web.realtime.wire import new_id
 from app.web.security import set_cookie
 
 SESSION_COOKIE = "voicechat_session"
@@ -30,10 +31,6 @@ SESSION_HEADER = "x-voicechat-session"
 SESSION_COOKIE_MAX_AGE_S = 30 * 86400
 KEY_FILE = "session_key"
 _MAX_CREDENTIAL_CHARS = 200
-
-
-def new_session_id() -> str:
-    return f"sess_{secrets.token_hex(10)}"
 
 
 def _load_or_create_key(path: Path) -> bytes:
@@ -82,7 +79,7 @@ class SessionKeys:
         """A ``Set-Cookie`` with a new session's credential for a visitor whose cookie proves none."""
         if self.owned_id(cookies.get(SESSION_COOKIE)) is not None:
             return None
-        return set_cookie(SESSION_COOKIE, self.credential(new_session_id()), SESSION_COOKIE_MAX_AGE_S, scope)
+        return set_cookie(SESSION_COOKIE, self.credential(new_id("sess")), SESSION_COOKIE_MAX_AGE_S, scope)
 
 
 def sessions_router(keys: SessionKeys) -> APIRouter:
@@ -91,7 +88,7 @@ def sessions_router(keys: SessionKeys) -> APIRouter:
 
     @router.post("/api/sessions")
     async def issue() -> JSONResponse:
-        session_id = new_session_id()
+        session_id = new_id("sess")
         body = {"id": session_id, "credential": keys.credential(session_id), "header": "X-Voicechat-Session"}
         return JSONResponse(body, headers={"cache-control": "no-store"})
 

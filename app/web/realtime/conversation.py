@@ -99,9 +99,6 @@ class Conversation:
         index = self.entries.index(entry)
         return self.entries[index - 1].item_id if index else None
 
-    def last_id(self) -> str | None:
-        return self.entries[-1].item_id if self.entries else None
-
     @property
     def user_turns(self) -> int:
         return sum(1 for e in self.entries if e.role == "user")
