@@ -96,12 +96,14 @@ class Artifact:
                     return f"{relative} was modified" if stat["mtime_ns"] != entry["mtime_ns"] else (
                         f"{relative} is corrupted (checksum mismatch)")
                 retimed = retimed or stat["mtime_ns"] != entry["mtime_ns"]
+                recorded[relative] = {**entry, **stat}
         if retimed:
-            self._write_manifest()  # the same files with new times: checked once, not at every start
+            self._write_manifest(recorded)  # the same files with new times: checked once, not at every start
         return None
 
-    def _write_manifest(self) -> None:
-        files = {
+    def _write_manifest(self, files: dict[str, dict[str, Any]] | None = None) -> None:
+        """The manifest of the prepared files (``files``: their entries, already hashed)."""
+        files = files or {
             str(p.relative_to(self.output.parent)): {**_stat_entry(p), "sha256": sha256_file(p)}
             for p in _files_of(self.output)
         }
