@@ -374,9 +374,10 @@ class LocalEngine:
             self.metrics.observe_aborted_step()
             return
         with self._cv:
-            outputs = self.scheduler.postprocess(batch, outcome, started, time.monotonic())
+            now = time.monotonic()
+            outputs = self.scheduler.postprocess(batch, outcome, started, now)
             spec_k = self.speculator.last_k if self.speculator is not None else 0
-            self.metrics.observe_step(batch, outcome, outputs, time.monotonic() - started, spec_k)
+            self.metrics.observe_step(batch, outcome, outputs, now - started, spec_k)
             deliveries = [(self._requests[out.seq.request_id], out.delta) for out in outputs]
             for out in outputs:
                 if out.delta.finished:

@@ -71,6 +71,7 @@ class EndOfTurnScorer:
         if not isinstance(end, int) or end == tokenizer.unk_token_id:
             end = tokenizer.eos_token_id
         self.end_ids = (end, *(self._single_token(mark) for mark in SENTENCE_ENDS))
+        self.end_text = tokenizer.decode([end])  # where the user's message ends in a rendered template
         self._cache: OrderedDict[tuple[str, ...], float] = OrderedDict()
 
     def _single_token(self, text: str) -> int:
@@ -83,8 +84,7 @@ class EndOfTurnScorer:
         """The chat template with ``words`` as the last user message, cut just before that message's end."""
         messages = [*context[-CONTEXT_TURNS:], {"role": "user", "content": words}]
         text = self.tokenizer.apply_chat_template(messages, tokenize=False, add_generation_prompt=False)
-        end_text = self.tokenizer.decode([self.end_ids[0]])
-        cut = text.rfind(end_text)
+        cut = text.rfind(self.end_text)
         return self.tokenizer.encode(text[:cut] if cut >= 0 else text, add_special_tokens=False)
 
     async def score(self, context: list[dict], text: str, session_id: str | None = None) -> float | None:
