@@ -92,6 +92,19 @@ class Settings(BaseSettings):
     llm_speculative_tokens: int = Field(
         4, description="Most tokens the draft proposes per decode row and step (the engine adapts it; 0 = off)."
     )
+    llm_draft_weight_bits: Literal["auto", "4", "8", "16"] = Field(
+        "4",
+        description="llm_weight_bits for the draft model: its proposals are only checked by the target, so the draft "
+        "is kept at 4 bits by default (the packaged Qwen2.5 0.5B came mostly at 5-8 bits: its 896-wide rows do not "
+        "fit GGUF's k-quant blocks), which halves what it streams per proposal.",
+    )
+    llm_draft_vocab: int = Field(
+        32768,
+        ge=0,
+        description="The draft proposes only among the tokenizer's first N tokens (byte-pair merges come most frequent "
+        "first) and its special tokens, so its LM head streams a fraction of the bytes; the target still verifies over "
+        "the whole vocabulary (0 = the draft's whole vocabulary).",
+    )
     tts_backend: Literal["piper", "coqui", "espeak"] = Field("piper", description="Speech synthesiser.")
     tts_voice: str = Field(
         "joe-medium",

@@ -10,6 +10,7 @@ import pytest_asyncio
 import torch
 
 from app.engine import Priority, SamplingParams, create_backend
+from app.engine.draft_vocab import ShortlistHead, shortlist_ids
 from app.engine.speculative import ForwardTimes, SpeculationPolicy, accept_greedy, accept_sampled, expected_tokens
 from app.models.prepare import ModelPreparationError, prepare_models
 from engine_helpers import PROMPTS, SYSTEM, collect, prompt_ids, wait_until
@@ -97,11 +98,12 @@ async def plain_greedy(engine, ids: list[int], max_tokens: int, ignore_eos: bool
         engine.speculator.policy.choose = choose
 
 
-async def _spec_engine(settings, model_dir: str, draft_dir: str):
+async def _spec_engine(settings, model_dir: str, draft_dir: str, **draft):
     """fp32 compute over the checkpoints' own 16-bit weights: a row's logits do not depend on how many rows
-    share its forward (the 4- and 8-bit kernels' do, slightly, which flips near-ties either way)."""
+    share its forward (the 4- and 8-bit kernels' do, slightly, which flips near-ties either way). The draft the
+    same unless ``draft`` says otherwise (its proposals are only checked, so its weights may be anything)."""
     update = {"llm_dtype": "float32", "llm_kv_dtype": "float32", "device": "cpu", "system_prompt": SYSTEM,
-              "llm_weight_bits": "16"}
+              "llm_weight_bits": "16", "llm_draft_weight_bits": "16", "llm_draft_vocab": 0, **draft}
     eng = create_backend(settings.model_copy(update=update), model_path=model_dir, draft_path=draft_dir)
     await eng.start()
     return eng
@@ -217,6 +219,25 @@ async def test_stats_and_metrics_report_the_speculation(spec_engine):
     assert "llm_spec_accepted_tokens_total" in text and "llm_spec_proposed_tokens_total" in text
 
 
+@pytest.mark.asyncio(loop_scope="session")
+async def test_a_4bit_draft_over_a_shortlist_keeps_the_greedy_output(settings, prepared):
+    """The default draft form: 4-bit weights, an LM head over the tokenizer's first tokens. Its proposals differ
+    from the target's own more often, and some tokens it cannot propose at all; the output must not change."""
+    eng = await _spec_engine(settings, str(prepared.llm_dir), str(prepared.llm_dir),
+                             llm_draft_weight_bits="4", llm_draft_vocab=4096)  # fmt: skip
+    try:
+        head = eng.speculator.draft.lean.lm_head
+        assert isinstance(head, ShortlistHead) and head.weight_format == "q4" and 4096 <= len(head.ids) < 4200
+        prompts = [prompt_ids(eng, PROMPTS[0]), prompt_ids(eng, PROMPTS[2] + " " + PROMPTS[1] * 3)]
+        force_k(eng, 3)
+        spec = await _greedy_together(eng, prompts, [24, 16])
+        stats = eng.stats()
+        assert stats["spec_verified_rows"] > 0 and 0.2 < stats["spec_acceptance"] < 1.0
+        assert spec == [await plain_greedy(eng, ids, n, ignore_eos=True) for ids, n in zip(prompts, [24, 16])]
+    finally:
+        await eng.stop()
+
+
 @pytest.fixture(scope="module")
 def qwen_dir(settings) -> str:
     """The packaged Qwen2.5 0.5B, prepared on first use; skipped where its packages are not installed."""
@@ -296,3 +317,34 @@ def test_the_draft_setting_pairs_the_packaged_qwen_models_and_prepare_returns_it
     folder.mkdir()
     chosen = Settings(**base, llm_model="smollm2-135m", llm_draft_model=str(folder))
     assert prepare_models(chosen).draft_llm_dir == folder
+
+
+# --- the draft's shortlist -------------------------------------------------------------------------
+
+
+def test_the_shortlist_is_the_first_ids_and_the_special_ones_in_whole_blocks():
+    assert shortlist_ids(1000, 40, [997]) == [*range(48), *range(992, 1000)]
+    assert shortlist_ids(1000, 5000, []) == list(range(1000))
+
+
+@pytest.mark.parametrize("bits", [4, 16])
+def test_the_shortlist_head_gives_the_full_heads_logits_on_its_tokens_and_none_elsewhere(bits):
+    from app.kernels.linear import Linear
+
+    torch.manual_seed(0)
+    weight = torch.randn(1000, 64)
+    if bits == 4:
+        head = Linear(weight, bits=4, compute_dtype=torch.float32)
+        assert head.quantized is not None
+    else:  # a GPU's head keeps a plain weight (F.linear): the same form here, without the CPU's prepacking
+        head = Linear(weight)
+        head.weight, head.packed, head.kernel = weight, None, None
+    ids = shortlist_ids(1000, 100, [998])
+    shortlist = ShortlistHead(head, ids)
+    x = torch.randn(3, 64)
+    full, short = head(x), shortlist(x)
+    outside = torch.ones(1000, dtype=torch.bool)
+    outside[ids] = False
+    assert torch.allclose(short[:, ids], full[:, ids], atol=1e-5)
+    assert torch.isneginf(short[:, outside]).all()
+    assert shortlist.weight_bytes < head.weight_bytes / 5

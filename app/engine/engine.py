@@ -27,6 +27,7 @@ from app.config import Settings
 from app.engine.api import Delta, Priority, SamplingParams
 from app.engine.attention import StepInputs, prepare_step
 from app.engine.detokenizer import IncrementalDetokenizer
+from app.engine.draft_vocab import ShortlistHead, shortlist_ids
 from app.engine.kv_cache import BlockManager
 from app.engine.metrics import EngineMetrics
 from app.cpu_share import speech_activity
@@ -106,7 +107,7 @@ class LocalEngine:
         self.prompts = PromptBuilder(self.tokenizer)
         dtype = compute_dtype(s.llm_dtype, self.model_path, self.device, lean=s.llm_lean_forward,
                               half_weights=s.llm_half_weights, weight_bits=s.llm_weight_bits)
-        self.runner = self._runner(self.model_path, dtype, s.kv_cache_bytes)
+        self.runner = self._runner(self.model_path, dtype, s.kv_cache_bytes, s.llm_weight_bits)
         self.blocks = BlockManager(self.runner.cache.num_blocks, s.kv_block_size)
         self._warm_up()
         self.speculator = self._load_draft() if self.draft_path is not None and s.llm_speculative_tokens > 0 else None
@@ -123,7 +124,7 @@ class LocalEngine:
         )
         self.scheduler.lookahead = s.llm_speculative_tokens if self.speculator else 0
 
-    def _runner(self, path: str | Path, dtype: torch.dtype, kv_cache_bytes: int) -> ModelRunner:
+    def _runner(self, path: str | Path, dtype: torch.dtype, kv_cache_bytes: int, weight_bits: str) -> ModelRunner:
         s = self.settings
         return ModelRunner(
             path,
@@ -134,7 +135,7 @@ class LocalEngine:
             max_seq_len=s.max_seq_len,
             lean=s.llm_lean_forward,
             half_weights=s.llm_half_weights,
-            weight_bits=s.llm_weight_bits,
+            weight_bits=weight_bits,
             kv_dtype=None if s.llm_kv_dtype == "auto" else getattr(torch, s.llm_kv_dtype),
         )
 
@@ -145,8 +146,14 @@ class LocalEngine:
         draft_tokenizer = AutoTokenizer.from_pretrained(str(self.draft_path))
         if draft_tokenizer.get_vocab() != self.tokenizer.get_vocab():
             raise ValueError(f"draft model {self.draft_path} does not share the tokenizer of {self.model_path}")
-        draft = self._runner(self.draft_path, self.runner.dtype, 0)
+        draft = self._runner(self.draft_path, self.runner.dtype, 0, s.llm_draft_weight_bits)
         draft.allocate_cache(self.blocks.num_blocks)
+        if s.llm_draft_vocab and draft.lean is not None and ShortlistHead.fits(draft.lean.lm_head):
+            head, whole = draft.lean.lm_head, draft.weight_bytes
+            ids = shortlist_ids(head.out_features, s.llm_draft_vocab, list(self.tokenizer.added_tokens_decoder))
+            draft.lean.lm_head = ShortlistHead(head, ids)
+            log.info("the draft proposes among %d of %d tokens: %.0f MiB per step instead of %.0f", len(ids),
+                     head.out_features, draft.weight_bytes / 2**20, whole / 2**20)
         speculator = Speculator(draft, self.runner, s.llm_speculative_tokens, s.llm_max_step_tokens, s.max_seq_len)
         seq = Sequence("calibrate", list(range(1, 9)), SamplingParams(), Priority.BACKGROUND)
         self.blocks.admit(seq)

@@ -293,7 +293,7 @@ class Speculator:
         return total_ms
 
     def _draft_pick(self, logits: torch.Tensor, rows: list[Row]) -> None:
-        finite = torch.isfinite(logits.sum(dim=-1)).tolist()
+        finite = torch.isfinite(logits.amax(dim=-1)).tolist()  # no NaN (-inf marks a token outside the draft's shortlist)
         argmax = logits.argmax(dim=-1).tolist()
         for i, row in enumerate(rows):
             if not finite[i]:
