@@ -69,6 +69,20 @@ def test_float32_real_frames_match_the_served_transcripts(prepared, transcriber,
     ]
 
 
+def test_eight_bit_decoder_keeps_the_transcripts(prepared, transcriber, clean_speech):
+    from app.kernels import cpu_kernels
+
+    if cpu_kernels.load() is None:
+        pytest.skip("the CPU kernels do not run here: the decoder keeps its 16-bit weights")
+    assert transcriber.decoder_dtype == torch.float32
+    assert transcriber.model.decoder.blocks[0].mlp[0].forward.weight_format == "q8"
+    sixteen = WhisperTranscriber(prepared.whisper_pt, language="en", dtype=transcriber.dtype, decoder_bits=16)
+    audios = [audio for audio, _ in clean_speech]
+    for batch in [[audio] for audio in audios[:4]], [audios]:  # one by one and as one batch: both attentions
+        heard = [[normalize_words(r.text) for part in batch for r in t.transcribe_batch(part)] for t in (sixteen, transcriber)]
+        assert heard[0] == heard[1]
+
+
 def test_shared_tail_attention_equals_attention_over_all_frames():
     torch.manual_seed(0)
     batch, n_q, own, tail, heads, width = 3, 2, 7, 11, 4, 32
