@@ -96,6 +96,25 @@ def test_repeated_ngram_stop_cuts_a_real_loop_and_the_fallback_repairs_it(bare, 
     assert [r.text for r, name in zip(final, stopped) if not _same(clips[name][1], r.text)] == []
 
 
+async def test_only_finals_get_the_fallback_decode(bare, clips):
+    """A partial transcript that fails the guards gets no text and no fallback; the same audio as a final gets both."""
+    from app.asr import SpeechRecognizer
+
+    failing = [name for name in LOOPING if _first_pass(bare, clips[name][0]).verdict.failed]
+    assert failing, "the bare trimmed encoder no longer fails the guards on these clips: pick others"
+    audio, said = clips[failing[0]]
+    recognizer = SpeechRecognizer(bare)
+    await recognizer.start()
+    try:
+        partial = await recognizer.transcribe(audio, final=False, session_id="partial")
+        final = await recognizer.transcribe(audio, final=True, session_id="final")
+    finally:
+        await recognizer.stop()
+    assert partial is not None and (partial.attempts, partial.text) == (1, "")
+    assert final.attempts > 1 and _same(said, final.text)
+    assert recognizer.stats()["asr_fallbacks"] == 1
+
+
 def test_token_budget_ends_a_real_decode(served, clips):
     audio, said = clips[SENTENCE]
     whole = _first_pass(served, audio)

@@ -2,9 +2,10 @@
 
 Sessions await ``transcribe``; a single worker thread (off the event loop) collects the requests
 that arrive within ``batch_window_ms`` of the oldest one and decodes them in one Whisper call.
-Finals go first; partial transcripts only fill the rest of a batch. A partial is dropped (its
-caller gets None) when a newer partial or a final of the same session is queued, or when a batch
-has no room for it: under load they are the first to go.
+Finals go first; partial transcripts only fill the rest of a batch, and only finals get the
+hallucination guards' fallback decode (a partial that fails the guards gets no text). A partial is
+dropped (its caller gets None) when a newer partial or a final of the same session is queued, or
+when a batch has no room for it: under load they are the first to go.
 """
 
 from __future__ import annotations
@@ -178,7 +179,7 @@ class SpeechRecognizer:
     def _decode(self, batch: list[_Request]) -> None:
         started = time.perf_counter()
         try:
-            results = self.transcriber.transcribe_batch([r.audio for r in batch])
+            results = self.transcriber.transcribe_batch([r.audio for r in batch], [r.final for r in batch])
         except Exception as error:  # the sessions get the error; the worker lives on
             logger.exception("ASR batch of %d failed", len(batch))
             for request in batch:

@@ -196,30 +196,34 @@ class WhisperTranscriber:
         return torch.cat([features, tail], dim=1)
 
     @torch.inference_mode()
-    def transcribe_batch(self, audios: list[np.ndarray]) -> list[Recognition]:
+    def transcribe_batch(self, audios: list[np.ndarray], finals: list[bool] | None = None) -> list[Recognition]:
         """Decode several 16 kHz float32 utterances in one encoder + greedy decoder call.
 
-        An utterance whose decode fails the guards (``app.asr.guards``) is decoded again as offline
-        Whisper does it: over the whole 30 s window, greedily, then at rising temperatures.
+        A final utterance (all by default; ``finals`` says which) whose decode fails the guards
+        (``app.asr.guards``) is decoded again as offline Whisper does it: over the whole 30 s window,
+        greedily, then at rising temperatures. A partial one that fails gets no text instead: the
+        fallback's full-window decodes cost several first passes and would hold up the finals queued
+        behind it, for a transcript its final replaces anyway.
         """
         if not audios:
             return []
         if max(len(a) for a in audios) > self._window:
             logger.warning("utterance longer than 30 s: only its first 30 s are transcribed")
+        finals = finals or [True] * len(audios)
         decodes = self.decode(self.features(audios), self._budgets(audios), trimmed=not self.full_window)
         attempts = [1] * len(audios)
-        retry = [i for i, d in enumerate(decodes) if d.verdict.failed]
+        retry = [i for i, d in enumerate(decodes) if d.verdict.failed and finals[i]]
         if retry:
             for i, (decode, tries) in zip(retry, self._fallback([audios[i] for i in retry])):
                 decodes[i], attempts[i] = decode, 1 + tries
         return [
             Recognition(
-                text="" if d.verdict.silent else d.result.text.strip(),
+                text="" if d.verdict.silent or (d.verdict.failed and not final) else d.result.text.strip(),
                 language=d.result.language or (self.language or "en"),
                 no_speech_prob=float(d.result.no_speech_prob),
                 attempts=tries,
             )
-            for d, tries in zip(decodes, attempts)
+            for d, tries, final in zip(decodes, attempts, finals)
         ]
 
     def _fallback(self, audios: list[np.ndarray]) -> list[tuple[GuardedDecode, int]]:
