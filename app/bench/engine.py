@@ -35,6 +35,7 @@ from app.bench.report import report
 from app.config import Settings
 from app.device import cpu_has_fast_bf16, on_own_thread, use_torch_threads
 from app.engine import Priority, SamplingParams, create_backend
+from app.percentile import percentile
 
 log = logging.getLogger(__name__)
 
@@ -119,11 +120,6 @@ class PeakMemory:
         self.peak_rss = max(self.peak_rss, _rss_bytes())
         if self.device.type == "cuda":
             self.peak_cuda = torch.cuda.max_memory_allocated(self.device)
-
-
-def _p95(values: list[float]) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
 
 
 def _chat_ids(tokenizer, messages: list[dict]) -> list[int]:
@@ -356,8 +352,8 @@ async def _engine_section(settings: Settings, llm_dir: str, tokenizer, prompts, 
         idle = await voice_ttfts(engine, voice, plan.voice_interval_s)
         flood, flood_rate = await voice_ttfts_under_flood(engine, voice, prompts, plan.flood_concurrency,
                                                           plan.voice_interval_s)
-        results["voice_ttft_p95_idle_s"] = _p95(idle)
-        results["voice_ttft_p95_flood_s"] = _p95(flood)
+        results["voice_ttft_p95_idle_s"] = percentile(idle, 95)
+        results["voice_ttft_p95_flood_s"] = percentile(flood, 95)
         results["voice_ttft_p50_idle_s"] = statistics.median(idle)
         results["voice_ttft_p50_flood_s"] = statistics.median(flood)
         results["voice_timeouts_flood"] = sum(t >= VOICE_TIMEOUT_S for t in flood)
@@ -385,8 +381,8 @@ def _long_prompt(tokenizer, settings: Settings, index: int, tokens: int) -> list
 def run(args: argparse.Namespace, settings: Settings) -> dict[str, Any]:
     from transformers import AutoTokenizer
 
-    from app.engine.metrics import peak_rss_bytes
     from app.device import resolve_device
+    from app.engine.metrics import peak_rss_bytes
     from app.engine.model_runner import compute_dtype
     from app.models.prepare import prepare_models
 

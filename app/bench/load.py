@@ -31,6 +31,7 @@ from app.bench.client import ReplyRecord, ServerProbe
 from app.bench.load_abuse import AbuseResult, HealthzPoller, abusive_client
 from app.bench.report import report
 from app.config import Settings
+from app.percentile import percentile
 
 REPLY_TIMEOUT_S = 120.0
 MAX_LISTEN_S = 6.0  # a voice user listens to at most this much of a reply
@@ -249,12 +250,6 @@ async def _run(url: str, args: argparse.Namespace, settings: Settings) -> dict[s
     }
 
 
-def _p(values: list[float], q: float) -> float | None:
-    import numpy as np
-
-    return round(float(np.percentile(values, q)), 3) if values else None
-
-
 def summarize_users(phase: Phase) -> dict[str, Any]:
     """The users' figures of one phase: turns, errors and ``server_busy`` apart, latency, resumes, /healthz."""
     results = phase.results
@@ -274,14 +269,14 @@ def summarize_users(phase: Phase) -> dict[str, Any]:
         "error_kinds": "; ".join(f"{n}x {kind}" for kind, n in Counter(e[:120] for r in results for e in r.errors).most_common()),
         "server_busy": busy,
         "server_busy_share": round(busy / turns, 4) if turns else 0.0,
-        "v2v_p50_s": _p(v2v, 50),
-        "v2v_p95_s": _p(v2v, 95),
-        "text_ttft_p50_s": _p(ttft, 50),
-        "text_ttft_p95_s": _p(ttft, 95),
+        "v2v_p50_s": percentile(v2v, 50, 3),
+        "v2v_p95_s": percentile(v2v, 95, 3),
+        "text_ttft_p50_s": percentile(ttft, 50, 3),
+        "text_ttft_p95_s": percentile(ttft, 95, 3),
         "healthz_polls": len(phase.healthz_ms),
         "healthz_failures": phase.healthz_failures,
-        "healthz_p50_ms": _p(phase.healthz_ms, 50),
-        "healthz_p99_ms": _p(phase.healthz_ms, 99),
+        "healthz_p50_ms": percentile(phase.healthz_ms, 50, 3),
+        "healthz_p99_ms": percentile(phase.healthz_ms, 99, 3),
         "healthz_max_ms": round(max(phase.healthz_ms), 3) if phase.healthz_ms else None,
     }
 

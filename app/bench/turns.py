@@ -26,6 +26,7 @@ import numpy as np
 from app.bench.client import RealtimeClient, ServerProbe
 from app.bench.report import report
 from app.config import Settings
+from app.percentile import percentile
 
 RATE = 16000
 LEAD_S = 0.3
@@ -174,10 +175,6 @@ async def _session(url: str, mode: str, eagerness: str, speech: list[Utterance],
                 result.false_splits += any(t <= utterance.speech_end_s for t in commits)
 
 
-def _p(values: list[float], q: float) -> float | None:
-    return round(float(np.percentile(values, q)), 1) if values else None
-
-
 def summarize(results: dict[str, ModeResult], speech: list[Utterance]) -> dict[str, Any]:
     out: dict[str, Any] = {
         "utterances": len(speech),
@@ -186,8 +183,8 @@ def summarize(results: dict[str, ModeResult], speech: list[Utterance]) -> dict[s
     }
     for mode, result in results.items():
         out[f"{mode}_turn_false_splits"] = round(result.false_splits / result.unfinished, 3) if result.unfinished else None
-        out[f"{mode}_turn_endpoint_ms_p50"] = _p(result.endpoint_ms, 50)
-        out[f"{mode}_turn_late_ms_p95"] = _p(result.late_ms, 95)
+        out[f"{mode}_turn_endpoint_ms_p50"] = percentile(result.endpoint_ms, 50, 1)
+        out[f"{mode}_turn_late_ms_p95"] = percentile(result.late_ms, 95, 1)
         out[f"{mode}_turn_missed_ends"] = result.missed
         out[f"{mode}_errors"] = len(result.errors)
     return out

@@ -20,6 +20,7 @@ import numpy as np
 from app.bench.client import RealtimeClient, ServerProbe
 from app.bench.report import report
 from app.config import Settings
+from app.percentile import percentile
 
 QUESTIONS = (
     "What is the capital of France?",
@@ -113,10 +114,6 @@ async def _run_users(url: str, args: argparse.Namespace) -> list[UserResult]:
     return results
 
 
-def _p(values: list[float], q: float) -> float | None:
-    return round(float(np.percentile(values, q)), 3) if values else None
-
-
 def summarize(results: list[UserResult], args: argparse.Namespace) -> dict[str, Any]:
     v2v = [v for r in results for v in r.v2v_s]
     ttft = [v for r in results for v in r.text_ttft_s]
@@ -126,11 +123,11 @@ def summarize(results: list[UserResult], args: argparse.Namespace) -> dict[str, 
         "voice_turns": len(v2v),
         "text_turns": len(ttft),
         "errors": sum(len(r.errors) for r in results),
-        "v2v_p50_s": _p(v2v, 50),
-        "v2v_p95_s": _p(v2v, 95),
-        "v2v_max_s": _p(v2v, 100),
-        "text_ttft_p50_s": _p(ttft, 50),
-        "text_ttft_p95_s": _p(ttft, 95),
+        "v2v_p50_s": percentile(v2v, 50, 3),
+        "v2v_p95_s": percentile(v2v, 95, 3),
+        "v2v_max_s": percentile(v2v, 100, 3),
+        "text_ttft_p50_s": percentile(ttft, 50, 3),
+        "text_ttft_p95_s": percentile(ttft, 95, 3),
     }
     if v2v:  # where the slowest turn's time went, by the server's stages
         turns = [(v, lat) for r in results for v, lat in zip(r.v2v_s, r.server_latency)]

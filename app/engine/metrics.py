@@ -17,6 +17,7 @@ from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, gene
 
 from app.engine.api import Priority
 from app.engine.scheduler import ScheduledBatch, SeqOutput, StepOutcome
+from app.percentile import percentile
 
 if TYPE_CHECKING:
     from app.engine.engine import LocalEngine
@@ -27,13 +28,6 @@ RATE_WINDOW_S = 5.0
 
 def peak_rss_bytes() -> int:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
-
-
-def _percentile(values: list[float], q: float) -> float | None:
-    if not values:
-        return None
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
 class EngineMetrics:
@@ -158,8 +152,8 @@ class EngineMetrics:
     def ttft_percentiles(self) -> dict[str, float | None]:
         out: dict[str, float | None] = {}
         for p, values in self._recent_ttft.items():
-            out[f"ttft_p50_{p.name.lower()}_s"] = _percentile(list(values), 0.5)
-            out[f"ttft_p95_{p.name.lower()}_s"] = _percentile(list(values), 0.95)
+            out[f"ttft_p50_{p.name.lower()}_s"] = percentile(values, 50)
+            out[f"ttft_p95_{p.name.lower()}_s"] = percentile(values, 95)
         return out
 
     def exposition(self) -> bytes:

@@ -24,6 +24,7 @@ import httpx
 from app.engine.api import Delta, Priority, SamplingParams
 from app.engine.prompt import continues_reply
 from app.engine.tool_calls import StructuredCalls
+from app.percentile import percentile
 
 log = logging.getLogger(__name__)
 
@@ -126,7 +127,7 @@ class RemoteEngine:
             task.cancel()
 
     def stats(self) -> dict:
-        ttfts = sorted(self._ttfts)
+        ttfts = list(self._ttfts)
         return {
             "backend": "openai",
             "api_base": self.api_base,
@@ -134,8 +135,8 @@ class RemoteEngine:
             "priority_field": "priority" in self._extensions,
             "running": len(self._tasks),
             **self._counters,
-            "ttft_p50_s": ttfts[len(ttfts) // 2] if ttfts else None,
-            "ttft_p95_s": ttfts[min(len(ttfts) - 1, int(0.95 * len(ttfts)))] if ttfts else None,
+            "ttft_p50_s": percentile(ttfts, 50),
+            "ttft_p95_s": percentile(ttfts, 95),
         }
 
     # --- HTTP ---

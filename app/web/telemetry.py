@@ -8,10 +8,11 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, Callable
 
-import numpy as np
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, ProcessCollector
 from prometheus_client.metrics_core import Metric
 from prometheus_client.parser import text_string_to_metric_families
+
+from app.percentile import percentile
 
 STAGES = (
     "endpoint_ms",
@@ -54,10 +55,6 @@ ENGINE_NAMES = {
     "llm_spec_tokens": "spec_decode_tokens_per_draft",
 }
 LABEL_NAMES = {"reason": "finished_reason"}  # vLLM's label for why a request finished
-
-
-def percentile(values: list[float], q: float) -> float | None:
-    return float(np.percentile(values, q)) if values else None
 
 
 @dataclass
