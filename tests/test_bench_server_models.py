@@ -1,4 +1,5 @@
-"""Benchmarks run against ``--url`` report the models of the server they measured, not the client's settings."""
+"""Benchmarks run against ``--url`` report the models of the server they measured, not the client's settings; ``bench voice
+--turn-detection both`` measures the two turn detections side by side in one session."""
 
 from __future__ import annotations
 
@@ -20,8 +21,12 @@ def ws_url(settings: Settings, prepared) -> Iterator[str]:
 
 def test_bench_voice_with_url_reports_the_servers_models(ws_url: str, settings: Settings, tmp_path) -> None:
     client = settings.model_copy(update={"llm_model": "qwen2.5-1.5b", "asr_model": "base", "tts_backend": "espeak"})
-    args = argparse.Namespace(url=ws_url, users=1, turns=1, text_turns=1, seed=0, json_path=str(tmp_path / "v.json"))
+    args = argparse.Namespace(url=ws_url, users=1, turns=2, text_turns=1, seed=0, turn_detection="both",
+                              json_path=str(tmp_path / "v.json"))
     summary = voice.run(args, client)
+    assert summary["errors"] == 0 and summary["voice_turns"] == 2
+    for mode in ("server_vad", "semantic_vad"):  # one turn each, in one session
+        assert summary[f"{mode}_v2v_p50_s"] > 0 and summary[f"{mode}_server_endpoint_p50_ms"] > 0
     assert summary["llm_model"] == settings.llm_model == "smollm2-135m"
     assert summary["asr_model"] == f"whisper-{settings.whisper_model}"
     assert summary["tts_model"] == "piper-joe-medium"

@@ -41,11 +41,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--turns", type=int, default=3, help="spoken questions per user")
     parser.add_argument("--text-turns", type=int, default=3, help="typed questions per user (text-only replies)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the users' start offsets and question order")
+    parser.add_argument("--turn-detection", choices=("server_vad", "semantic_vad", "both"), default="server_vad",
+                        help="how the server ends a spoken turn; 'both' alternates the two turn by turn in each voice "
+                        "session and reports each apart, so the machine's load falls on both alike")  # fmt: skip
+
+
+MODES = ("server_vad", "semantic_vad")
+TRAILING_SILENCE_S = {"server_vad": 0.8, "semantic_vad": 1.8}  # past the longest silence each may wait
 
 
 @dataclass
 class UserResult:
     v2v_s: list[float] = field(default_factory=list)
+    modes: list[str] = field(default_factory=list)  # the turn detection of each of v2v_s
     server_latency: list[dict[str, Any]] = field(default_factory=list)
     text_ttft_s: list[float] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
@@ -57,12 +65,20 @@ def _speech() -> list[np.ndarray]:
     return [espeak_speech(text) for text in QUESTIONS]
 
 
-async def _voice_user(url: str, clips: list[np.ndarray], turns: int, offset_s: float, result: UserResult) -> None:
+async def _voice_user(url: str, clips: list[np.ndarray], turns: int, offset_s: float, modes: list[str],
+                      result: UserResult) -> None:
     await asyncio.sleep(offset_s)
     async with RealtimeClient(url) as client:
+        current = "server_vad"
         for turn in range(turns):
+            mode = modes[turn % len(modes)]
+            if mode != current:
+                seen = len(client.events)
+                await client.send({"type": "session.update", "session": {"audio": {"input": {"turn_detection": {"type": mode}}}}})
+                await client.wait_for("session.updated", after=seen)
+                current = mode
             seen = len(client.events)
-            speech_end = await client.stream_audio(clips[turn % len(clips)], trailing_silence_s=0.8)
+            speech_end = await client.stream_audio(clips[turn % len(clips)], trailing_silence_s=TRAILING_SILENCE_S[mode])
             try:
                 reply = await client.next_reply(after=seen, timeout=120)
             except (TimeoutError, ConnectionError) as error:
@@ -74,6 +90,7 @@ async def _voice_user(url: str, clips: list[np.ndarray], turns: int, offset_s: f
                 result.errors.append(f"voice turn {turn}: reply {reply.status} without audio")
                 continue
             result.v2v_s.append(reply.first_audio_at - speech_end)
+            result.modes.append(mode)
             result.server_latency.append(reply.done["latency"])
             heard_s = len(reply.audio) / 2 / client.session["audio"]["output"]["format"]["rate"]
             listen_until = reply.first_audio_at + min(heard_s, MAX_LISTEN_S)
@@ -105,10 +122,12 @@ async def _run_users(url: str, args: argparse.Namespace) -> list[UserResult]:
     rng = random.Random(args.seed)
     results = [UserResult() for _ in range(args.users)]
     voice = []
-    for result in results:
+    for index, result in enumerate(results):
         order = clips[:]
         rng.shuffle(order)
-        voice.append(_voice_user(url, order, args.turns, rng.uniform(0.0, 1.0), result))
+        modes = list(MODES) if args.turn_detection == "both" else [args.turn_detection]
+        modes = modes[index % len(modes) :] + modes[: index % len(modes)]  # half the users start with each
+        voice.append(_voice_user(url, order, args.turns, rng.uniform(0.0, 1.0), modes, result))
     await asyncio.gather(*voice)
     await asyncio.gather(*(_text_user(url, args.text_turns, rng.uniform(0.0, 0.5), r) for r in results))
     return results
@@ -134,6 +153,12 @@ def summarize(results: list[UserResult], args: argparse.Namespace) -> dict[str, 
         worst_s, worst = max(turns, key=lambda turn: turn[0])
         stages = [f"{stage} {worst[stage]:g}" for stage in STAGES if isinstance(worst.get(stage), (int, float))]
         out["v2v_slowest_turn"] = f"{worst_s:.3f} s ({', '.join(stages)})"
+    if args.turn_detection == "both":
+        for mode in MODES:
+            turns = [(v, lat) for r in results for v, lat, m in zip(r.v2v_s, r.server_latency, r.modes) if m == mode]
+            out[f"{mode}_v2v_p50_s"] = percentile([v for v, _ in turns], 50, 3)
+            out[f"{mode}_v2v_p95_s"] = percentile([v for v, _ in turns], 95, 3)
+            out[f"{mode}_server_endpoint_p50_ms"] = percentile([lat["endpoint_ms"] for _, lat in turns], 50, 1)
     speculative = [lat for lat in latencies if lat.get("speculative")]
     out["speculative_share"] = round(len(speculative) / len(latencies), 3) if latencies else None
     for stage in STAGES:
