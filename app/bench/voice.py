@@ -158,7 +158,9 @@ def summarize(results: list[UserResult], args: argparse.Namespace) -> dict[str, 
             turns = [(v, lat) for r in results for v, lat, m in zip(r.v2v_s, r.server_latency, r.modes) if m == mode]
             out[f"{mode}_v2v_p50_s"] = percentile([v for v, _ in turns], 50, 3)
             out[f"{mode}_v2v_p95_s"] = percentile([v for v, _ in turns], 95, 3)
-            out[f"{mode}_server_endpoint_p50_ms"] = percentile([lat["endpoint_ms"] for _, lat in turns], 50, 1)
+            for stage in ("endpoint_ms", "llm_first_token_ms"):  # the score's wait, and what it costs the engine
+                values = [lat[stage] for _, lat in turns if isinstance(lat.get(stage), (int, float))]
+                out[f"{mode}_server_{stage.removesuffix('_ms')}_p50_ms"] = percentile(values, 50, 1)
     speculative = [lat for lat in latencies if lat.get("speculative")]
     out["speculative_share"] = round(len(speculative) / len(latencies), 3) if latencies else None
     for stage in STAGES:
