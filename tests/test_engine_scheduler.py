@@ -137,6 +137,15 @@ def test_prefix_cache_reuses_exact_prefixes_only():
     assert other.num_computed == 4  # only the first block is identical
 
 
+def test_a_request_that_ends_in_the_step_that_computed_its_prompt_leaves_the_prompt_reusable():
+    """A one-token request (the end-of-turn score) finishes in its prefill step; its full blocks are cached all the same."""
+    sched = make_scheduler()
+    score = Sequence("score", list(range(100, 111)), SamplingParams(max_tokens=1), Priority.VOICE)
+    sched.add(score)
+    assert run_step(sched, now=0.0) == ["score"] and score.status is Status.FINISHED
+    assert sched.blocks.cached_prefix_len(Sequence("next", list(range(100, 113)), SamplingParams(), Priority.VOICE)) == 8
+
+
 def test_prefix_cache_evicts_least_recently_freed_blocks_first():
     blocks = BlockManager(4, BS)
     old = Sequence("old", list(range(0, 9)), SamplingParams(), Priority.TEXT)

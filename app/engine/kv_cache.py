@@ -136,7 +136,7 @@ class BlockManager:
     def commit(self, seq: Sequence) -> None:
         """Publish blocks that became full (their KV is final) to the prefix cache, and mark those
         the draft model has computed too, so a request that reuses them needs no draft catch-up."""
-        full = seq.num_computed // self.block_size
+        full = min(seq.num_computed, len(seq.token_ids)) // self.block_size  # a verified run past its end: computed, not kept
         drafted = seq.draft_computed // self.block_size
         parent: int | None = None
         for i in range(full):

@@ -326,6 +326,7 @@ class Scheduler:
             if reason is not None:
                 if not step.stopped and seq.detok:
                     text += seq.detok.flush()
+                self.blocks.commit(seq)  # its blocks filled in this step stay reusable (a one-token request's prompt)
                 self.remove(seq)
                 break
         if first:
