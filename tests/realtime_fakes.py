@@ -24,7 +24,7 @@ OUTPUT_RATE = 24000
 
 
 class FakeTokenizer:
-    """ChatML as characters: one token id per character, ``<|im_end|>`` an id of its own."""
+    """What the end-of-turn scorer asks of a tokenizer: one token id per character, ``<|im_end|>`` an id of its own."""
 
     END = 0x110000
     END_TEXT = "<|im_end|>"
@@ -35,16 +35,7 @@ class FakeTokenizer:
         return self.END if token == self.END_TEXT else None
 
     def encode(self, text: str, add_special_tokens: bool = False) -> list[int]:
-        ids: list[int] = []
-        for index, part in enumerate(text.split(self.END_TEXT)):
-            ids += ([self.END] if index else []) + [ord(c) for c in part]
-        return ids
-
-    def decode(self, ids: list[int]) -> str:
-        return "".join(self.END_TEXT if i == self.END else chr(i) for i in ids)
-
-    def apply_chat_template(self, messages: list[dict], tokenize: bool = False, add_generation_prompt: bool = False) -> str:
-        return "".join(f"<|im_start|>{m['role']}\n{m['content']}{self.END_TEXT}\n" for m in messages)
+        return [ord(c) for c in text]
 
 
 class FakeEngine:
@@ -71,7 +62,7 @@ class FakeEngine:
     ) -> AsyncIterator[Delta]:  # fmt: skip
         self.requests.append({"messages": messages, "priority": priority, "id": request_id, "tools": tools, "params": params})
         if params.token_probs:
-            words = FakeTokenizer().decode(prompt_token_ids or []).rsplit("user\n", 1)[-1]
+            words = messages[-1]["content"] if messages and messages[-1].get("prefix") else None
             score = self.end_scores.get(words)
             probs = None if score is None else {
                 token: score if index == 0 else 0.0 for index, token in enumerate(params.token_probs)

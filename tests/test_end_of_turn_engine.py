@@ -8,6 +8,7 @@ import torch
 from engine_helpers import collect
 
 from app.engine import Priority, SamplingParams, create_backend
+from app.engine.prompt import render
 from app.vad.end_of_turn import EndOfTurnScorer
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
@@ -28,9 +29,13 @@ def hf_probabilities(hf_model, ids: list[int], wanted: tuple[int, ...]) -> list[
     return logits.softmax(-1)[list(wanted)].tolist()
 
 
+SYSTEM = [{"role": "system", "content": "You are a helpful voice assistant."}]
+
+
 async def test_token_probs_equal_transformers_softmax_and_no_text_is_generated(engine, hf_model):
     scorer = EndOfTurnScorer(engine, engine.tokenizer)
-    ids = scorer.prompt([], "what is the capital of france")
+    ids = render(engine.tokenizer, scorer.messages(SYSTEM, "what is the capital of france"))
+    assert engine.tokenizer.decode(ids).endswith("<|im_start|>user\nwhat is the capital of france")  # left open
     tokens, _, last = await collect(engine, prompt_token_ids=ids, priority=Priority.VOICE,
                                     params=SamplingParams(max_tokens=1, token_probs=scorer.end_ids))
     assert len(tokens) == 1 and last.finished and last.error is None
@@ -40,11 +45,25 @@ async def test_token_probs_equal_transformers_softmax_and_no_text_is_generated(e
 
 async def test_the_score_separates_a_finished_question_from_an_unfinished_one(engine):
     scorer = EndOfTurnScorer(engine, engine.tokenizer)
-    finished = await scorer.score([], "What is the capital of France?")
-    unfinished = await scorer.score([], "what is the capital of")
+    finished = await scorer.score(SYSTEM, "What is the capital of France?")
+    unfinished = await scorer.score(SYSTEM, "what is the capital of")
     assert finished is not None and unfinished is not None
     assert finished > 100 * unfinished, (finished, unfinished)
-    assert await scorer.score([], "what is the capital of france") == finished  # normalised and cached
+    assert await scorer.score(SYSTEM, "what is the capital of france") == finished  # normalised and cached
+
+
+async def test_a_score_after_a_reply_prefills_only_the_new_words(engine):
+    """The score's prompt is the next reply's up to the user's words: the last reply's blocks hold the rest."""
+    scorer = EndOfTurnScorer(engine, engine.tokenizer)
+    conversation = [*SYSTEM, {"role": "user", "content": "Tell me about the moon in a few sentences."}]
+    tokens, text, _ = await collect(engine, messages=conversation, priority=Priority.VOICE,
+                                    params=SamplingParams(max_tokens=48, temperature=0.0))
+    conversation.append({"role": "assistant", "content": text})
+    before = engine.stats()["prefix_hit_tokens"]
+    assert await scorer.score(conversation, "and how far away is it") is not None
+    reused = engine.stats()["prefix_hit_tokens"] - before
+    ids = render(engine.tokenizer, scorer.messages(conversation, "and how far away is it"))
+    assert reused >= len(ids) - 2 * engine.settings.kv_block_size - 16, (reused, len(ids))  # the words and a block or two
 
 
 async def test_a_token_id_outside_the_vocabulary_is_an_error(engine):

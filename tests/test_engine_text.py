@@ -82,12 +82,16 @@ def test_a_missing_system_prompt_gets_the_default_and_an_impossible_prompt_is_re
 
 def examples() -> list[tuple[list[dict], str | None, int]]:
     """(messages, default system prompt, token budget): conversations long and short, with and without their own
-    system prompt, budgets that drop none, some or all of the older turns, and ones that fit nothing."""
+    system prompt, ending in a final message to continue (a user's words so far, a reply's start) or not, budgets
+    that drop none, some or all of the older turns, and ones that fit nothing."""
     with_tool_turn = conversation(3)[:-1] + [
         {"role": "user", "content": "What time is it?"}, {"role": "assistant", "content": "Let me look."},
         {"role": "assistant", "content": "It is noon."}, {"role": "user", "content": "Thanks!"}]
+    open_question = conversation(6)[:-1] + [{"role": "user", "content": "what is the capital of", "prefix": True}]
+    open_reply = conversation(2) + [{"role": "assistant", "content": "It is", "prefix": True}]
     cases = []
-    for messages in (conversation(0), conversation(2), conversation(6), conversation(6)[1:], with_tool_turn):
+    for messages in (conversation(0), conversation(2), conversation(6), conversation(6)[1:], with_tool_turn, open_question,
+                     open_reply):
         for default in (None, "Be kind."):
             for budget in (10, 40, 60, 90, 120, 200, 10_000):
                 cases.append((messages, default, budget))
@@ -128,6 +132,22 @@ def test_each_message_is_tokenised_once_and_the_cache_is_bounded(tokenizer, monk
     huge = [{"role": "system", "content": "Be brief."}, {"role": "user", "content": "word " * 2000}]
     builder.build(huge, default_system=None, max_prompt_tokens=10_000)
     assert builder._cached_tokens <= 400 + 2100 and len(builder._cache) <= 2  # the oldest pieces went
+
+
+def test_an_open_final_message_comes_from_cached_pieces_and_shares_the_replys_prefix(tokenizer, monkeypatch):
+    """The end-of-turn score's prompt (the user's words so far, left open) is the reply's prompt up to that message."""
+    builder = PromptBuilder(tokenizer)
+    messages = conversation(4)
+    reply = builder.build(messages, default_system=None, max_prompt_tokens=10_000).token_ids
+    encoded = []
+    encode = tokenizer.encode
+    monkeypatch.setattr(tokenizer, "encode", lambda text, **kw: encoded.append(text) or encode(text, **kw))
+    opened = messages[:-1] + [{"role": "user", "content": "what is the capital of", "prefix": True}]
+    score = builder.build(opened, default_system=None, max_prompt_tokens=10_000).token_ids
+    assert encoded == ["<|im_start|>user\nwhat is the capital of"]  # the open message alone is new
+    assert score == render(tokenizer, opened)
+    shared = len(reply) - len(encode("<|im_start|>user\nLast question?<|im_end|>\n<|im_start|>assistant\n"))
+    assert score[:shared] == reply[:shared]
 
 
 def counting(function, calls: list):

@@ -36,11 +36,12 @@ class RenderedPrompt:
     dropped_turns: int
 
 
-def continues_reply(messages: list[dict]) -> bool:
-    """A conversation that ends in an assistant message marked ``"prefix": True`` asks for that message to be
-    continued (the reply starts with its text, e.g. the opening of a call the client requires); one that ends in
-    an ordinary assistant message asks for a new reply."""
-    return bool(messages) and messages[-1].get("role") == "assistant" and messages[-1].get("prefix") is True
+def continues_final_message(messages: list[dict]) -> bool:
+    """A conversation whose final message is marked ``"prefix": True`` asks for that message to be continued: an
+    assistant's (the reply starts with its text, e.g. the opening of a call the client requires) or a user's (what
+    the model expects after the user's words so far: the end-of-turn score). Without the mark, a final assistant
+    message asks for a new reply."""
+    return bool(messages) and messages[-1].get("prefix") is True
 
 
 def _template_message(message: dict) -> dict:
@@ -58,7 +59,7 @@ def _template_message(message: dict) -> dict:
 def render(tokenizer, messages: list[dict], tools: list[dict] | None = None) -> list[int]:
     """Token ids of chat-completions ``messages`` in the model's chat template, with ``tools`` (chat-completions
     shape) declared in the template's own format."""
-    continued = continues_reply(messages)
+    continued = continues_final_message(messages)
     ids = tokenizer.apply_chat_template([_template_message(m) for m in messages], tools=tools or None,
                                         add_generation_prompt=not continued, continue_final_message=continued,
                                         tokenize=True, return_dict=False)  # fmt: skip
@@ -68,17 +69,18 @@ def render(tokenizer, messages: list[dict], tools: list[dict] | None = None) -> 
 
 
 def render_text(tokenizer, messages: list[dict], tools: list[dict] | None, generation: bool = False) -> str:
-    """:func:`render`'s text, ending in the generation prompt or not."""
+    """:func:`render`'s text, ending in the generation prompt or not (a final message to continue: open)."""
     return tokenizer.apply_chat_template([_template_message(m) for m in messages], tools=tools or None,
-                                         add_generation_prompt=generation, tokenize=False)
+                                         add_generation_prompt=generation,
+                                         continue_final_message=continues_final_message(messages), tokenize=False)
 
 
 def split_prompt(messages: list[dict], default_system: str | None) -> tuple[list[dict], list[dict], list[dict]]:
     """(system, history, continuation): the conversation's own system message, else ``default_system`` (or none);
-    the messages turns are dropped from; a final assistant message to continue, which always stays."""
+    the messages turns are dropped from; a final message to continue, which always stays."""
     if not messages:
         raise ValueError("messages is empty")
-    continuation = messages[-1:] if continues_reply(messages) and len(messages) > 1 else []
+    continuation = messages[-1:] if continues_final_message(messages) else []
     messages = messages[: len(messages) - len(continuation)]
     if messages and messages[0].get("role") == "system":
         return messages[:1], messages[1:], continuation
@@ -137,28 +139,33 @@ class PromptBuilder:
         # either side of it is then tokenised apart anyway, so pieces tokenised alone give the same ids
         self._starts = tuple(token.content for token in tokenizer.added_tokens_decoder.values() if token.special
                              and not token.lstrip)
-        self.pieces_add_up = self._starts != () and self._fit_by_pieces(PROBE[:1], PROBE[1:], None, 1 << 30) == \
+        self.pieces_add_up = self._starts != () and self._fit_by_pieces(PROBE[:1], PROBE[1:], [], None, 1 << 30) == \
             RenderedPrompt(render(tokenizer, PROBE), 0)
 
     def build(self, messages: list[dict], *, default_system: str | None, max_prompt_tokens: int,
               tools: list[dict] | None = None) -> RenderedPrompt:  # fmt: skip
-        system, history, _ = split_prompt(messages, default_system)
-        if system and self.pieces_add_up and not continues_reply(messages):
-            built = self._fit_by_pieces(system, history, tools, max_prompt_tokens)
+        system, history, continuation = split_prompt(messages, default_system)
+        if system and self.pieces_add_up:
+            built = self._fit_by_pieces(system, history, continuation, tools, max_prompt_tokens)
             if built is not None:
                 return built
         return build_prompt(self.tokenizer, messages, default_system=default_system, max_prompt_tokens=max_prompt_tokens,
                             tools=tools)
 
-    def _fit_by_pieces(self, system: list[dict], history: list[dict], tools: list[dict] | None,
-                       max_prompt_tokens: int) -> RenderedPrompt | None:  # fmt: skip
+    def _fit_by_pieces(self, system: list[dict], history: list[dict], continuation: list[dict],
+                       tools: list[dict] | None, max_prompt_tokens: int) -> RenderedPrompt | None:  # fmt: skip
         """The prompt from cached pieces, dropping turns by token count; None where the pieces do not add up to the
-        template's render (the caller renders instead)."""
+        template's render (the caller renders instead). It ends in the generation prompt, or in ``continuation``'s
+        open message."""
         head = self._piece(("system", system, tools), lambda: render_text(self.tokenizer, system, tools))
         if head is None:
             return None
-        tail = self._piece(("generation", system, tools),
-                           lambda: render_text(self.tokenizer, system, tools, True).removeprefix(head.text))
+        if continuation:
+            tail = self._piece(("continuation", system, tools, continuation),
+                               lambda: render_text(self.tokenizer, system + continuation, tools).removeprefix(head.text))
+        else:
+            tail = self._piece(("generation", system, tools),
+                               lambda: render_text(self.tokenizer, system, tools, True).removeprefix(head.text))
         if tail is None:
             return None
         pieces: list[_Piece] = []
@@ -181,7 +188,7 @@ class PromptBuilder:
         dropped, count = fits
         kept = pieces[:count][::-1]
         expected = head.text + "".join(p.text for p in kept) + tail.text
-        if render_text(self.tokenizer, system + history[starts[dropped] :], tools, True) != expected:
+        if render_text(self.tokenizer, system + history[starts[dropped] :] + continuation, tools, not continuation) != expected:
             return None
         ids = array("l", head.ids)
         for piece in kept:

@@ -22,7 +22,7 @@ from contextlib import suppress
 import httpx
 
 from app.engine.api import Delta, Priority, SamplingParams
-from app.engine.prompt import continues_reply
+from app.engine.prompt import continues_final_message
 from app.engine.tool_calls import StructuredCalls
 from app.percentile import percentile
 
@@ -189,7 +189,7 @@ class RemoteEngine:
             body["messages"] = messages
             if tools:
                 body["tools"] = tools
-            if continues_reply(messages):  # vLLM's extension: the reply continues the last assistant message
+            if continues_final_message(messages):  # vLLM's extension: the final message is continued
                 body["messages"] = [*messages[:-1], {k: v for k, v in messages[-1].items() if k != "prefix"}]
                 body.update(add_generation_prompt=False, continue_final_message=True)
             return "/chat/completions", body

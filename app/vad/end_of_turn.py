@@ -1,17 +1,21 @@
 """Semantic end of turn: how likely the user's message ends after the words so far, and the silence that follows.
 
 LiveKit's turn detector's method on the shared engine: the words, normalised (lowercase, no punctuation), are the
-last user message of the chat template with the last few turns before them; the model's probability that the message
-ends right there is read from one prefill-only request at voice priority (``SamplingParams.token_probs``,
-``max_tokens=1``). The end is its end-of-message token (``<|im_end|>`` in ChatML) or a sentence-final mark: the
-packaged instruct models close a sentence with ``.``/``?``/``!`` before the end token, so on unpunctuated text the
-end token alone is near zero after complete and unfinished sentences alike, while the two together separate them
-(smollm2-135m: "what is the capital of france" 0.9, "what is the capital of" 1.5e-5; the end token alone 0.045 and
-2.5e-11, but below 1e-6 after "what time is it").
+last user message of the chat template, left open, after the conversation as the reply sees it (system prompt, tools,
+earlier turns); the model's probability that the message ends right there is read from one prefill-only request at
+voice priority (``SamplingParams.token_probs``, ``max_tokens=1``). The score's prompt and the reply's share all but
+that last message, so the engine's prefix cache holds the conversation up to the last reply: a score prefills the
+newest words, not the turns before them.
+
+The end is the end-of-message token (``<|im_end|>`` in ChatML) or a sentence-final mark: the packaged instruct models
+close a sentence with ``.``/``?``/``!`` before the end token, so on unpunctuated text the end token alone is near zero
+after complete and unfinished sentences alike, while the two together separate them (docs/benchmarks.md).
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 import logging
 import math
 import re
@@ -25,7 +29,6 @@ from app.engine.api import LLMBackend, Priority, SamplingParams
 log = logging.getLogger(__name__)
 
 Eagerness = Literal["low", "medium", "high", "auto"]
-CONTEXT_TURNS = 4  # earlier messages rendered before the user's words
 SENTENCE_ENDS = (".", "?", "!")
 CACHE_SIZE = 256
 LIKELY_END = 0.05  # at or above: the shortest wait
@@ -71,8 +74,7 @@ class EndOfTurnScorer:
         if not isinstance(end, int) or end == tokenizer.unk_token_id:
             end = tokenizer.eos_token_id
         self.end_ids = (end, *(self._single_token(mark) for mark in SENTENCE_ENDS))
-        self.end_text = tokenizer.decode([end])  # where the user's message ends in a rendered template
-        self._cache: OrderedDict[tuple[str, ...], float] = OrderedDict()
+        self._cache: OrderedDict[bytes, float] = OrderedDict()
 
     def _single_token(self, text: str) -> int:
         ids = self.tokenizer.encode(text, add_special_tokens=False)
@@ -80,27 +82,26 @@ class EndOfTurnScorer:
             raise ValueError(f"{text!r} is not one token in this tokenizer")
         return ids[0]
 
-    def prompt(self, context: list[dict], words: str) -> list[int]:
-        """The chat template with ``words`` as the last user message, cut just before that message's end."""
-        messages = [*context[-CONTEXT_TURNS:], {"role": "user", "content": words}]
-        text = self.tokenizer.apply_chat_template(messages, tokenize=False, add_generation_prompt=False)
-        cut = text.rfind(self.end_text)
-        return self.tokenizer.encode(text[:cut] if cut >= 0 else text, add_special_tokens=False)
+    @staticmethod
+    def messages(conversation: list[dict], words: str) -> list[dict]:
+        """The score's chat messages: ``conversation`` (as a reply to it would start), then ``words`` as the user's
+        message, open (``"prefix"``: the template renders it without its end)."""
+        return [*conversation, {"role": "user", "content": words, "prefix": True}]
 
-    async def score(self, context: list[dict], text: str, session_id: str | None = None) -> float | None:
-        """The probability that the user's message ends after ``text``; None when the engine cannot tell."""
+    async def score(self, conversation: list[dict], text: str, *, tools: list[dict] | None = None,
+                    session_id: str | None = None) -> float | None:
+        """The probability that the user's message ends after ``text``, said after ``conversation`` (the chat messages
+        a reply would get, system prompt first, with the same ``tools``); None when the engine cannot tell."""
         words = normalise(text)
         if not words:
             return None
-        context = [{"role": m["role"], "content": normalise(m["content"]) if m["role"] == "user" else m["content"]}
-                   for m in context if m.get("role") in ("user", "assistant") and isinstance(m.get("content"), str)]  # fmt: skip
-        key = (*(f"{m['role']}:{m['content']}" for m in context[-CONTEXT_TURNS:]), words)
+        key = hashlib.blake2b(json.dumps([conversation, tools, words], default=str).encode(), digest_size=16).digest()
         if key in self._cache:
             self._cache.move_to_end(key)
             return self._cache[key]
         params = SamplingParams(max_tokens=1, token_probs=self.end_ids)
         last = None
-        async for delta in self.backend.generate(prompt_token_ids=self.prompt(context, words), params=params,
+        async for delta in self.backend.generate(messages=self.messages(conversation, words), tools=tools, params=params,
                                                  priority=Priority.VOICE, session_id=session_id,
                                                  request_id=f"eot-{uuid.uuid4().hex}"):  # fmt: skip
             last = delta
@@ -115,7 +116,7 @@ class EndOfTurnScorer:
 
 
 def end_of_turn_scorer(backend: LLMBackend) -> EndOfTurnScorer | None:
-    """A scorer on ``backend`` where it has a tokenizer to render prompts with (the local engine; a remote backend
+    """A scorer on ``backend`` where it has a tokenizer to name the end tokens with (the local engine; a remote backend
     has none, and ``semantic_vad`` is then refused)."""
     tokenizer = getattr(backend, "tokenizer", None)
     if tokenizer is None:

@@ -14,6 +14,7 @@ import time
 from typing import TYPE_CHECKING
 
 from app.vad.end_of_turn import silence_ms
+from app.web.realtime.function_calls import ToolUse
 
 if TYPE_CHECKING:
     from app.web.realtime.session import Session
@@ -49,7 +50,8 @@ class SemanticEndOfTurn:
             return
         if text:
             try:
-                score = await scorer.score(session.conversation.context(), text, session.id)
+                tools = ToolUse(session.config.tools, session.config.tool_choice).template_tools()  # as the reply's
+                score = await scorer.score(session.responses.prompt(None, None), text, tools=tools, session_id=session.id)
             except Exception:
                 log.exception("end-of-turn score failed in session %s", session.id[:8])
         eagerness = session.config.turn_detection.eagerness
