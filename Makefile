@@ -6,7 +6,7 @@ BIN    := $(VENV)/bin
 # are the same.
 PIP    := $(BIN)/pip install --quiet --constraint constraints.txt
 LOCK_VENV := /tmp/voicechat-lock
-APT_TEST_PACKAGES := chromium chromium-driver espeak-ng sox docker-compose g++ asterisk-core-sounds-en-wav asterisk-core-sounds-en
+APT_TEST_PACKAGES := chromium chromium-driver espeak-ng sox docker-compose g++ asterisk-core-sounds-en-wav asterisk-core-sounds-en asterisk-core-sounds-es-wav asterisk-core-sounds-es asterisk-core-sounds-fr-wav asterisk-core-sounds-fr
 
 .PHONY: run test install install-dev lock system-test-deps strip-cuda-torchaudio prepare bench-quick
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from app.bench.asr import human_speech, streamed_utterances
-from app.bench.speech_samples import asterisk_samples
+from app.bench.speech_samples import asterisk_samples, asterisk_transcripts, whisper_normalizer, whisper_word_error_rate
 
 
 def test_the_endpointer_cuts_one_utterance_per_short_prompt(settings):
@@ -20,3 +20,12 @@ def test_human_speech_figures_compare_streamed_and_offline(settings):
     assert figures["asr_repeats_tiny.en"] == 0
     assert 0.0 <= figures["asr_fallbacks_tiny.en"] <= 1.0
     assert isinstance(figures["asr_stream_misses_tiny.en"], str)
+
+
+def test_recorded_prompts_in_other_languages():
+    spanish = asterisk_transcripts("es")
+    assert spanish["digits/1"] == "uno" and "digits/0" not in spanish  # the transcript gives digits/0 two texts
+    assert {s.name for s in asterisk_samples("es")} < set(spanish)  # a few transcribed prompts have no recording
+    assert [s.text for s in asterisk_samples("fr", ["digits/17"])] == ["dix sept"]
+    assert whisper_normalizer("es")("Modo de reproducción.") == whisper_normalizer("es")("modo de reproduccion")
+    assert whisper_word_error_rate(["pour l'aide, appuyez sur 0."], ["Pour l'aide appuyez sur 0"], "fr") == 0.0

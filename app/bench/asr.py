@@ -8,6 +8,9 @@ core on a shared machine.
 
 - asr_rtf: one utterance (the longest sentence), transcription time / audio length, real frames
   only (the default) and, beside it, openai-whisper's 30 s window (``asr_rtf_full_window``).
+- asr_encode_ms / asr_decode_ms / asr_decode_step_ms: where one utterance's time goes, medians over all
+  samples decoded alone (the encoder on its trimmed frames, at least ``MIN_ENCODED_S``; the greedy
+  decode; its time per token), and ``asr_decoder_weights``, how the decoder's weights are read.
 - asr_batch8_speedup: 8 utterances decoded one by one vs as one batch.
 - asr_wer: word error rate over all samples, both ways; asr_misses: the utterances heard wrong, as said -> as heard.
 - asr_8_sessions_*: 8 sessions ending their turns together, through the shared recogniser (batched)
@@ -15,14 +18,14 @@ core on a shared machine.
 - vad_endpoint_ms: stream time from the true end of speech to SpeechStopped (the hangover plus frame
   granularity); vad_pause_ms_after_end: to SpeechPaused, where speculative ASR may start.
 
-Recorded human speech (the asterisk prompts of ``speech_samples.asterisk_samples``), per model of
-``--human-models``, measures what streaming costs against offline Whisper on the same clips and weights:
+Recorded human speech (the asterisk prompts of ``speech_samples.asterisk_samples``, in ``--language``), per
+model of ``--human-models``, measures what streaming costs against offline Whisper on the same clips and weights:
 
 - asr_wer_stream_<model>: each clip streamed as the server hears it (0.5 s of silence before, 1.5 s
   after, 20 ms chunks through the session's endpointer, the utterances it cuts through the shared,
   batching recogniser: trimmed encoder, guards and their fallback); asr_wer_offline_<model>:
   openai-whisper's own ``transcribe()`` of the clip (full 30 s window, its temperature fallback).
-  Both after Whisper's English text normaliser.
+  Both after Whisper's text normaliser (its English one for English).
 - asr_repeats_<model> (and _offline): clips heard with a repeated last word the speaker did not repeat;
   asr_fallbacks_<model>: share of utterances the guards decoded again; asr_stream_misses_<model>:
   the clips streaming heard differently from offline Whisper, as said -> streamed | offline.
@@ -48,6 +51,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="Whisper models measured on recorded human speech, streamed and offline (none: skip)")
     parser.add_argument("--human-every", type=int, default=1, metavar="K",
                         help="only every K-th recorded clip (a quicker, rougher figure)")
+    parser.add_argument("--language", default="en", metavar="CODE",
+                        help="language of the recorded human speech: en, es or fr (the asterisk-core-sounds-CODE-wav "
+                        "package); English-only models are left out for the others")
 
 
 def _timed(call: Callable[[], Any], runs: int) -> tuple[float, float]:
@@ -92,6 +98,8 @@ def run(args: argparse.Namespace, settings: Settings) -> dict[str, Any]:
         misses = [f"{said!r} -> {heard!r}" for said, heard in zip(texts, hypotheses) if not same_words(said, heard)]
         results[f"asr_misses{name}"] = "; ".join(misses) or "none"
 
+    results.update(_stages(real, [audio for audio, _ in samples], args.runs))
+
     # real-time factor of one utterance
     longest = max((audio for audio, _ in samples), key=len)
     seconds = len(longest) / 16000
@@ -116,8 +124,11 @@ def run(args: argparse.Namespace, settings: Settings) -> dict[str, Any]:
 
     results.update(_sessions(settings, real, eight))
     results.update(_endpointing(settings, [audio for audio, _ in samples]))
+    results["asr_human_language"] = args.language
     for model in args.human_models:
-        results.update(human_speech(settings.model_copy(update={"asr_model": model}), args.human_every))
+        if args.language == "en" or not model.endswith(".en"):
+            results.update(human_speech(settings.model_copy(update={"asr_model": model, "asr_language": args.language}),
+                                        args.human_every))
     return report("ASR and endpointing", results, args.json_path)
 
 
@@ -156,34 +167,63 @@ async def transcribe_streamed(settings: Settings, transcriber, clips: list[np.nd
 
 
 def human_speech(settings: Settings, every: int = 1) -> dict[str, Any]:
-    """WER and repeats of ``settings.whisper_model`` on the recorded asterisk prompts, streamed vs offline."""
+    """WER and repeats of ``settings.whisper_model`` on the recorded asterisk prompts of ``settings.asr_language``,
+    streamed vs offline."""
     import whisper
 
     from app.asr import create_transcriber
     from app.bench.speech_samples import asterisk_samples, repeats_last_word, whisper_normalizer, whisper_word_error_rate
     from app.models.prepare import prepare_models
 
-    model = settings.whisper_model
+    model, language = settings.whisper_model, settings.asr_language
     prepared = prepare_models(settings)
-    samples = asterisk_samples()[::every]
+    samples = asterisk_samples(language)[::every]
     said = [s.text for s in samples]
     streamed, utterances, fallbacks = asyncio.run(
         transcribe_streamed(settings, create_transcriber(settings, prepared), [s.audio for s in samples])
     )
     reference = whisper.load_model(str(prepared.whisper_pt), device="cpu")
-    offline = [reference.transcribe(s.audio, language="en", fp16=False)["text"].strip() for s in samples]
-    normalize = whisper_normalizer()
+    offline = [reference.transcribe(s.audio, language=language, fp16=False)["text"].strip() for s in samples]
+    normalize = whisper_normalizer(language)
     misses = [
         f"{s!r} -> {h!r} | {o!r}" for s, h, o in zip(said, streamed, offline) if normalize(h) != normalize(o)
     ]
     return {
         f"asr_human_clips_{model}": len(samples),
-        f"asr_wer_stream_{model}": round(whisper_word_error_rate(said, streamed), 4),
-        f"asr_wer_offline_{model}": round(whisper_word_error_rate(said, offline), 4),
+        f"asr_wer_stream_{model}": round(whisper_word_error_rate(said, streamed, language), 4),
+        f"asr_wer_offline_{model}": round(whisper_word_error_rate(said, offline, language), 4),
         f"asr_repeats_{model}": sum(repeats_last_word(s, h) for s, h in zip(said, streamed)),
         f"asr_repeats_offline_{model}": sum(repeats_last_word(s, o) for s, o in zip(said, offline)),
         f"asr_fallbacks_{model}": round(fallbacks / max(1, utterances), 4),
         f"asr_stream_misses_{model}": "; ".join(misses) or "none",
+    }
+
+
+def _stages(transcriber, utterances: list[np.ndarray], runs: int) -> dict[str, Any]:
+    """Median encoder and decoder time of one utterance decoded alone (no fallback), and per decoded token."""
+    import torch
+
+    from app.asr.guards import token_budget
+
+    encode, decode, step = [], [], []
+    with torch.inference_mode():
+        for _ in range(runs):
+            for audio in utterances:
+                started = time.perf_counter()
+                features = transcriber.features([audio])
+                encoded = time.perf_counter()
+                result = transcriber.decode(features, [token_budget(len(audio), 16000)], trimmed=True)[0].result
+                done = time.perf_counter()
+                encode.append(encoded - started)
+                decode.append(done - encoded)
+                step.append((done - encoded) / (len(result.tokens) + 1))  # the end of text is a step too
+    linear = transcriber.model.decoder.blocks[0].mlp[0].forward
+    compute = str(transcriber.decoder_dtype).removeprefix("torch.")
+    return {
+        "asr_encode_ms": 1000 * statistics.median(encode),
+        "asr_decode_ms": 1000 * statistics.median(decode),
+        "asr_decode_step_ms": 1000 * statistics.median(step),
+        "asr_decoder_weights": f"{getattr(linear, 'weight_format', 'torch')} ({compute} compute)",
     }
 
 

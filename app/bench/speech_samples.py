@@ -61,42 +61,48 @@ def audioeval_samples(language: str = "en") -> list[SpeechSample]:
 # Debian's asterisk-core-sounds-en-wav: prompts recorded by one human speaker (8 kHz 16-bit mono wav,
 # CC-BY-SA-3.0), transcribed in asterisk-core-sounds-en's core-sounds-en.txt. These folders hold
 # ~200 short clips (many of one or two words, where a decoder hallucinates most); the top-level
-# prompts stay out, for checks that were not tuned on.
+# prompts stay out, for checks that were not tuned on. The -es-wav and -fr-wav packages (with
+# asterisk-core-sounds-es / -fr) hold the same kinds of prompts in Spanish and French.
 ASTERISK_FOLDERS = ("digits", "letters", "phonetic", "dictate", "followme")
 _ASTERISK_SOUNDS = Path("/usr/share/asterisk/sounds")
 _ASTERISK_TRANSCRIPTS = Path("/usr/share/doc/asterisk-core-sounds-{language}/core-sounds-{language}.txt.gz")
 _ASTERISK_INSTALL = "apt-get install asterisk-core-sounds-{language}-wav asterisk-core-sounds-{language}"
-# What the speaker says where the transcript writes a symbol, a bracketed aside or a misspelling.
+# What the English speaker says where the transcript writes a symbol, a bracketed aside or a misspelling.
 _ASTERISK_SPOKEN = {"*": "star", "#": "pound", "exclaimation": "exclamation", "fourtieth": "fortieth", "xray": "x ray"}
 
 
-def _spoken(transcript: str) -> str:
+def _spoken(transcript: str, language: str) -> str:
     text = re.sub(r"\s*\[[^]]*\]", "", transcript).replace("-", " ")
-    for written, said in _ASTERISK_SPOKEN.items():
+    for written, said in _ASTERISK_SPOKEN.items() if language == "en" else ():
         text = text.replace(written, said)
     return " ".join(text.split())
 
 
 def asterisk_transcripts(language: str = "en") -> dict[str, str]:
-    """``{"digits/1": "one", ...}``: what each clip of ``ASTERISK_FOLDERS`` says."""
+    """``{"digits/1": "one", ...}``: what each clip of ``ASTERISK_FOLDERS`` says. A name the transcript gives
+    two different texts (Spanish ``digits/0``: "cero", then "diez") is left out: which is said is unknown."""
     path = Path(str(_ASTERISK_TRANSCRIPTS).format(language=language))
     if not path.is_file():
         raise FileNotFoundError(f"no asterisk transcripts at {path}: {_ASTERISK_INSTALL.format(language=language)}")
-    transcripts = {}
+    transcripts: dict[str, str] = {}
+    ambiguous = set()
     for line in gzip.open(path, "rt", encoding="utf-8", errors="replace"):
         name, colon, text = line.partition(":")
+        name, text = name.strip(), _spoken(text.strip(), language)
         if colon and name.split("/")[0] in ASTERISK_FOLDERS and "/" in name:
-            transcripts[name.strip()] = _spoken(text.strip())
-    return transcripts
+            if transcripts.setdefault(name, text) != text:
+                ambiguous.add(name)
+    return {name: text for name, text in transcripts.items() if name not in ambiguous}
 
 
 def asterisk_samples(language: str = "en", names: list[str] | None = None) -> list[SpeechSample]:
-    """Recorded asterisk prompts of ``ASTERISK_FOLDERS`` (or just ``names``), 16 kHz, sorted by name."""
+    """Recorded asterisk prompts of ``ASTERISK_FOLDERS`` (or just ``names``), 16 kHz, sorted by name. All of them: the
+    transcribed ones that were recorded (the Spanish transcript also lists a few the package has no wav for)."""
     folder = _ASTERISK_SOUNDS / language
     if not folder.is_dir():
         raise FileNotFoundError(f"no asterisk sounds in {folder}: {_ASTERISK_INSTALL.format(language=language)}")
     transcripts = asterisk_transcripts(language)
-    chosen = sorted(transcripts) if names is None else names
+    chosen = sorted(name for name in transcripts if (folder / f"{name}.wav").is_file()) if names is None else names
     missing = [name for name in chosen if name not in transcripts or not (folder / f"{name}.wav").is_file()]
     if missing:
         raise FileNotFoundError(f"asterisk clips without a wav or transcript in {folder}: {', '.join(missing[:5])}")
@@ -171,19 +177,24 @@ def word_error_rate(references: list[str], hypotheses: list[str]) -> float:
     return float(jiwer.wer([normalize_words(r) for r in references], [normalize_words(h) for h in hypotheses]))
 
 
-@lru_cache(maxsize=1)
-def whisper_normalizer() -> Callable[[str], str]:
-    """openai-whisper's English text normaliser (spellings, numbers as digits, "Mr." and "mister" alike)."""
-    from whisper.normalizers import EnglishTextNormalizer
+@lru_cache(maxsize=4)
+def whisper_normalizer(language: str = "en") -> Callable[[str], str]:
+    """openai-whisper's text normaliser: for English its English one (spellings, numbers as digits, "Mr." and
+    "mister" alike), for other languages its basic one without diacritics (the Spanish transcripts leave the
+    accents out: "grabacion")."""
+    from whisper.normalizers import BasicTextNormalizer, EnglishTextNormalizer
 
-    return EnglishTextNormalizer()
+    if language == "en":
+        return EnglishTextNormalizer()
+    basic = BasicTextNormalizer(remove_diacritics=True)
+    return lambda text: " ".join(basic(text).split())  # it leaves a space where it took punctuation off the end
 
 
-def whisper_word_error_rate(references: list[str], hypotheses: list[str]) -> float:
-    """WER over a corpus (jiwer) after Whisper's English normaliser on both sides, as Whisper's own evaluations."""
+def whisper_word_error_rate(references: list[str], hypotheses: list[str], language: str = "en") -> float:
+    """WER over a corpus (jiwer) after Whisper's normaliser for ``language`` on both sides, as Whisper's own evaluations."""
     import jiwer
 
-    normalize = whisper_normalizer()
+    normalize = whisper_normalizer(language)
     pairs = [(normalize(r), normalize(h)) for r, h in zip(references, hypotheses)]
     return float(jiwer.wer([r for r, _ in pairs], [h for _, h in pairs]))
 
