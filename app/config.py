@@ -161,6 +161,12 @@ class Settings(BaseSettings):
     )
 
     # --- speech in ---
+    turn_detection: Literal["server_vad", "semantic_vad"] = Field(
+        "server_vad",
+        description="How a session ends a spoken turn until its client chooses: 'server_vad' after vad_silence_ms of "
+        "silence; 'semantic_vad' after a silence the words said so far decide (short when they end a thought, long at "
+        "'and ...'), scored by the local LLM.",
+    )
     vad_threshold: float = Field(0.5, description="silero-vad speech probability threshold.")
     vad_silence_ms: int = Field(400, description="Silence that ends a turn (the hangover).")
     vad_pause_ms: int = Field(
@@ -253,6 +259,13 @@ class Settings(BaseSettings):
     history_retention_days: float = Field(
         30.0, description="Conversations with no new message for this many days are deleted (0 = kept forever)."
     )
+
+    @model_validator(mode="after")
+    def _semantic_vad_needs_the_local_engine(self) -> Settings:
+        if self.turn_detection == "semantic_vad" and self.llm_backend != "local":
+            raise ValueError("turn_detection semantic_vad needs llm_backend local: the end of a turn is scored by the "
+                             "local engine")
+        return self
 
     @model_validator(mode="after")
     def _resolve_auto_llm(self) -> Settings:

@@ -21,7 +21,7 @@ def ws_url(settings: Settings, prepared) -> Iterator[str]:
 
 def test_bench_voice_with_url_reports_the_servers_models(ws_url: str, settings: Settings, tmp_path) -> None:
     client = settings.model_copy(update={"llm_model": "qwen2.5-1.5b", "asr_model": "base", "tts_backend": "espeak"})
-    args = argparse.Namespace(url=ws_url, users=1, turns=2, text_turns=1, seed=0, turn_detection="both",
+    args = argparse.Namespace(url=ws_url, users=1, turns=2, text_turns=1, seed=0, turn_modes="both",
                               json_path=str(tmp_path / "v.json"))
     summary = voice.run(args, client)
     assert summary["errors"] == 0 and summary["voice_turns"] == 2

@@ -77,3 +77,13 @@ def test_prepare_with_a_missing_model_package_prints_one_line_and_exits_2(tmp_pa
 def test_version_prints_the_installed_version() -> None:
     result = _voicechat("--version")
     assert result.returncode == 0 and result.stdout.strip() == f"voicechat {importlib.metadata.version('voicechat')}"
+
+
+def test_a_benchmarks_own_option_shadows_the_setting_of_that_name() -> None:
+    from app.cli import _settings_from, build_parser
+
+    argv = ["bench", "voice", "--turn-detection", "both", "--llm-model", "smollm2-135m"]
+    args = build_parser(argv).parse_args(argv)
+    assert args.turn_modes == "both" and _settings_from(args).turn_detection == "server_vad"
+    argv = ["serve", "--turn-detection", "semantic_vad", "--llm-model", "smollm2-135m"]
+    assert _settings_from(build_parser(argv).parse_args(argv)).turn_detection == "semantic_vad"

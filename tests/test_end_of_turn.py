@@ -7,8 +7,9 @@ import asyncio
 
 import numpy as np
 import pytest
-from realtime_fakes import Rig
+from realtime_fakes import Rig, make_rig
 
+from app.config import Settings
 from app.engine.api import Priority
 from app.vad import SpeechPaused, SpeechStarted, SpeechStopped
 from app.vad.end_of_turn import WAITS, normalise, silence_ms
@@ -114,6 +115,8 @@ async def test_the_pause_words_score_decides_the_silence_that_ends_it(rig: Rig, 
     assert await waits_set(endpointer) == [wait]
     score = next(r for r in rig.engine.requests if r["params"].token_probs)
     assert score["priority"] == Priority.VOICE and score["params"].max_tokens == 1
+    assert score["messages"][0]["role"] == "system"  # the reply's own prompt, up to the user's words, left open
+    assert score["messages"][-1] == {"role": "user", "content": normalise(words), "prefix": True}
     async with rig.session.lock:  # the silence lasts: the speculative turn (and its reply) is adopted
         rig.session.turns.speech_stopped(SpeechStopped(at_s=2.0, audio=SECOND, start_s=0.2, end_s=1.2), speech_end=0.0)
     done = await rig.outbox.wait_for("response.done")
@@ -137,6 +140,26 @@ async def test_a_pause_without_a_score_waits_the_server_vads_silence(rig: Rig):
     rig.recognizer.finals = ["Something the engine has no score for"]
     await pause(rig)
     assert await waits_set(endpointer) == [rig.session.default_vad.silence_duration_ms]
+
+
+async def test_the_server_setting_makes_semantic_vad_each_new_sessions_turn_detection(tmp_path):
+    rig = await make_rig(tmp_path, turn_detection="semantic_vad")
+    try:
+        created = rig.outbox.of("session.created")[0]["session"]["audio"]["input"]["turn_detection"]
+        assert created["type"] == "semantic_vad" and created["eagerness"] == "auto"
+        rig.engine.end_scores = dict(SCORES)
+        endpointer = RecordingEndpointer()
+        rig.session.audio_in._endpointer = endpointer  # type: ignore[assignment]
+        rig.recognizer.finals = [FINISHED]
+        await pause(rig)
+        assert await waits_set(endpointer) == [WAITS["auto"].shortest_ms]
+    finally:
+        await rig.close()
+
+
+def test_semantic_vad_as_the_servers_default_needs_the_local_engine():
+    with pytest.raises(ValueError, match="semantic_vad needs llm_backend local"):
+        Settings(turn_detection="semantic_vad", llm_backend="openai", llm_model="smollm2-135m")
 
 
 async def test_server_vad_asks_for_no_score_and_sets_no_wait(rig: Rig):

@@ -41,7 +41,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--turns", type=int, default=3, help="spoken questions per user")
     parser.add_argument("--text-turns", type=int, default=3, help="typed questions per user (text-only replies)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the users' start offsets and question order")
-    parser.add_argument("--turn-detection", choices=("server_vad", "semantic_vad", "both"), default="server_vad",
+    parser.add_argument("--turn-detection", dest="turn_modes", choices=("server_vad", "semantic_vad", "both"),
+                        default="server_vad",
                         help="how the server ends a spoken turn; 'both' alternates the two turn by turn in each voice "
                         "session and reports each apart, so the machine's load falls on both alike")  # fmt: skip
 
@@ -69,7 +70,7 @@ async def _voice_user(url: str, clips: list[np.ndarray], turns: int, offset_s: f
                       result: UserResult) -> None:
     await asyncio.sleep(offset_s)
     async with RealtimeClient(url) as client:
-        current = "server_vad"
+        current = None  # whatever the server's default is, each turn runs in the mode it is counted under
         for turn in range(turns):
             mode = modes[turn % len(modes)]
             if mode != current:
@@ -125,7 +126,7 @@ async def _run_users(url: str, args: argparse.Namespace) -> list[UserResult]:
     for index, result in enumerate(results):
         order = clips[:]
         rng.shuffle(order)
-        modes = list(MODES) if args.turn_detection == "both" else [args.turn_detection]
+        modes = list(MODES) if args.turn_modes == "both" else [args.turn_modes]
         modes = modes[index % len(modes) :] + modes[: index % len(modes)]  # half the users start with each
         voice.append(_voice_user(url, order, args.turns, rng.uniform(0.0, 1.0), modes, result))
     await asyncio.gather(*voice)
@@ -153,7 +154,7 @@ def summarize(results: list[UserResult], args: argparse.Namespace) -> dict[str, 
         worst_s, worst = max(turns, key=lambda turn: turn[0])
         stages = [f"{stage} {worst[stage]:g}" for stage in STAGES if isinstance(worst.get(stage), (int, float))]
         out["v2v_slowest_turn"] = f"{worst_s:.3f} s ({', '.join(stages)})"
-    if args.turn_detection == "both":
+    if args.turn_modes == "both":
         for mode in MODES:
             turns = [(v, lat) for r in results for v, lat, m in zip(r.v2v_s, r.server_latency, r.modes) if m == mode]
             out[f"{mode}_v2v_p50_s"] = percentile([v for v, _ in turns], 50, 3)

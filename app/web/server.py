@@ -101,8 +101,10 @@ def create_app(
         for part in owned:
             await _call(part, "start")
         history = HistoryStore(Path(settings.data_dir) / "history.sqlite3", history_limits(settings))
-        state["parts"] = SharedParts(settings, built_engine, built_recognizer, built_tts, history, telemetry,
-                                     end_of_turn_scorer(built_engine))
+        scorer = end_of_turn_scorer(built_engine)
+        if settings.turn_detection == "semantic_vad" and scorer is None:
+            log.warning("turn_detection semantic_vad: this model cannot score the end of a turn; sessions use server_vad")
+        state["parts"] = SharedParts(settings, built_engine, built_recognizer, built_tts, history, telemetry, scorer)
         telemetry.watch_engine(built_engine, lambda: llm_name(settings, built_engine))
         sampler = asyncio.create_task(_sample_forever(), name="dashboard-sampler")
         log.info("ready: up to %d sessions, history in %s", settings.max_sessions, history.path)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from dataclasses import replace
 from typing import Any, Awaitable, Callable, Coroutine
 
 from app.web.limits import SessionLimits
@@ -46,9 +47,11 @@ class Session:
         self.last_total_ms: float | None = None
         self.default_vad = TurnDetection(silence_duration_ms=settings.vad_silence_ms, threshold=settings.vad_threshold,
                                          prefix_padding_ms=settings.vad_preroll_ms)  # fmt: skip
+        semantic = settings.turn_detection == "semantic_vad" and parts.end_of_turn is not None
         self.config = SessionConfig(
             instructions=settings.system_prompt, output_audio=True, input_rate=OPENAI_PCM_RATE,
-            output_rate=settings.output_sample_rate, turn_detection=self.default_vad,
+            output_rate=settings.output_sample_rate,
+            turn_detection=replace(self.default_vad, type="semantic_vad") if semantic else self.default_vad,
             max_output_tokens=settings.max_new_tokens, model=settings.llm_model,
         )  # fmt: skip
         self.state = StateMachine()
