@@ -180,6 +180,7 @@ async def test_items_insert_after_a_given_item_or_at_the_root_and_can_be_retriev
     await rig.send({"type": "conversation.item.create", "item": {"type": "message", "role": "assistant", "id": "item_d",
                     "content": [{"type": "output_text", "text": "fourth"}]}})  # fmt: skip
     assert [e.item_id for e in rig.session.conversation.entries] == ["item_sys", "item_a", "item_b", "item_c", "item_d"]
+    assert [m.item_id for m in rig.history.load_sync(rig.session.id)] == ["item_sys", "item_a", "item_b", "item_c", "item_d"]
     assert rig.outbox.of("conversation.item.added")[2]["previous_item_id"] == "item_a"
     await rig.send({**user_text("lost"), "previous_item_id": "item_nope"})
     assert (await rig.outbox.wait_for("error"))["error"] | {"message": ""} == {

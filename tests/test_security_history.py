@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from app.web.history import (
+    _CREATE_MESSAGES_V1,
     SCHEMA_VERSION,
     HistoryLimits,
     HistoryQuotaExceeded,
@@ -94,6 +95,42 @@ def test_a_database_of_the_first_schema_is_migrated_and_keeps_its_messages(tmp_p
     assert tables == ["messages", "sqlite_sequence"]
     db.close()
     HistoryStore(path).close()  # opening a current database again changes nothing
+
+
+def ids(store: HistoryStore, session_id: str = "sess_a") -> list[str]:
+    return [m.item_id for m in store.load_sync(session_id)]
+
+
+def test_items_keep_the_conversations_order_not_the_order_they_were_stored_in(tmp_path: Path):
+    store = HistoryStore(tmp_path / "history.sqlite3")
+    say = lambda item_id: StoredMessage(item_id, "user", item_id, spoken=False)  # noqa: E731
+    store.add_sync("sess_a", say("a"))
+    store.add_sync("sess_a", say("b"))
+    store.add_sync("sess_a", say("x"), previous="a", following="b")  # inserted after a
+    store.add_sync("sess_a", say("first"), following="a")  # inserted at the root
+    store.add_sync("sess_a", say("voice"), previous="not stored yet", following="x")  # its predecessor is still in ASR
+    store.add_sync("sess_a", say("a"))  # a rewrite keeps its place
+    assert ids(store) == ["first", "a", "voice", "x", "b"]
+    for n in range(80):  # more inserts at one place than halving a float allows: the positions are renumbered
+        store.add_sync("sess_a", say(f"n{n}"), previous="a", following="voice" if n == 0 else f"n{n - 1}")
+    assert ids(store) == ["first", "a", *[f"n{n}" for n in reversed(range(80))], "voice", "x", "b"]
+    assert ids(store, "sess_b") == [] and store.load_sync("sess_a", limit=2)[-1].item_id == "b"
+    store.close()
+
+
+def test_a_database_of_the_second_schema_gets_positions_in_its_stored_order(tmp_path: Path):
+    path = tmp_path / "history.sqlite3"
+    db = sqlite3.connect(path)
+    db.executescript(_CREATE_MESSAGES_V1 + "PRAGMA user_version = 1;")
+    db.executemany("INSERT INTO messages (session_id, item_id, role, spoken, text, created) VALUES (?, ?, 'user', 0, ?, 1.0)",
+                   [("sess_a", "one", "1"), ("sess_b", "other", "o"), ("sess_a", "two", "2")])  # fmt: skip
+    db.commit()
+    db.close()
+    store = HistoryStore(path)
+    assert ids(store) == ["one", "two"]
+    store.add_sync("sess_a", StoredMessage("zero", "user", "0", spoken=False), following="one")
+    assert ids(store) == ["zero", "one", "two"] and ids(store, "sess_b") == ["other"]
+    store.close()
 
 
 def test_a_database_from_a_newer_server_is_refused_with_its_version(tmp_path: Path):

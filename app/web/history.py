@@ -3,6 +3,9 @@
 Every write commits before it returns: a turn the client was told about survives a ``kill -9``
 (WAL with ``synchronous=NORMAL`` loses nothing on a process crash, only on an OS crash).
 
+Items keep the conversation's order, not the order they were stored in: an item inserted after another (or
+first) takes a position between its neighbours, so a resumed conversation replays as it was.
+
 An item id names an item inside one conversation only: every read and write is scoped by
 ``(session_id, item_id)``, so no session can reach another's messages by naming their ids.
 The store is bounded: a quota per session and one on all text stored, and conversations idle
@@ -21,10 +24,10 @@ from typing import Callable
 
 from app.config import Settings
 
-SCHEMA_VERSION = 1  # PRAGMA user_version; 0 is the first schema (item ids unique across all sessions)
+SCHEMA_VERSION = 2  # PRAGMA user_version; 0: item ids unique across all sessions; 1: no positions (stored order)
 PRUNE_INTERVAL_S = 3600.0  # retention is applied on open and then at most this often
 
-_CREATE_MESSAGES = """
+_CREATE_MESSAGES_V1 = """
 CREATE TABLE messages (
     seq        INTEGER PRIMARY KEY AUTOINCREMENT,
     session_id TEXT NOT NULL,
@@ -38,17 +41,38 @@ CREATE TABLE messages (
 CREATE INDEX messages_by_session ON messages (session_id, seq);
 """
 
+_CREATE_MESSAGES = """
+CREATE TABLE messages (
+    seq        INTEGER PRIMARY KEY AUTOINCREMENT,
+    session_id TEXT NOT NULL,
+    item_id    TEXT NOT NULL,
+    role       TEXT NOT NULL,
+    spoken     INTEGER NOT NULL,
+    text       TEXT NOT NULL,
+    created    REAL NOT NULL,
+    position   REAL NOT NULL,
+    UNIQUE (session_id, item_id)
+);
+CREATE INDEX messages_in_order ON messages (session_id, position);
+"""
+
 # Each step takes the database from version N-1 to N inside one transaction.
 _MIGRATIONS: dict[int, str] = {
     1: """
     ALTER TABLE messages RENAME TO messages_v0;
     DROP INDEX IF EXISTS messages_by_session;
     """
-    + _CREATE_MESSAGES
+    + _CREATE_MESSAGES_V1
     + """
     INSERT INTO messages (seq, session_id, item_id, role, spoken, text, created)
         SELECT seq, session_id, item_id, role, spoken, text, created FROM messages_v0 ORDER BY seq;
     DROP TABLE messages_v0;
+    """,
+    2: """
+    ALTER TABLE messages ADD COLUMN position REAL NOT NULL DEFAULT 0;
+    UPDATE messages SET position = seq;
+    DROP INDEX IF EXISTS messages_by_session;
+    CREATE INDEX messages_in_order ON messages (session_id, position);
     """,
 }
 
@@ -130,18 +154,21 @@ class HistoryStore:
     # synchronous API (tests, tools) -------------------------------------------------------
 
     def load_sync(self, session_id: str, limit: int = 1000) -> list[StoredMessage]:
+        """The conversation's last ``limit`` items, in its order."""
         with self._lock:
             rows = self._db.execute(
                 "SELECT item_id, role, text, spoken FROM ("
-                " SELECT seq, item_id, role, text, spoken FROM messages WHERE session_id = ?"
-                " ORDER BY seq DESC LIMIT ?) ORDER BY seq",
+                " SELECT position, item_id, role, text, spoken FROM messages WHERE session_id = ?"
+                " ORDER BY position DESC LIMIT ?) ORDER BY position",
                 (session_id, limit),
             ).fetchall()
         return [StoredMessage(item_id, role, text, bool(spoken)) for item_id, role, text, spoken in rows]
 
-    def add_sync(self, session_id: str, message: StoredMessage) -> None:
-        """Store a message; a second write of the same item of the same session replaces its text.
-        Raises HistoryQuotaExceeded (storing nothing) when a quota would be passed."""
+    def add_sync(self, session_id: str, message: StoredMessage, previous: str | None = None,
+                 following: str | None = None) -> None:  # fmt: skip
+        """Store a message after the item ``previous`` (else before ``following``, else at the end); a second write of
+        the same item of the same session replaces its text and keeps its place. Raises HistoryQuotaExceeded (storing
+        nothing) when a quota would be passed."""
         size = _text_bytes(message.text)
         with self._lock:
             if self._clock() - self._pruned_at >= PRUNE_INTERVAL_S:
@@ -157,12 +184,45 @@ class HistoryStore:
             grown = self._text_bytes + size - (old or 0)
             if self.limits.max_text_bytes and size > (old or 0) and grown > self.limits.max_text_bytes:
                 raise HistoryQuotaExceeded("the server's history storage is full; the message was not stored")
+            position = self._position_locked(session_id, previous, following) if old is None else 0.0
             self._db.execute(
-                "INSERT INTO messages (session_id, item_id, role, spoken, text, created) VALUES (?, ?, ?, ?, ?, ?)"
-                " ON CONFLICT(session_id, item_id) DO UPDATE SET text = excluded.text",
-                (session_id, message.item_id, message.role, int(message.spoken), message.text, self._clock()),
+                "INSERT INTO messages (session_id, item_id, role, spoken, text, created, position)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT(session_id, item_id) DO UPDATE SET text = excluded.text",
+                (session_id, message.item_id, message.role, int(message.spoken), message.text, self._clock(), position),
             )
             self._text_bytes = grown
+
+    def _position_locked(self, session_id: str, previous: str | None, following: str | None) -> float:
+        """A position right after ``previous``, else right before ``following`` (whichever is stored), else after all;
+        the conversation's positions are renumbered when two neighbours have no room left between them."""
+
+        def one(sql: str, *args: object) -> float | None:
+            row = self._db.execute(sql, (session_id, *args)).fetchone()
+            return None if row is None else row[0]
+
+        def of(item_id: str | None) -> float | None:
+            return None if item_id is None else one("SELECT position FROM messages WHERE session_id = ? AND item_id = ?", item_id)
+
+        for _ in range(2):
+            if (low := of(previous)) is not None:
+                high = one("SELECT MIN(position) FROM messages WHERE session_id = ? AND position > ?", low)
+            elif (high := of(following)) is not None:
+                low = one("SELECT MAX(position) FROM messages WHERE session_id = ? AND position < ?", high)
+            else:
+                last = one("SELECT MAX(position) FROM messages WHERE session_id = ?")
+                return 0.0 if last is None else last + 1.0
+            if low is None or high is None:
+                return high - 1.0 if low is None else low + 1.0
+            middle = (low + high) / 2
+            if low < middle < high:
+                return middle
+            in_order = self._db.execute(  # no float between them: 0, 1, 2, ... in the conversation's order
+                "SELECT seq FROM messages WHERE session_id = ? ORDER BY position, seq", (session_id,)).fetchall()
+            self._db.execute("BEGIN IMMEDIATE")
+            renumbered = [(position, seq) for position, (seq,) in enumerate(in_order)]
+            self._db.executemany("UPDATE messages SET position = ? WHERE seq = ?", renumbered)
+            self._db.execute("COMMIT")
+        raise AssertionError("positions renumbered and still no room")
 
     def set_text_sync(self, session_id: str, item_id: str, text: str) -> bool:
         """Replace the text of one item of one session (a truncated reply); False when there is none."""
@@ -202,8 +262,9 @@ class HistoryStore:
     async def load(self, session_id: str, limit: int = 1000) -> list[StoredMessage]:
         return await asyncio.to_thread(self.load_sync, session_id, limit)
 
-    async def add(self, session_id: str, message: StoredMessage) -> None:
-        await asyncio.to_thread(self.add_sync, session_id, message)
+    async def add(self, session_id: str, message: StoredMessage, previous: str | None = None,
+                  following: str | None = None) -> None:  # fmt: skip
+        await asyncio.to_thread(self.add_sync, session_id, message, previous, following)
 
     async def set_text(self, session_id: str, item_id: str, text: str) -> bool:
         return await asyncio.to_thread(self.set_text_sync, session_id, item_id, text)

@@ -159,9 +159,12 @@ class Conversation:
         return any(e.kind == "function_call" and e.call_id == call_id for e in self.entries)
 
     async def store(self, entry: Entry) -> None:
-        """Store first, then tell: what the client is told is done is on disk."""
+        """Store first, then tell: what the client is told is done is on disk; in its place between its neighbours."""
+        index = self.entries.index(entry) if entry in self.entries else len(self.entries)
+        previous = self.entries[index - 1].item_id if index else None
+        following = self.entries[index + 1].item_id if index + 1 < len(self.entries) else None
         try:
-            await self.session.parts.history.add(self.session.id, entry.stored())
+            await self.session.parts.history.add(self.session.id, entry.stored(), previous, following)
         except HistoryQuotaExceeded as error:
             raise ProtocolError(error.code, str(error)) from None
 
