@@ -59,3 +59,22 @@ async def test_a_pause_inside_an_unfinished_question_keeps_one_turn(ws_url: str)
 async def test_the_same_pause_after_a_finished_question_ends_the_turn(ws_url: str):
     transcripts = await user_turns(ws_url, spoken("What is the capital of France?", "Thank you."))
     assert len(transcripts) == 2 and "capital" in transcripts[0] and "capital" not in transcripts[1], transcripts
+
+
+async def test_switching_turn_detection_keeps_the_sessions_audio_clock(ws_url: str):
+    """The second question's speech times come after the first's, and its endpoint is measured from its own end of
+    speech, though the session changed its turn detection (a new endpointer) in between."""
+    question = spoken("What is the capital of France?")
+    async with RealtimeClient(ws_url) as client:
+        stops, endpoints = [], []
+        for mode in ("server_vad", "semantic_vad"):
+            seen = len(client.events)
+            await client.send({"type": "session.update", "session": {"audio": {"input": {"turn_detection": {"type": mode}}}}})
+            await client.wait_for("session.updated", after=seen)
+            await client.stream_audio(question, trailing_silence_s=1.8)
+            reply = await client.next_reply(after=seen, timeout=120)
+            stops.append(await client.wait_for("input_audio_buffer.speech_stopped", after=seen))
+            endpoints.append(reply.done["latency"]["endpoint_ms"])
+    first, second = (stop["audio_end_ms"] for stop in stops)
+    assert second > first + 1000 * len(question) / 16000, (first, second)
+    assert all(0 < ms < 2000 for ms in endpoints), endpoints

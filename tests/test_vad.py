@@ -158,3 +158,17 @@ def test_sessions_do_not_share_state(settings, question):
         together_b += b.feed(audio_b[at : at + 320])
     assert [(type(e), e.at_s) for e in together_a] == [(type(e), e.at_s) for e in alone]
     assert together_b == []
+
+
+def test_event_times_are_stream_times_that_run_on_across_a_reset_and_a_new_endpointer(settings, question):
+    """A session's clock: a reset (the client cleared its input) or an endpointer made anew (its turn detection
+    changed) does not restart it, so speech times stay times in the session's audio."""
+    audio = np.concatenate([_silence(0.3), question, _silence(0.8)])
+    first = _of(_run(Endpointer(settings), audio), SpeechStarted)[0].start_s
+    endpointer = Endpointer(settings)
+    _run(endpointer, _silence(1.0))
+    endpointer.reset()
+    assert _of(_run(endpointer, audio), SpeechStarted)[0].start_s == pytest.approx(1.0 + first, abs=0.04)
+    later = Endpointer(settings, start_s=7.5)
+    stopped = _of(_run(later, audio), SpeechStopped)[0]
+    assert later is not endpointer and stopped.start_s == pytest.approx(7.5 + first, abs=0.04)

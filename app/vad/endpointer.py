@@ -29,10 +29,14 @@ class Endpointer:
 
     ``speaking`` (settable at any time) is the echo guard: while the assistant's audio plays, speech
     must last ``bargein_min_speech_ms`` instead of ``vad_min_speech_ms`` before SpeechStarted.
+    Event times are stream seconds from ``start_s`` (where in a session's audio this endpointer took over), and
+    keep running across :meth:`reset` and :meth:`flush`.
     """
 
-    def __init__(self, settings: Settings, *, speaking: bool = False) -> None:
+    def __init__(self, settings: Settings, *, speaking: bool = False, start_s: float = 0.0) -> None:
         self.speaking = speaking
+        self._start_s = start_s
+        self._frame_index = 0  # frames processed so far
         self._threshold = settings.vad_threshold
         self._silence_threshold = max(0.01, settings.vad_threshold - _HYSTERESIS)
         self._stop_frames = self._default_stop_frames = _frames(settings.vad_silence_ms)
@@ -60,7 +64,6 @@ class Endpointer:
         """Drop any speech in progress and the VAD state (e.g. after the client clears its input)."""
         self._vad.reset()
         self._leftover = np.zeros(0, dtype=np.float32)
-        self._frame_index = 0  # frames processed so far
         self._recent: deque[np.ndarray] = deque()  # frames before speech counts: pre-roll + candidate
         self._candidate_start: int | None = None  # frame index where not-yet-confirmed speech began
         self._candidate_voiced = 0
@@ -103,7 +106,7 @@ class Endpointer:
     # --- frame handling ---
 
     def _time(self, frame_index: int) -> float:
-        return frame_index * FRAME / SAMPLE_RATE
+        return self._start_s + frame_index * FRAME / SAMPLE_RATE
 
     def _quiet_frame(self, frame: np.ndarray, probability: float, events: list[VadEvent]) -> None:
         self._recent.append(frame)

@@ -46,6 +46,7 @@ class InputAudio:
         self._backlog_samples = int(max(AUDIO_BACKLOG_S, session.settings.max_audio_s_per_min) * INPUT_RATE)
         self._stream_clock: deque[tuple[float, float]] = deque(maxlen=2000)  # (stream end s, arrival)
         self._stream_s = 0.0
+        self._vad_s = 0.0  # stream seconds fed to the VAD: where a new endpointer's clock starts
         self._manual: list[np.ndarray] = []  # turn detection off: held until commit
         self._task: asyncio.Task | None = None
 
@@ -66,7 +67,7 @@ class InputAudio:
             silence_ms = WAITS[vad.eagerness].longest_ms if vad.type == "semantic_vad" else vad.silence_duration_ms
             self._endpointer = Endpointer(self.session.settings.model_copy(update={
                 "vad_silence_ms": silence_ms, "vad_threshold": vad.threshold, "vad_preroll_ms": vad.prefix_padding_ms,
-            }))  # fmt: skip
+            }), start_s=self._vad_s)  # fmt: skip
         return self._endpointer
 
     def reconfigure(self, old: TurnDetection | None, new: TurnDetection | None, rate_changed: bool) -> None:
@@ -162,6 +163,7 @@ class InputAudio:
                     endpointer = self.endpointer
                     endpointer.speaking = session.responses.assistant_audible()
                     events = await asyncio.to_thread(endpointer.feed, pcm)
+                    self._vad_s += len(pcm) / INPUT_RATE
                 except Exception:
                     log.exception("VAD failed in session %s", session.id[:8])
                     session.error(ProtocolError("stage_failed", "voice activity detection failed; audio dropped"))
