@@ -280,8 +280,8 @@ class Settings(BaseSettings):
     def whisper_model(self) -> str:
         """The Whisper model to load: ``asr_model``, where 'auto' is base where it holds the voice latency targets
         (on a GPU) or where the language needs a multilingual model, else tiny.en: on a 2-core CPU base's ASR takes
-        ~2.2x tiny.en's (~130 vs ~60 ms a short utterance) and its transcript came after the end of the turn where
-        tiny.en's came before it, more than the 60 ms of first audio the voice target allows (docs/benchmarks.md)."""
+        ~2.2x tiny.en's (~130 vs ~60 ms a short utterance) and put a median 0.12 s on the end of speech -> first
+        audio, twice the 60 ms the voice target allows (docs/benchmarks.md)."""
         if self.asr_model != "auto":
             return self.asr_model
         if self.asr_language != "en":
