@@ -86,8 +86,8 @@ class Settings(BaseSettings):
     llm_draft_model: str = Field(
         "auto",
         description="Draft LLM for speculative decoding (same tokenizer as llm_model): 'auto' (on a GPU the packaged "
-        "'qwen2.5-0.5b' under 'qwen2.5-1.5b'; none on a CPU, where it measured no faster), 'none', or a packaged name, "
-        "model name or folder.",
+        "'qwen2.5-0.5b' under 'qwen2.5-1.5b'; none on a CPU, where it measured 1.13x at one user and no faster at "
+        "eight), 'none', or a packaged name, model name or folder.",
     )
     llm_speculative_tokens: int = Field(
         4, description="Most tokens the draft proposes per decode row and step (the engine adapts it; 0 = off)."
@@ -298,7 +298,7 @@ class Settings(BaseSettings):
         if choice == "auto":
             from app.device import resolve_device
 
-            on_gpu = resolve_device(self.device).type == "cuda"  # on a 2-core CPU the draft does not pay (README)
+            on_gpu = resolve_device(self.device).type == "cuda"  # on a 2-core CPU the draft pays too little (docs/benchmarks.md)
             choice = "qwen2.5-0.5b" if self.llm_model == "qwen2.5-1.5b" and on_gpu else "none"
         return None if choice == "none" or self.llm_speculative_tokens < 1 else choice
 

@@ -3,8 +3,8 @@
 Spoken utterances, half with a pause (0.6-0.9 s) inside an unfinished thought ("What is the capital of ... France?"),
 half complete, in synthetic voices (espeak-ng and piper) and a human one (Debian's asterisk prompts, where
 installed: "you have ... two new messages"), are streamed in real time through the server, once per turn detection
-mode, the two sessions side by side so both meet the same load. Replies are text only and short (the speculative reply
-still runs at each pause, as in use).
+mode, the two sessions side by side so both meet the same load, each utterance in a fresh conversation. Replies are
+text only and short (the speculative reply still runs at each pause, as in use).
 
 Figures per mode: ``turn_false_splits``, the share of unfinished utterances whose inner pause ended a turn;
 ``turn_endpoint_ms_p50``, end of speech (the last voiced frame sent) -> ``input_audio_buffer.committed`` after
@@ -173,6 +173,18 @@ async def _session(url: str, mode: str, eagerness: str, speech: list[Utterance],
             if not utterance.complete:
                 result.unfinished += 1
                 result.false_splits += any(t <= utterance.speech_end_s for t in commits)
+            await _forget(client, seen)
+
+
+async def _forget(client: RealtimeClient, after: int) -> None:
+    """Delete the items of the last utterance: each one is heard in a fresh conversation, as ``bench quality`` asks each
+    question in one. A session of sixty unrelated fragments and cut replies (``max_output_tokens`` 16) would teach
+    the end-of-turn score that a message may end anywhere (docs/benchmarks.md)."""
+    items = [e["item"]["id"] for e in client.events[after:] if e["type"] == "conversation.item.added"]
+    for item_id in dict.fromkeys(items):
+        seen = len(client.events)
+        await client.send({"type": "conversation.item.delete", "item_id": item_id})
+        await client.wait_for(("conversation.item.deleted", "error"), after=seen)
 
 
 def summarize(results: dict[str, ModeResult], speech: list[Utterance]) -> dict[str, Any]:
