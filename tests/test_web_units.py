@@ -122,7 +122,7 @@ def test_response_create_reads_beta_modalities_and_limits():
 
 def update(patch: dict) -> sc.SessionConfig:
     event = parse({"type": "session.update", "session": patch})
-    return sc.apply_session_update(CONFIG, event.session, defaults=DEFAULT_VAD, max_tokens_limit=96)
+    return sc.apply_session_update(CONFIG, event.session, defaults=DEFAULT_VAD, max_tokens_limit=96, asr_language="en")
 
 
 def test_ga_session_update_sets_formats_turn_detection_and_modalities():
@@ -345,6 +345,9 @@ def test_hostile_json_gets_a_precise_error(frame, code, param):
         ({"audio": {"output": {"voice": "v" * 65}}}, "invalid_event", "session.audio.output.voice"),
         ({"audio": {"input": {"transcription": {"language": "l" * 65}}}}, "invalid_event",
          "session.audio.input.transcription.language"),
+        ({"audio": {"input": {"transcription": {"language": "fr"}}}}, "unsupported_feature",
+         "session.audio.input.transcription.language"),  # the shared recogniser transcribes English
+        ({"input_audio_transcription": {"language": "de"}}, "unsupported_feature", "session.input_audio_transcription.language"),
         ({"max_output_tokens": 1.5}, "invalid_event", "session.max_output_tokens"),
         ({"audio": {"input": {"format": {"type": "audio/pcm", "rate": "fast"}}}}, "invalid_event",
          "session.audio.input.format.rate"),
@@ -398,3 +401,10 @@ def test_every_server_event_builder_gives_an_event_the_sdk_accepts():
     assert usage["total_tokens"] == usage["input_tokens"] + usage["output_tokens"] == 15
     broken = {**ev.transcription_completed("item_1", "x", language="en", audio_s=1.0, asr_ms=1.0), "usage": None}
     assert sdk_rejections([broken])  # the check can fail
+
+
+def test_the_servers_own_transcription_language_is_accepted_and_any_where_it_detects():
+    assert update({"audio": {"input": {"transcription": {"language": "en"}}}}).transcription == {"language": "en"}
+    event = parse({"type": "session.update", "session": {"audio": {"input": {"transcription": {"language": "fr"}}}}})
+    detected = sc.apply_session_update(CONFIG, event.session, defaults=DEFAULT_VAD, max_tokens_limit=96, asr_language="auto")
+    assert detected.transcription == {"language": "fr"}

@@ -176,7 +176,8 @@ class Session:
         self.config = apply_session_update(old, event.session, defaults=self.default_vad,
                                            max_tokens_limit=self.settings.max_new_tokens,
                                            tools_supported=self.parts.engine.supports_tools,
-                                           end_of_turn_supported=self.parts.end_of_turn is not None)  # fmt: skip
+                                           end_of_turn_supported=self.parts.end_of_turn is not None,
+                                           asr_language=self.settings.asr_language)  # fmt: skip
         self.audio_in.reconfigure(old.turn_detection, self.config.turn_detection, self.config.input_rate != old.input_rate)
         self.send(ev.session_updated(self._session_wire()))
 

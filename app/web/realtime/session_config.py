@@ -229,12 +229,23 @@ def _tool_changes(config: SessionConfig, patch: SessionPatch, tools_supported: b
     return changes
 
 
+def _transcription(patch: TranscriptionPatch, param: str, asr_language: str) -> dict[str, Any]:
+    """The transcription settings; a language other than the one the shared recogniser transcribes is refused (one
+    recogniser serves every session), not stored and ignored."""
+    language = patch.language
+    if language and asr_language != "auto" and language.lower() != asr_language.lower():
+        raise ProtocolError("unsupported_feature", f"this server transcribes {asr_language!r} speech (asr_language); "
+                            f"a session cannot choose {language!r}", param=f"{param}.language")  # fmt: skip
+    return patch.model_dump(exclude_none=True)
+
+
 def apply_session_update(
     config: SessionConfig, patch: SessionPatch, *, defaults: TurnDetection, max_tokens_limit: int,
-    tools_supported: bool = True, end_of_turn_supported: bool = False,
+    tools_supported: bool = True, end_of_turn_supported: bool = False, asr_language: str = "auto",
 ) -> SessionConfig:
     """The config after a ``session.update``: GA nested fields, beta flat fields, unknown fields ignored.
-    ``end_of_turn_supported``: the session can score the end of a turn (``semantic_vad``)."""
+    ``end_of_turn_supported``: the session can score the end of a turn (``semantic_vad``); ``asr_language``: the
+    language the shared recogniser transcribes ('auto': it detects each utterance's)."""
     _refuse_unsupported(patch)
     sent = patch.model_fields_set
     changes: dict[str, Any] = _tool_changes(config, patch, tools_supported)
@@ -261,7 +272,8 @@ def apply_session_update(
         changes["turn_detection"] = _turn_detection(patch.turn_detection, config.turn_detection, defaults,
                                                     "session.turn_detection", end_of_turn_supported)  # fmt: skip
     if patch.input_audio_transcription is not None:
-        changes["transcription"] = patch.input_audio_transcription.model_dump(exclude_none=True)
+        changes["transcription"] = _transcription(patch.input_audio_transcription, "session.input_audio_transcription",
+                                                  asr_language)
     # GA nested names
     audio_in = patch.audio.input if patch.audio else None
     if audio_in is not None:
@@ -272,7 +284,7 @@ def apply_session_update(
             changes["turn_detection"] = _turn_detection(audio_in.turn_detection, config.turn_detection, defaults,
                                                         f"{param}.turn_detection", end_of_turn_supported)  # fmt: skip
         if audio_in.transcription is not None:
-            changes["transcription"] = audio_in.transcription.model_dump(exclude_none=True)
+            changes["transcription"] = _transcription(audio_in.transcription, f"{param}.transcription", asr_language)
     audio_out = patch.audio.output if patch.audio else None
     if audio_out is not None:
         if audio_out.format is not None:
