@@ -25,8 +25,10 @@ def _model_dir() -> Path:
 
 @pytest.fixture(scope="session")
 def settings(tmp_path_factory: pytest.TempPathFactory) -> Settings:
-    # the smallest packaged LLM: the tests check behaviour; bench quality measures the bigger ones
-    return Settings(model_dir=_model_dir(), data_dir=tmp_path_factory.mktemp("data"), llm_model="smollm2-135m")
+    # the smallest packaged LLM: the tests check behaviour; bench quality measures the bigger ones. A quarter of the
+    # default KV budget (still thousands of tokens): the suite keeps several engines alive at once, each preallocating it
+    return Settings(model_dir=_model_dir(), data_dir=tmp_path_factory.mktemp("data"), llm_model="smollm2-135m",
+                    kv_cache_bytes=256 * 2**20)
 
 
 @pytest.fixture(scope="session")
