@@ -63,18 +63,26 @@ async def test_the_same_pause_after_a_finished_question_ends_the_turn(ws_url: st
 
 async def test_switching_turn_detection_keeps_the_sessions_audio_clock(ws_url: str):
     """The second question's speech times come after the first's, and its endpoint is measured from its own end of
-    speech, though the session changed its turn detection (a new endpointer) in between."""
+    speech, though the session changed its turn detection (a new endpointer) in between, and held a second of audio
+    with turn detection off."""
     question = spoken("What is the capital of France?")
     async with RealtimeClient(ws_url) as client:
         stops, endpoints = [], []
-        for mode in ("server_vad", "semantic_vad"):
+        for mode in ("server_vad", None, "semantic_vad"):
             seen = len(client.events)
-            await client.send({"type": "session.update", "session": {"audio": {"input": {"turn_detection": {"type": mode}}}}})
+            detection = None if mode is None else {"type": mode}
+            await client.send({"type": "session.update", "session": {"audio": {"input": {"turn_detection": detection}}}})
             await client.wait_for("session.updated", after=seen)
+            if mode is None:  # held, then dropped: still a second of the session's audio
+                await client.stream_audio(np.zeros(16000, np.float32), trailing_silence_s=0)
+                await client.send({"type": "input_audio_buffer.clear"})
+                await client.wait_for("input_audio_buffer.cleared", after=seen)
+                continue
             await client.stream_audio(question, trailing_silence_s=1.8)
             reply = await client.next_reply(after=seen, timeout=120)
             stops.append(await client.wait_for("input_audio_buffer.speech_stopped", after=seen))
             endpoints.append(reply.done["latency"]["endpoint_ms"])
     first, second = (stop["audio_end_ms"] for stop in stops)
-    assert second > first + 1000 * len(question) / 16000, (first, second)
+    # the stream: question, 1.8 s of silence, the held second, question again
+    assert abs(second - first - 1000 * (len(question) / 16000 + 1.8 + 1.0)) < 100, (first, second)
     assert all(0 < ms < 2000 for ms in endpoints), endpoints

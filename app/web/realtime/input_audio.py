@@ -46,7 +46,7 @@ class InputAudio:
         self._backlog_samples = int(max(AUDIO_BACKLOG_S, session.settings.max_audio_s_per_min) * INPUT_RATE)
         self._stream_clock: deque[tuple[float, float]] = deque(maxlen=2000)  # (stream end s, arrival)
         self._stream_s = 0.0
-        self._vad_s = 0.0  # stream seconds fed to the VAD: where a new endpointer's clock starts
+        self._vad_s = 0.0  # stream seconds the VAD stage handled (fed, or held with turn detection off): a new endpointer's start
         self._manual: list[np.ndarray] = []  # turn detection off: held until commit
         self._task: asyncio.Task | None = None
 
@@ -155,6 +155,7 @@ class InputAudio:
             self._queued_samples -= len(pcm)
             if session.config.turn_detection is None:
                 self._hold(pcm)
+                self._vad_s += len(pcm) / INPUT_RATE
                 continue
             async with session.lock:  # commit and clear use the endpointer too
                 try:
