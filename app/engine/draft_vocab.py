@@ -33,15 +33,15 @@ class ShortlistHead:
         """``ids``: whole blocks of rows (:func:`shortlist_ids`); ``head`` packed at 4/8 bits or a plain weight
         (:meth:`fits`)."""
         self.vocab_size = head.out_features
+        device = head.weight.device if head.weight is not None else torch.device("cpu")
+        self.ids = torch.tensor(ids, device=device)  # output column j of the shortlist is token ids[j]
         if head.quantized is not None:  # records hold 16 rows each: keep the shortlist's records
             whole = head.quantized
             blocks = sorted({i // BLOCK for i in ids})
             records = whole.records[torch.tensor(blocks)].contiguous()
             self.linear = Linear(QuantizedWeight(whole.bits, records, len(blocks) * BLOCK, whole.in_features))
         else:
-            self.linear = Linear(head.weight[torch.tensor(ids, device=head.weight.device)])
-        device = head.weight.device if head.weight is not None else torch.device("cpu")
-        self.ids = torch.tensor(ids, device=device)  # output column j of the shortlist is token ids[j]
+            self.linear = Linear(head.weight[self.ids])
 
     @staticmethod
     def fits(head: Linear) -> bool:
