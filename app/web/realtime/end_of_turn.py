@@ -14,7 +14,6 @@ import time
 from typing import TYPE_CHECKING
 
 from app.vad.end_of_turn import silence_ms
-from app.web.realtime.function_calls import ToolUse
 
 if TYPE_CHECKING:
     from app.web.realtime.session import Session
@@ -50,8 +49,8 @@ class SemanticEndOfTurn:
             return
         if text:
             try:
-                tools = ToolUse(session.config.tools, session.config.tool_choice).template_tools()  # as the reply's
-                score = await scorer.score(session.responses.prompt(None, None), text, tools=tools, session_id=session.id)
+                score = await scorer.score(session.responses.prompt(None, None), text, session_id=session.id,
+                                           tools=session.responses.session_tool_use().template_tools())  # fmt: skip
             except Exception:
                 log.exception("end-of-turn score failed in session %s", session.id[:8])
         eagerness = session.config.turn_detection.eagerness

@@ -162,9 +162,9 @@ class InputAudio:
                     if self._endpointer is None:
                         await asyncio.to_thread(lambda: self.endpointer)  # loads silero off the loop
                     endpointer = self.endpointer
+                    self._vad_s += len(pcm) / INPUT_RATE  # counted even if the VAD fails on it: the audio went by
                     endpointer.speaking = session.responses.assistant_audible()
                     events = await asyncio.to_thread(endpointer.feed, pcm)
-                    self._vad_s += len(pcm) / INPUT_RATE
                 except Exception:
                     log.exception("VAD failed in session %s", session.id[:8])
                     session.error(ProtocolError("stage_failed", "voice activity detection failed; audio dropped"))

@@ -72,6 +72,10 @@ class Responses:
             messages.append({"role": "user", "content": extra_user})
         return messages
 
+    def session_tool_use(self) -> ToolUse:
+        """The session's tools and choice: a reply's without its own, and the end-of-turn score's (one prompt prefix)."""
+        return ToolUse(self.session.config.tools, self.session.config.tool_choice)
+
     def prepare(
         self, messages: list[dict[str, str]], *, voice: bool, timing: Timing, output_audio: bool | None = None,
         max_tokens: int | str | None = None, in_conversation: bool = True, priority: Priority | None = None,
@@ -89,7 +93,7 @@ class Responses:
             output_audio=session.config.output_audio if output_audio is None else output_audio,
             output_rate=session.config.output_rate, voice_turn=voice, timing=timing,
             in_conversation=in_conversation, metadata=metadata,
-            tool_use=tool_use or ToolUse(session.config.tools, session.config.tool_choice),
+            tool_use=tool_use or self.session_tool_use(),
         )  # fmt: skip
 
     async def create(self, event: ResponseCreate) -> None:
