@@ -57,8 +57,9 @@ class Settings(BaseSettings):
     )
     asr_language: str = Field(
         "en",
-        description="Spoken language code ('auto' to detect); anything but English needs a multilingual model, "
-        "which asr_model 'auto' loads.",
+        description="Spoken language code ('auto' to detect) of every session that does not choose its own "
+        "(audio.input.transcription.language); anything but English needs a multilingual model, which asr_model "
+        "'auto' loads, and sessions may choose another language only with one.",
     )
     llm_model: str = Field(
         "auto",

@@ -101,8 +101,10 @@ class FakeRecognizer:
         self.partials = list(partials or [])
         self.gate: asyncio.Event | None = None
         self.calls = 0
+        self.languages = frozenset({"en"})
 
-    async def transcribe(self, audio: np.ndarray, *, final: bool = True, session_id: str | None = None) -> FakeTranscript | None:
+    async def transcribe(self, audio: np.ndarray, *, final: bool = True, session_id: str | None = None,
+                         language: str | None = None) -> FakeTranscript | None:
         if not final:
             return FakeTranscript(self.partials.pop(0)) if self.partials else None
         self.calls += 1

@@ -51,10 +51,10 @@ class FaultyRecognizer(SpeechRecognizer):
         super().__init__(*args, **kwargs)
         self.failing_sessions: set[str] = set()
 
-    async def transcribe(self, audio, *, final: bool = True, session_id: str | None = None):  # type: ignore[no-untyped-def]
+    async def transcribe(self, audio, *, final: bool = True, session_id: str | None = None, language: str | None = None):  # type: ignore[no-untyped-def]
         if final and session_id in self.failing_sessions:
             raise RuntimeError("injected ASR fault")
-        return await super().transcribe(audio, final=final, session_id=session_id)
+        return await super().transcribe(audio, final=final, session_id=session_id, language=language)
 
 
 class FaultyTTS(TTSWorker):

@@ -113,9 +113,21 @@ def tiny_en(settings) -> str:
     return prepare_models(settings.model_copy(update={"asr_model": "tiny.en"})).whisper_pt
 
 
-def test_english_only_model_rejects_other_languages(tiny_en):
+async def test_english_only_model_rejects_other_languages(tiny_en):
     with pytest.raises(ValueError, match="multilingual"):
         WhisperTranscriber(tiny_en, language="de")
+    english = WhisperTranscriber(tiny_en)
+    assert english.languages == {"en"}
+    with pytest.raises(ValueError, match="only English"):
+        english.transcribe_batch([np.zeros(16000, dtype=np.float32)], languages=["fr"])
+    recognizer = SpeechRecognizer(english)
+    await recognizer.start()
+    try:  # refused before it is queued: it cannot fail the other sessions' batch
+        with pytest.raises(ValueError, match="only English"):
+            await recognizer.transcribe(np.zeros(16000, dtype=np.float32), language="fr")
+        assert recognizer.stats()["asr_requests"] == 0
+    finally:
+        await recognizer.stop()
 
 
 def test_tiny_en_stays_selectable_by_name(settings, tiny_en, clean_speech):
@@ -237,7 +249,7 @@ async def test_create_recognizer_from_settings(settings, prepared, clean_speech)
         await recognizer.stop()
 
 
-def test_language_detection_loads_the_multilingual_model(settings):
+def test_language_detection_loads_the_multilingual_model_and_a_batch_mixes_languages(settings):
     from app.models.prepare import prepare_models
 
     multilingual = settings.model_copy(update={"asr_model": "auto", "asr_language": "auto"})
@@ -249,3 +261,8 @@ def test_language_detection_loads_the_multilingual_model(settings):
     assert [r.language for r in results] == ["es", "fr"]
     assert "kiwi" in results[0].text.lower()
     assert "10" in results[1].text or "dix" in results[1].text.lower()
+    # each utterance in the language asked for (None: the default, here detected), in one batch
+    mixed = transcriber.transcribe_batch([spanish["pangrama"].audio, french["comptage"].audio, spanish["pangrama"].audio],
+                                         languages=["es", "fr", None])  # fmt: skip
+    assert [r.language for r in mixed] == ["es", "fr", "es"]
+    assert [r.text for r in mixed] == [results[0].text, results[1].text, results[0].text]

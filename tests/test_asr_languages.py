@@ -1,18 +1,17 @@
 """Spanish and French recorded speech (Debian's asterisk prompts) through the real server path.
 
-A server set to the language (``asr_language``; ``asr_model`` auto loads the multilingual Whisper base)
-hears each prompt streamed at real time over the WebSocket with server VAD (the two languages' servers
-at once): endpointer, speculative and final ASR through the shared recogniser with the trimmed encoder
-and the guards. Its transcripts are checked against what was said loosely, against offline
-openai-whisper (``transcribe()``, full window) on the same clips and weights: short prompts are hard
-for base in either language even offline.
+One server whose default language is Spanish (``asr_language``; ``asr_model`` auto loads the multilingual Whisper
+base) hears two sessions at once, streamed at real time over the WebSocket with server VAD: a Spanish one on the
+server's default and a French one that chose French (``audio.input.transcription.language``), so their utterances
+share the recogniser's batches in two languages: endpointer, speculative and final ASR with the trimmed encoder and
+the guards. Transcripts are checked against what was said loosely, against offline openai-whisper (``transcribe()``,
+full window) on the same clips and weights: short prompts are hard for base in either language even offline.
 """
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import Iterator
-from contextlib import ExitStack
 
 import pytest
 
@@ -32,29 +31,29 @@ WER_SLACK = 0.2
 
 
 @pytest.fixture(scope="module")
-def servers(settings: Settings, tmp_path_factory) -> Iterator[dict[str, tuple[str, object]]]:
-    """A server per language, up together (their prompts stream at the same time): {language: (ws url, prepared)}."""
+def server(settings: Settings, tmp_path_factory) -> Iterator[tuple[str, object]]:
+    """A server transcribing Spanish unless a session chooses otherwise: (ws url, prepared models)."""
     from app.models.prepare import prepare_models
     from app.web.server import ServerThread, create_app
 
-    with ExitStack() as stack:
-        running = {}
-        for language in PROMPTS:
-            own = settings.model_copy(update={"asr_language": language, "data_dir": tmp_path_factory.mktemp(language)})
-            assert own.whisper_model == "base"
-            prepared = prepare_models(own)
-            url = stack.enter_context(ServerThread(create_app(own, prepared=prepared)))
-            running[language] = (url.replace("http://", "ws://") + "/ws", prepared)
-        yield running
+    spanish = settings.model_copy(update={"asr_language": "es", "data_dir": tmp_path_factory.mktemp("languages")})
+    assert spanish.whisper_model == "base"
+    prepared = prepare_models(spanish)
+    with ServerThread(create_app(spanish, prepared=prepared)) as url:
+        yield url.replace("http://", "ws://") + "/ws", prepared
 
 
-async def _transcribe_streamed(url: str, audios: list) -> tuple[list[str], list[dict]]:
-    """Each clip streamed at real time, then 1 s of silence: its transcript (the utterances the server cut, joined)."""
+async def _transcribe_streamed(url: str, audios: list, language: str | None) -> tuple[list[str], list[dict]]:
+    """Each clip streamed at real time, then 1 s of silence: its transcript (the utterances the server cut, joined).
+    ``language``: the session's transcription language (None: the server's)."""
     texts, completions = [], []
     async with RealtimeClient(url) as client:
-        no_replies = {"turn_detection": {"type": "server_vad", "create_response": False}}
-        await client.send({"type": "session.update", "session": {"output_modalities": ["text"], "audio": {"input": no_replies}}})
-        await client.wait_for("session.updated")
+        audio_in: dict = {"turn_detection": {"type": "server_vad", "create_response": False}}
+        if language is not None:
+            audio_in["transcription"] = {"model": "whisper", "language": language}
+        await client.send({"type": "session.update", "session": {"output_modalities": ["text"], "audio": {"input": audio_in}}})
+        updated = await client.wait_for("session.updated")
+        assert updated["session"]["audio"]["input"]["transcription"].get("language") == language
         for audio in audios:
             seen = len(client.events)
             await client.stream_audio(audio, trailing_silence_s=1.0)
@@ -67,14 +66,16 @@ async def _transcribe_streamed(url: str, audios: list) -> tuple[list[str], list[
     return texts, completions
 
 
-async def test_recorded_prompts_heard_through_the_server_about_as_offline_whisper_hears_them(servers):
+async def test_two_sessions_in_two_languages_heard_about_as_offline_whisper_hears_them(server):
     import whisper
 
+    url, prepared = server
     samples = {language: asterisk_samples(language, names) for language, names in PROMPTS.items()}
+    chosen = {"es": None, "fr": "fr"}  # Spanish is the server's language; the French session chooses its own
     heard = dict(zip(samples, await asyncio.gather(
-        *(_transcribe_streamed(servers[language][0], [s.audio for s in clips]) for language, clips in samples.items())
+        *(_transcribe_streamed(url, [s.audio for s in clips], chosen[language]) for language, clips in samples.items())
     )))
-    reference = whisper.load_model(str(next(iter(servers.values()))[1].whisper_pt), device="cpu")
+    reference = whisper.load_model(str(prepared.whisper_pt), device="cpu")
     for language, clips in samples.items():
         said = [s.text for s in clips]
         streamed, completions = heard[language]

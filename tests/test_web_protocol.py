@@ -123,6 +123,9 @@ async def test_every_bad_message_gets_an_error_code_and_the_session_goes_on(ws_u
              "item_not_found"),
             ('{"type": "response.cancel"}', "response_not_found"),
             ('{"type": "input_audio_buffer.commit"}', "empty_input"),
+            # the served tiny.en transcribes English only
+            ('{"type": "session.update", "session": {"audio": {"input": {"transcription": {"language": "fr"}}}}}',
+             "unsupported_feature"),
         ]
         for frame, code in cases:
             seen = len(client.events)

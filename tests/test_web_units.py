@@ -122,7 +122,8 @@ def test_response_create_reads_beta_modalities_and_limits():
 
 def update(patch: dict) -> sc.SessionConfig:
     event = parse({"type": "session.update", "session": patch})
-    return sc.apply_session_update(CONFIG, event.session, defaults=DEFAULT_VAD, max_tokens_limit=96, asr_language="en")
+    return sc.apply_session_update(CONFIG, event.session, defaults=DEFAULT_VAD, max_tokens_limit=96,
+                                   asr_languages=frozenset({"en"}))  # an English-only speech model
 
 
 def test_ga_session_update_sets_formats_turn_detection_and_modalities():
@@ -346,7 +347,7 @@ def test_hostile_json_gets_a_precise_error(frame, code, param):
         ({"audio": {"input": {"transcription": {"language": "l" * 65}}}}, "invalid_event",
          "session.audio.input.transcription.language"),
         ({"audio": {"input": {"transcription": {"language": "fr"}}}}, "unsupported_feature",
-         "session.audio.input.transcription.language"),  # the shared recogniser transcribes English
+         "session.audio.input.transcription.language"),  # the shared recogniser's model knows English only
         ({"input_audio_transcription": {"language": "de"}}, "unsupported_feature", "session.input_audio_transcription.language"),
         ({"max_output_tokens": 1.5}, "invalid_event", "session.max_output_tokens"),
         ({"audio": {"input": {"format": {"type": "audio/pcm", "rate": "fast"}}}}, "invalid_event",
@@ -403,8 +404,17 @@ def test_every_server_event_builder_gives_an_event_the_sdk_accepts():
     assert sdk_rejections([broken])  # the check can fail
 
 
-def test_the_servers_own_transcription_language_is_accepted_and_any_where_it_detects():
-    assert update({"audio": {"input": {"transcription": {"language": "en"}}}}).transcription == {"language": "en"}
-    event = parse({"type": "session.update", "session": {"audio": {"input": {"transcription": {"language": "fr"}}}}})
-    detected = sc.apply_session_update(CONFIG, event.session, defaults=DEFAULT_VAD, max_tokens_limit=96, asr_language="auto")
-    assert detected.transcription == {"language": "fr"}
+def test_a_session_chooses_any_language_its_speech_model_knows():
+    assert update({"audio": {"input": {"transcription": {"language": "EN"}}}}).transcription == {"language": "en"}
+    multilingual = frozenset({"en", "es", "fr"})
+
+    def choose(language: str) -> sc.SessionConfig:
+        event = parse({"type": "session.update", "session": {"audio": {"input": {"transcription": {"language": language}}}}})
+        return sc.apply_session_update(CONFIG, event.session, defaults=DEFAULT_VAD, max_tokens_limit=96,
+                                       asr_languages=multilingual)  # fmt: skip
+
+    assert choose("fr").transcription == {"language": "fr"}
+    with pytest.raises(ProtocolError) as caught:
+        choose("klingon")
+    assert (caught.value.code, caught.value.param) == ("invalid_event", "session.audio.input.transcription.language")
+    assert "ISO 639-1" in caught.value.message

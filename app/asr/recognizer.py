@@ -3,7 +3,8 @@
 Sessions await ``transcribe``; a single worker thread (off the event loop) collects the requests
 that arrive within ``batch_window_ms`` of the oldest one and decodes them in one Whisper call.
 Finals go first; partial transcripts only fill the rest of a batch, and only finals get the
-hallucination guards' fallback decode (a partial that fails the guards gets no text). A partial is
+hallucination guards' fallback decode (a partial that fails the guards gets no text). Each request may name
+its session's language; requests of different languages share the batch's encoder pass. A partial is
 dropped (its caller gets None) when a newer partial or a final of the same session is queued, or
 when a batch has no room for it: under load they are the first to go.
 """
@@ -45,6 +46,7 @@ class _Request:
     audio: np.ndarray
     final: bool
     session_id: str | None
+    language: str | None  # None: the transcriber's default
     future: asyncio.Future
     submitted: float = field(default_factory=time.perf_counter)
 
@@ -91,16 +93,24 @@ class SpeechRecognizer:
         await asyncio.to_thread(thread.join)
         self._thread = None
 
+    @property
+    def languages(self) -> frozenset[str]:
+        """The language codes the model transcribes (just 'en' for an English-only model)."""
+        return self.transcriber.languages
+
     async def transcribe(
-        self, audio: np.ndarray, *, final: bool = True, session_id: str | None = None
+        self, audio: np.ndarray, *, final: bool = True, session_id: str | None = None, language: str | None = None
     ) -> Transcript | None:
-        """Transcribe float32 16 kHz mono audio. A final always gets a Transcript; a partial may get None (dropped)."""
+        """Transcribe float32 16 kHz mono audio. A final always gets a Transcript; a partial may get None (dropped).
+        ``language``: a code of :attr:`languages`, 'auto' (detect) or None (the server's ``asr_language``); one the
+        model cannot transcribe is a ValueError here, before it could fail a whole batch."""
         if self._thread is None:
             raise RuntimeError("speech recogniser is not started")
+        decoded_as = self.transcriber.check_language(language)
         audio = np.asarray(audio, dtype=np.float32).reshape(-1)
         if len(audio) == 0:
-            return Transcript("", self.transcriber.language or "en", 0.0, 0.0, 0)
-        request = _Request(audio, final, session_id, asyncio.get_running_loop().create_future())
+            return Transcript("", decoded_as or "en", 0.0, 0.0, 0)
+        request = _Request(audio, final, session_id, language, asyncio.get_running_loop().create_future())
         superseded: list[_Request] = []
         with self._wake:
             if session_id is not None:  # an older partial of this session is no longer worth decoding
@@ -179,7 +189,8 @@ class SpeechRecognizer:
     def _decode(self, batch: list[_Request]) -> None:
         started = time.perf_counter()
         try:
-            results = self.transcriber.transcribe_batch([r.audio for r in batch], [r.final for r in batch])
+            results = self.transcriber.transcribe_batch([r.audio for r in batch], [r.final for r in batch],
+                                                        [r.language for r in batch])  # fmt: skip
         except Exception as error:  # the sessions get the error; the worker lives on
             logger.exception("ASR batch of %d failed", len(batch))
             for request in batch:

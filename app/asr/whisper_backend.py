@@ -132,6 +132,8 @@ class WhisperTranscriber:
         if language not in ("auto", "en") and not self.model.is_multilingual:
             raise ValueError(f"Whisper model {model} is English-only; language {language!r} needs a multilingual model")
         self.language = None if language == "auto" else language
+        codes = list(whisper.tokenizer.LANGUAGES)
+        self.languages = frozenset(codes[: self.model.num_languages] if self.model.is_multilingual else ["en"])
         self.device = device
         self.dtype = dtype
         on_cpu = torch.device(device).type == "cpu"
@@ -195,8 +197,23 @@ class WhisperTranscriber:
         tail = self._encoder.silence[features.shape[1] :].to(features.dtype).expand(features.shape[0], -1, -1)
         return torch.cat([features, tail], dim=1)
 
+    def check_language(self, language: str | None) -> str | None:
+        """``language`` as the decoder takes it: a code this model transcribes, None (the model's default) or 'auto'
+        (detected per utterance, returned as None); ValueError names what it cannot transcribe."""
+        if language is None:
+            return self.language
+        if language == "auto":
+            if not self.model.is_multilingual:
+                raise ValueError("this Whisper model is English-only: it cannot detect a language")
+            return None
+        if language not in self.languages:
+            known = "only English ('en')" if not self.model.is_multilingual else f"{len(self.languages)} languages"
+            raise ValueError(f"Whisper cannot transcribe {language!r} with this model: it knows {known} (ISO 639-1 codes)")
+        return language
+
     @torch.inference_mode()
-    def transcribe_batch(self, audios: list[np.ndarray], finals: list[bool] | None = None) -> list[Recognition]:
+    def transcribe_batch(self, audios: list[np.ndarray], finals: list[bool] | None = None,
+                         languages: list[str | None] | None = None) -> list[Recognition]:
         """Decode several 16 kHz float32 utterances in one encoder + greedy decoder call.
 
         A final utterance (all by default; ``finals`` says which) whose decode fails the guards
@@ -204,29 +221,39 @@ class WhisperTranscriber:
         greedily, then at rising temperatures. A partial one that fails gets no text instead: the
         fallback's full-window decodes cost several first passes and would hold up the finals queued
         behind it, for a transcript its final replaces anyway.
+        ``languages``: each utterance's language (see :meth:`check_language`; None: the model's default). The
+        utterances share the encoder pass; the decoder, whose prompt names the language, runs once per language.
         """
         if not audios:
             return []
         if max(len(a) for a in audios) > self._window:
             logger.warning("utterance longer than 30 s: only its first 30 s are transcribed")
         finals = finals or [True] * len(audios)
-        decodes = self.decode(self.features(audios), self._budgets(audios), trimmed=not self.full_window)
+        wanted = [self.check_language(language) for language in languages or [None] * len(audios)]
+        features = self.features(audios)
+        decodes: list[GuardedDecode] = [None] * len(audios)  # type: ignore[list-item]
         attempts = [1] * len(audios)
-        retry = [i for i, d in enumerate(decodes) if d.verdict.failed and finals[i]]
-        if retry:
-            for i, (decode, tries) in zip(retry, self._fallback([audios[i] for i in retry])):
-                decodes[i], attempts[i] = decode, 1 + tries
+        for language in dict.fromkeys(wanted):
+            group = [i for i, each in enumerate(wanted) if each == language]
+            decoded = self.decode(features[group], self._budgets([audios[i] for i in group]), language=language,
+                                  trimmed=not self.full_window)  # fmt: skip
+            for i, decode in zip(group, decoded):
+                decodes[i] = decode
+            retry = [i for i in group if decodes[i].verdict.failed and finals[i]]
+            if retry:
+                for i, (decode, tries) in zip(retry, self._fallback([audios[i] for i in retry], language)):
+                    decodes[i], attempts[i] = decode, 1 + tries
         return [
             Recognition(
                 text="" if d.verdict.silent or (d.verdict.failed and not final) else d.result.text.strip(),
-                language=d.result.language or (self.language or "en"),
+                language=d.result.language or (language or "en"),
                 no_speech_prob=float(d.result.no_speech_prob),
                 attempts=tries,
             )
-            for d, tries, final in zip(decodes, attempts, finals)
+            for d, tries, final, language in zip(decodes, attempts, finals, wanted)
         ]
 
-    def _fallback(self, audios: list[np.ndarray]) -> list[tuple[GuardedDecode, int]]:
+    def _fallback(self, audios: list[np.ndarray], language: str | None) -> list[tuple[GuardedDecode, int]]:
         """Decode ``audios`` over the full window at ``_FALLBACK_TEMPERATURES`` until each passes the guards.
 
         One that never passes keeps its most likely decode that no stop cut off. Returns the decode
@@ -237,7 +264,8 @@ class WhisperTranscriber:
         tried: list[list[GuardedDecode]] = [[] for _ in audios]
         pending = list(range(len(audios)))
         for temperature in temperatures:
-            decoded = self.decode(features[pending], self._budgets([audios[i] for i in pending]), temperature)
+            decoded = self.decode(features[pending], self._budgets([audios[i] for i in pending]), temperature,
+                                  language=language)
             for i, decode in zip(pending, decoded):
                 tried[i].append(decode)
             pending = [i for i in pending if tried[i][-1].verdict.failed]
@@ -254,11 +282,12 @@ class WhisperTranscriber:
         return [token_budget(min(len(a), self._window), SAMPLE_RATE) for a in audios]
 
     def decode(self, features: torch.Tensor, budgets: list[int], temperature: float = 0.0, *,
-               trimmed: bool = False) -> list[GuardedDecode]:
-        """One decoding pass over encoded ``features`` (``budgets``: most tokens per utterance), judged by the guards."""
+               language: str | None = None, trimmed: bool = False) -> list[GuardedDecode]:
+        """One decoding pass over encoded ``features`` (``budgets``: most tokens per utterance) in ``language`` (None:
+        detected), judged by the guards."""
         options = self._whisper.DecodingOptions(
             task="transcribe",
-            language=self.language,
+            language=language,
             temperature=temperature,
             without_timestamps=True,
             fp16=self.decoder_dtype == torch.float16,

@@ -216,7 +216,7 @@ class Conversation:
     async def _transcribe_item(self, entry: Entry, audio: object, event_id: str | None) -> None:
         session = self.session
         try:
-            transcript = await session.parts.recognizer.transcribe(audio, final=True, session_id=session.id)  # type: ignore[arg-type]
+            transcript = await session.transcribe(audio)  # type: ignore[arg-type]
         except Exception as failure:
             self.drop(entry)
             session.error(ProtocolError("stage_failed", f"speech recognition failed: {failure}", event_id=event_id))

@@ -28,8 +28,12 @@ class Transcription(Protocol):
 class Recognizer(Protocol):
     """Speech to text (``app.asr.SpeechRecognizer``): float32 16 kHz mono in."""
 
+    @property
+    def languages(self) -> frozenset[str]:
+        """The language codes it transcribes."""
+
     async def transcribe(
-        self, audio: np.ndarray, *, final: bool = True, session_id: str | None = None
+        self, audio: np.ndarray, *, final: bool = True, session_id: str | None = None, language: str | None = None
     ) -> Transcription | None: ...
 
     def stats(self) -> dict:

@@ -16,6 +16,8 @@ import time
 from dataclasses import replace
 from typing import Any, Awaitable, Callable, Coroutine
 
+import numpy as np
+
 from app.web.limits import SessionLimits
 from app.web.outbox import Outbox
 from app.web.realtime import client_events as ce
@@ -177,7 +179,7 @@ class Session:
                                            max_tokens_limit=self.settings.max_new_tokens,
                                            tools_supported=self.parts.engine.supports_tools,
                                            end_of_turn_supported=self.parts.end_of_turn is not None,
-                                           asr_language=self.settings.asr_language)  # fmt: skip
+                                           asr_languages=self.parts.recognizer.languages)  # fmt: skip
         self.audio_in.reconfigure(old.turn_detection, self.config.turn_detection, self.config.input_rate != old.input_rate)
         self.send(ev.session_updated(self._session_wire()))
 
@@ -196,6 +198,12 @@ class Session:
             item_id, text, language=transcript.language if transcript else "",
             audio_s=transcript.duration_s if transcript else 0.0, asr_ms=round(transcript.asr_s * 1000, 1) if transcript else 0.0,
         ))  # fmt: skip
+
+    async def transcribe(self, audio: np.ndarray, *, final: bool = True) -> Transcription | None:
+        """The session's speech, in its transcription language (the server's ``asr_language`` unless the session
+        chose one)."""
+        return await self.parts.recognizer.transcribe(audio, final=final, session_id=self.id,
+                                                      language=self.config.transcription.get("language"))  # fmt: skip
 
     def spawn(self, coro: Coroutine[Any, Any, None]) -> None:
         task = asyncio.create_task(coro)

@@ -229,23 +229,31 @@ def _tool_changes(config: SessionConfig, patch: SessionPatch, tools_supported: b
     return changes
 
 
-def _transcription(patch: TranscriptionPatch, param: str, asr_language: str) -> dict[str, Any]:
-    """The transcription settings; a language other than the one the shared recogniser transcribes is refused (one
-    recogniser serves every session), not stored and ignored."""
+def _transcription(patch: TranscriptionPatch, param: str, languages: frozenset[str] | None) -> dict[str, Any]:
+    """The transcription settings; ``language`` must be one the shared recogniser's model transcribes (``languages``;
+    None: any), and the session's speech is then transcribed in it."""
+    changes = patch.model_dump(exclude_none=True)
     language = patch.language
-    if language and asr_language != "auto" and language.lower() != asr_language.lower():
-        raise ProtocolError("unsupported_feature", f"this server transcribes {asr_language!r} speech (asr_language); "
-                            f"a session cannot choose {language!r}", param=f"{param}.language")  # fmt: skip
-    return patch.model_dump(exclude_none=True)
+    if language is None or languages is None:
+        return changes
+    language = changes["language"] = language.lower()
+    if language not in languages:
+        if languages == {"en"}:
+            raise ProtocolError("unsupported_feature", f"this server's speech model transcribes English only; a session "
+                                f"cannot choose {language!r} (a multilingual asr_model, such as base, can)",
+                                param=f"{param}.language")  # fmt: skip
+        raise ProtocolError("invalid_event", f"{language!r} is not a language the speech model knows: give an ISO 639-1 "
+                            "code such as 'en', 'es' or 'fr'", param=f"{param}.language")  # fmt: skip
+    return changes
 
 
 def apply_session_update(
     config: SessionConfig, patch: SessionPatch, *, defaults: TurnDetection, max_tokens_limit: int,
-    tools_supported: bool = True, end_of_turn_supported: bool = False, asr_language: str = "auto",
+    tools_supported: bool = True, end_of_turn_supported: bool = False, asr_languages: frozenset[str] | None = None,
 ) -> SessionConfig:
     """The config after a ``session.update``: GA nested fields, beta flat fields, unknown fields ignored.
-    ``end_of_turn_supported``: the session can score the end of a turn (``semantic_vad``); ``asr_language``: the
-    language the shared recogniser transcribes ('auto': it detects each utterance's)."""
+    ``end_of_turn_supported``: the session can score the end of a turn (``semantic_vad``); ``asr_languages``: the
+    language codes the shared recogniser transcribes (None: any)."""
     _refuse_unsupported(patch)
     sent = patch.model_fields_set
     changes: dict[str, Any] = _tool_changes(config, patch, tools_supported)
@@ -273,7 +281,7 @@ def apply_session_update(
                                                     "session.turn_detection", end_of_turn_supported)  # fmt: skip
     if patch.input_audio_transcription is not None:
         changes["transcription"] = _transcription(patch.input_audio_transcription, "session.input_audio_transcription",
-                                                  asr_language)
+                                                  asr_languages)
     # GA nested names
     audio_in = patch.audio.input if patch.audio else None
     if audio_in is not None:
@@ -284,7 +292,7 @@ def apply_session_update(
             changes["turn_detection"] = _turn_detection(audio_in.turn_detection, config.turn_detection, defaults,
                                                         f"{param}.turn_detection", end_of_turn_supported)  # fmt: skip
         if audio_in.transcription is not None:
-            changes["transcription"] = _transcription(audio_in.transcription, f"{param}.transcription", asr_language)
+            changes["transcription"] = _transcription(audio_in.transcription, f"{param}.transcription", asr_languages)
     audio_out = patch.audio.output if patch.audio else None
     if audio_out is not None:
         if audio_out.format is not None:

@@ -145,7 +145,7 @@ class Turns:
     async def _partial(self, audio: np.ndarray, item_id: str) -> None:
         """A partial transcript; only the words two partials agree on are sent, as increments."""
         try:
-            transcript = await self.session.parts.recognizer.transcribe(audio, final=False, session_id=self.session.id)
+            transcript = await self.session.transcribe(audio, final=False)
         except Exception:
             log.exception("partial transcript failed")
             return
@@ -197,7 +197,7 @@ class Turns:
         """ASR (possibly during the pause), a reply produced ahead, then both sent once committed."""
         session = self.session
         try:
-            transcript = await session.parts.recognizer.transcribe(turn.audio, final=True, session_id=session.id)
+            transcript = await session.transcribe(turn.audio)
         except asyncio.CancelledError:
             raise
         except Exception as failure:
