@@ -41,7 +41,7 @@ class FakeTokenizer:
 class FakeEngine:
     """Streams a scripted reply word by word; ``gate`` (when set) holds every token until opened. A request for
     ``token_probs`` (an end-of-turn score) gets the probability ``end_scores`` scripts for the prompt's last
-    user words on the end token (an error when none is scripted)."""
+    user words on the end token (an error when none is scripted), once ``score_gate`` (when set) opens."""
 
     supports_tools = True
 
@@ -51,6 +51,7 @@ class FakeEngine:
         self.requests: list[dict[str, Any]] = []
         self.cancelled: list[str] = []
         self.end_scores: dict[str, float] = {}
+        self.score_gate: asyncio.Event | None = None
 
     async def start(self) -> None: ...
 
@@ -62,6 +63,8 @@ class FakeEngine:
     ) -> AsyncIterator[Delta]:  # fmt: skip
         self.requests.append({"messages": messages, "priority": priority, "id": request_id, "tools": tools, "params": params})
         if params.token_probs:
+            if self.score_gate is not None:
+                await self.score_gate.wait()
             words = messages[-1]["content"] if messages and messages[-1].get("prefix") else None
             score = self.end_scores.get(words)
             probs = None if score is None else {

@@ -123,6 +123,23 @@ async def test_the_pause_words_score_decides_the_silence_that_ends_it(rig: Rig, 
     assert done["response"]["latency"]["speculative"] is True and rig.recognizer.calls == 1
 
 
+async def test_the_reply_starts_at_the_pause_without_waiting_for_the_score(rig: Rig):
+    """As with server_vad, the reply is produced ahead from the pause: on a CPU the first audio waits for ASR, the
+    reply's prefill, its first clause and its synthesis, which take longer than the silence the score sets."""
+    endpointer = await semantic(rig)
+    rig.recognizer.finals = [FINISHED]
+    rig.engine.score_gate = asyncio.Event()
+    await pause(rig)
+    for _ in range(400):
+        if any(not r["params"].token_probs for r in rig.engine.requests):
+            break
+        await asyncio.sleep(0.005)
+    reply = [r for r in rig.engine.requests if not r["params"].token_probs]
+    assert len(reply) == 1 and reply[0]["priority"] == Priority.VOICE and endpointer.waits == []
+    rig.engine.score_gate.set()
+    assert await waits_set(endpointer) == [WAITS["auto"].shortest_ms]
+
+
 async def test_the_user_going_on_discards_the_pause_and_its_late_score_sets_nothing(rig: Rig):
     endpointer = await semantic(rig)
     rig.recognizer.finals = [UNFINISHED]
