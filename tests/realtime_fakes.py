@@ -14,7 +14,7 @@ import numpy as np
 
 from app.config import Settings
 from app.engine.api import Delta, Priority, SamplingParams
-from app.vad.end_of_turn import EndOfTurnScorer
+from app.vad.end_of_turn import EndOfTurnScorer, normalise
 from app.web.history import HistoryStore
 from app.web.realtime.parts import SharedParts
 from app.web.realtime.session import Session
@@ -41,7 +41,8 @@ class FakeTokenizer:
 class FakeEngine:
     """Streams a scripted reply word by word; ``gate`` (when set) holds every token until opened. A request for
     ``token_probs`` (an end-of-turn score) gets the probability ``end_scores`` scripts for the prompt's last
-    user words on the end token (an error when none is scripted), once ``score_gate`` (when set) opens."""
+    user words (normalised) on the end token: a prefill-only one (an error when none is scripted) once
+    ``score_gate`` (when set) opens; a reply ("user_words_end") on its first token's delta, where ``replies_probe``."""
 
     supports_tools = True
 
@@ -52,6 +53,7 @@ class FakeEngine:
         self.cancelled: list[str] = []
         self.end_scores: dict[str, float] = {}
         self.score_gate: asyncio.Event | None = None
+        self.replies_probe = True
 
     async def start(self) -> None: ...
 
@@ -62,24 +64,29 @@ class FakeEngine:
         priority: Priority, session_id: str | None = None, request_id: str | None = None, tools: list[dict] | None = None,
     ) -> AsyncIterator[Delta]:  # fmt: skip
         self.requests.append({"messages": messages, "priority": priority, "id": request_id, "tools": tools, "params": params})
-        if params.token_probs:
+        if params.token_probs and params.token_probs_at == "next":
             if self.score_gate is not None:
                 await self.score_gate.wait()
             words = messages[-1]["content"] if messages and messages[-1].get("prefix") else None
-            score = self.end_scores.get(words)
-            probs = None if score is None else {
-                token: score if index == 0 else 0.0 for index, token in enumerate(params.token_probs)
-            }
+            probs = self._end_probs(params, words)
             yield Delta(request_id or "", [0], "", True, "length" if probs else "error", token_probs=probs,
                         error=None if probs else f"no score scripted for {words!r}")
             return
+        probed = None
+        if params.token_probs and self.replies_probe and messages and messages[-1]["role"] == "user":
+            probed = self._end_probs(params, normalise(messages[-1]["content"]))
         words = self.reply.split(" ")
         for index, word in enumerate(words):
             if self.gate is not None:
                 await self.gate.wait()
             await asyncio.sleep(0.001)
             last = index == len(words) - 1
-            yield Delta(request_id or "", [index], ("" if index == 0 else " ") + word, last, "stop" if last else None)
+            yield Delta(request_id or "", [index], ("" if index == 0 else " ") + word, last, "stop" if last else None,
+                        token_probs=probed if index == 0 else None)
+
+    def _end_probs(self, params: SamplingParams, words: str | None) -> dict[int, float] | None:
+        score = self.end_scores.get(words)
+        return None if score is None else {token: score if i == 0 else 0.0 for i, token in enumerate(params.token_probs)}
 
     def cancel(self, request_id: str) -> None:
         self.cancelled.append(request_id)

@@ -113,29 +113,33 @@ async def test_the_pause_words_score_decides_the_silence_that_ends_it(rig: Rig, 
     rig.recognizer.finals = [words]
     await pause(rig)
     assert await waits_set(endpointer) == [wait]
-    score = next(r for r in rig.engine.requests if r["params"].token_probs)
-    assert score["priority"] == Priority.VOICE and score["params"].max_tokens == 1
-    assert score["messages"][0]["role"] == "system"  # the reply's own prompt, up to the user's words, left open
-    assert score["messages"][-1] == {"role": "user", "content": normalise(words), "prefix": True}
+    [reply] = rig.engine.requests  # the speculative reply's prefill reads the score: no request of its own
+    assert reply["priority"] == Priority.VOICE and reply["messages"][-1] == {"role": "user", "content": words}
+    assert reply["params"].token_probs == rig.session.parts.end_of_turn.end_ids
+    assert reply["params"].token_probs_at == "user_words_end"
     async with rig.session.lock:  # the silence lasts: the speculative turn (and its reply) is adopted
         rig.session.turns.speech_stopped(SpeechStopped(at_s=2.0, audio=SECOND, start_s=0.2, end_s=1.2), speech_end=0.0)
     done = await rig.outbox.wait_for("response.done")
     assert done["response"]["latency"]["speculative"] is True and rig.recognizer.calls == 1
 
 
-async def test_the_reply_starts_at_the_pause_without_waiting_for_the_score(rig: Rig):
-    """As with server_vad, the reply is produced ahead from the pause: on a CPU the first audio waits for ASR, the
-    reply's prefill, its first clause and its synthesis, which take longer than the silence the score sets."""
+async def test_where_the_reply_cannot_read_the_score_a_request_of_its_own_does_beside_it(rig: Rig):
+    """The reply still starts at the pause, as with server_vad: on a CPU the first audio waits for ASR, the reply's
+    prefill, its first clause and its synthesis, which take longer than the silence the score sets."""
     endpointer = await semantic(rig)
-    rig.recognizer.finals = [FINISHED]
+    rig.engine.replies_probe = False  # e.g. a speculative step prefilled the prompt
     rig.engine.score_gate = asyncio.Event()
+    rig.recognizer.finals = [FINISHED]
     await pause(rig)
     for _ in range(400):
-        if any(not r["params"].token_probs for r in rig.engine.requests):
+        if any(r["params"].max_tokens == 1 for r in rig.engine.requests):
             break
         await asyncio.sleep(0.005)
-    reply = [r for r in rig.engine.requests if not r["params"].token_probs]
-    assert len(reply) == 1 and reply[0]["priority"] == Priority.VOICE and endpointer.waits == []
+    reply, score = rig.engine.requests
+    assert reply["params"].token_probs_at == "user_words_end" and endpointer.waits == []
+    assert score["priority"] == Priority.VOICE and score["params"].max_tokens == 1
+    assert score["messages"][0]["role"] == "system"  # the reply's own prompt, up to the user's words, left open
+    assert score["messages"][-1] == {"role": "user", "content": normalise(FINISHED), "prefix": True}
     rig.engine.score_gate.set()
     assert await waits_set(endpointer) == [WAITS["auto"].shortest_ms]
 

@@ -69,3 +69,28 @@ async def test_a_score_after_a_reply_prefills_only_the_new_words(engine):
 async def test_a_token_id_outside_the_vocabulary_is_an_error(engine):
     _, _, last = await collect(engine, prompt_token_ids=[1, 2, 3], params=SamplingParams(max_tokens=1, token_probs=(10**9,)))
     assert last.finish_reason == "error" and "outside the vocabulary" in last.error
+
+
+async def test_a_reply_reads_the_score_after_the_users_words_in_its_own_prefill(engine, hf_model):
+    """The score a prefill-only request on the open message gives, read by the reply to the closed one: the same
+    logits, at the position after the words (before the transcript's trailing punctuation); the reply is unchanged."""
+    scorer = EndOfTurnScorer(engine, engine.tokenizer)
+    conversation = [*SYSTEM, {"role": "user", "content": "What is the capital of France?"}]
+    probe = SamplingParams(max_tokens=12, token_probs=scorer.end_ids, token_probs_at="user_words_end")
+    await collect(engine, messages=conversation, params=SamplingParams(max_tokens=1))  # both below read it cached
+    first = None
+    tokens: list[int] = []
+    async for delta in engine.generate(messages=conversation, params=probe, priority=Priority.VOICE):
+        first = first or delta
+        tokens += delta.token_ids
+    assert first is not None and list(first.token_probs) == list(scorer.end_ids)
+    opened = render(engine.tokenizer, [*SYSTEM, {"role": "user", "content": "What is the capital of France", "prefix": True}])
+    expected = hf_probabilities(hf_model, opened, scorer.end_ids)
+    assert list(first.token_probs.values()) == pytest.approx(expected, rel=1e-3, abs=1e-7)
+    plain, _, _ = await collect(engine, messages=conversation, params=SamplingParams(max_tokens=12))
+    assert tokens == plain
+    # nothing to read where the messages do not end in a user's words
+    continued = [*conversation, {"role": "assistant", "content": "Paris", "prefix": True}]
+    _, _, last = await collect(engine, messages=continued, params=SamplingParams(max_tokens=1, token_probs=scorer.end_ids,
+                                                                                 token_probs_at="user_words_end"))
+    assert last.error is None and last.token_probs is None

@@ -243,6 +243,22 @@ def test_logits_follow_the_batch_order_whatever_order_the_packing_chose():
     assert last_tokens == [short.token_ids[-1], long.token_ids[-1]]
 
 
+def test_a_prefill_chunk_holding_the_probe_position_gets_logits_from_there_on():
+    import torch
+
+    from app.engine.attention import prepare_step
+
+    probed = seq("probed", Priority.VOICE, n_prompt=12)
+    probed.probe_position, probed.block_table = 6, [0, 1, 2]
+    assert [probed.prefill_logits(n) for n in (4, 6, 7, 12)] == [0, 0, 1, 6]  # the chunk ends before, at, after it
+    inputs = prepare_step(ScheduledBatch(prefill=[(probed, 12)]), BS, torch.device("cpu"))
+    assert inputs.input_ids[inputs.logits_indices].tolist() == probed.token_ids[6:]  # the probe's row first, the sampled last
+    probed.num_computed = 8  # a later chunk, past the probe
+    assert probed.prefill_logits(4) == 1 and probed.prefill_logits(2) == 0
+    probed.num_computed, probed.token_probs = 0, {1: 0.5}  # answered already (a request computed again after a preemption)
+    assert probed.prefill_logits(12) == 1
+
+
 # --- postprocess: appending tokens, stop checks, finishing ---
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from enum import IntEnum
-from typing import Protocol, runtime_checkable
+from typing import Literal, Protocol, runtime_checkable
 
 
 class Priority(IntEnum):
@@ -32,10 +32,14 @@ class SamplingParams:
     stop: tuple[str, ...] = ()
     seed: int | None = None
     ignore_eos: bool = False
-    # token ids whose probabilities at the first sampled position (softmax of the model's own logits, before any
-    # penalty or temperature) come back in the final Delta's ``token_probs``: with ``max_tokens=1`` a prefill-only
-    # question such as "does the user's message end here?" (``app/vad/end_of_turn.py``)
+    # token ids whose probabilities (softmax of the model's own logits, before any penalty or temperature) come back
+    # in the first token's Delta as ``token_probs``, read where ``token_probs_at`` says: "next", the first sampled
+    # position (with ``max_tokens=1``, a prefill-only question such as "does the user's message end here?",
+    # ``app/vad/end_of_turn.py``); "user_words_end", after the words of the final message, a user's, before its
+    # trailing punctuation: the same question asked by a reply's own prefill, at no extra cost (None where the prompt
+    # has no such position, or a speculative step prefilled it)
     token_probs: tuple[int, ...] = ()
+    token_probs_at: Literal["next", "user_words_end"] = "next"
 
 
 @dataclass
@@ -49,7 +53,7 @@ class Delta:
     finish_reason: str | None = None
     dropped_turns: int = 0
     error: str | None = None
-    token_probs: dict[int, float] | None = None  # the final delta's answer to ``SamplingParams.token_probs``
+    token_probs: dict[int, float] | None = None  # the first token's delta: the answer to ``SamplingParams.token_probs``
     prompt_tokens: int | None = None  # on the final delta: the prompt's length (after dropped turns), where known
 
 

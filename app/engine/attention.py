@@ -110,8 +110,7 @@ def prepare_step(batch: ScheduledBatch, block_size: int, device: torch.device) -
     """Pack a scheduled batch: its decode rows, then its prefill chunks; logits in that order."""
     chunks = [Chunk(s.block_table, len(s) - 1, s.token_ids[-1:], 1, True) for s in batch.decode]
     chunks += [
-        Chunk(s.block_table, s.num_computed, s.token_ids[s.num_computed : s.num_computed + n],
-              int(s.num_computed + n == len(s)))
+        Chunk(s.block_table, s.num_computed, s.token_ids[s.num_computed : s.num_computed + n], s.prefill_logits(n))
         for s, n in batch.prefill
     ]
     return pack(chunks, block_size, device)

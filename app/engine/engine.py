@@ -35,13 +35,14 @@ from app.device import resolve_device, use_torch_threads
 from app.handoff import resolve_from_thread
 from app.engine.model_runner import ModelRunner, compute_dtype
 from app.engine.prompt import PromptBuilder, PromptTooLongError
-from app.engine.sampling import sample
+from app.engine.sampling import record_token_probs, sample
 from app.engine.scheduler import ScheduledBatch, Scheduler, SchedulerConfig, StepOutcome
 from app.engine.sequence import Sequence, Status
 from app.engine.tool_calls import ToolsUnsupportedError, template_supports_tools
 from app.engine.speculative import SpecPlan, Speculator
 
 log = logging.getLogger(__name__)
+TRAILING_PUNCTUATION = " \t\n.?!,;:…"  # what a transcript's words may end in (Whisper's sentence marks)
 
 
 @dataclass(eq=False)
@@ -266,6 +267,7 @@ class LocalEngine:
             raise ToolsUnsupportedError(f"{Path(self.model_path).name} has no tool format in its chat template")
         if params.max_tokens < 1:
             raise ValueError("max_tokens must be at least 1")
+        probe = None
         vocab = self.runner.vocab_size
         if any(not 0 <= token < vocab for token in params.token_probs):
             raise ValueError(f"token_probs names a token id outside the vocabulary (0..{vocab - 1})")
@@ -275,6 +277,8 @@ class LocalEngine:
             rendered = self.prompts.build(messages, default_system=s.system_prompt or None,
                                           max_prompt_tokens=s.max_seq_len - reply_room, tools=tools)
             ids, dropped = rendered.token_ids, rendered.dropped_turns
+            if params.token_probs and params.token_probs_at == "user_words_end":
+                probe = self._user_words_end(messages, ids, tools, s.max_seq_len - reply_room)
         else:
             ids = list(prompt_token_ids)
             if not ids:
@@ -283,7 +287,27 @@ class LocalEngine:
                 raise PromptTooLongError(f"the prompt has {len(ids)} tokens; max_seq_len is {s.max_seq_len}")
         if self.blocks.blocks_for(len(ids) + 1) > self.blocks.num_blocks:
             raise ValueError("the prompt needs more KV cache than kv_cache_bytes holds")
-        return Sequence(request_id, ids, params, Priority(priority), session_id, dropped)
+        seq = Sequence(request_id, ids, params, Priority(priority), session_id, dropped)
+        seq.probe_position = probe
+        return seq
+
+    def _user_words_end(self, messages: list[dict], ids: list[int], tools: list[dict] | None,
+                        max_prompt_tokens: int) -> int | None:  # fmt: skip
+        """The position of the last token of the final user message's words, before its trailing punctuation, in the
+        prompt ``ids``: its logits tell what follows the words (the end of the message or a sentence-final mark). Found
+        as the length of the same prompt with the message open there; None where the messages end otherwise or that
+        prompt is not a prefix of ``ids``."""
+        last = messages[-1]
+        words = last.get("content")
+        if last.get("role") != "user" or last.get("prefix") or not isinstance(words, str):
+            return None
+        words = words.rstrip(TRAILING_PUNCTUATION)
+        if not words.strip():
+            return None
+        opened = self.prompts.build([*messages[:-1], {"role": "user", "content": words, "prefix": True}],
+                                    default_system=self.settings.system_prompt or None,
+                                    max_prompt_tokens=max_prompt_tokens, tools=tools).token_ids  # fmt: skip
+        return len(opened) - 1 if len(opened) < len(ids) and ids[: len(opened)] == opened else None
 
     def cancel(self, request_id: str) -> None:
         with self._cv:
@@ -368,8 +392,16 @@ class LocalEngine:
             return None
         if self.speculator is not None:
             self.speculator.observe_plain(batch, (time.perf_counter() - started) * 1000)
-        sampled = batch.decode + [seq for seq, n in batch.prefill if seq.num_computed + n == len(seq)]
-        result = sample(logits, sampled)
+        sampled, rows, row = list(batch.decode), list(range(len(batch.decode))), len(batch.decode)
+        for seq, n in batch.prefill:  # the rows of each chunk's logits: see Sequence.prefill_logits
+            wanted = seq.prefill_logits(n)
+            if wanted > 1 or (wanted and seq.num_computed + n < len(seq)):
+                record_token_probs(logits[row], seq)  # its probe position's row comes first
+            if seq.num_computed + n == len(seq):
+                sampled.append(seq)
+                rows.append(row + wanted - 1)
+            row += wanted
+        result = sample(logits if len(rows) == len(logits) else logits[rows], sampled)
         return StepOutcome(tokens={s: [] if t is None else [t] for s, t in zip(sampled, result.token_ids)},
                            errors={s: e for s, e in zip(sampled, result.errors) if e is not None})
 
@@ -387,8 +419,9 @@ class LocalEngine:
             self.metrics.observe_step(batch, outcome, outputs, now - started, spec_k)
             deliveries = [(self._requests[out.seq.request_id], out.delta) for out in outputs]
             for out in outputs:
-                if out.delta.finished:
+                if out.first_token:
                     out.delta.token_probs = out.seq.token_probs
+                if out.delta.finished:
                     del self._requests[out.seq.request_id]
         self._deliver(deliveries)
 

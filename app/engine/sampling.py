@@ -71,14 +71,21 @@ def _filter_top_k_top_p(logits: torch.Tensor, top_k: int, top_p: float) -> torch
     return logits
 
 
-def _record_token_probs(logits: torch.Tensor, seqs: list[Sequence], bad: list[bool]) -> None:
-    """The probabilities a request asked for (``params.token_probs``), from the model's own distribution at its
-    first sampled position: every sampled row passes here, in plain and in speculative steps."""
+def record_token_probs(logits: torch.Tensor, seq: Sequence) -> None:
+    """The probabilities ``seq`` asked for (``params.token_probs``), from the model's own distribution ``logits``
+    [V] (fp32) at the position they are read at; a row with NaN/inf logits answers nothing."""
+    ids = list(seq.params.token_probs)
+    probs = logits.softmax(-1)[ids]
+    if bool(torch.isfinite(probs).all()):
+        seq.token_probs = dict(zip(ids, probs.tolist()))
+
+
+def _record_next_token_probs(logits: torch.Tensor, seqs: list[Sequence], bad: list[bool]) -> None:
+    """``params.token_probs`` read at the first sampled position: every sampled row passes here, in plain and in
+    speculative steps."""
     for row, seq in enumerate(seqs):
-        if seq.params.token_probs and seq.token_probs is None and not bad[row]:
-            ids = list(seq.params.token_probs)
-            probs = logits[row].softmax(-1)[ids].tolist()
-            seq.token_probs = dict(zip(ids, probs))
+        if seq.params.token_probs and seq.params.token_probs_at == "next" and seq.token_probs is None and not bad[row]:
+            record_token_probs(logits[row], seq)
 
 
 def sample(logits: torch.Tensor, seqs: list[Sequence]) -> SampleResult:
@@ -90,7 +97,7 @@ def sample(logits: torch.Tensor, seqs: list[Sequence]) -> SampleResult:
     errors: list[str | None] = [
         NAN_ERROR if b else None for b in bad
     ]
-    _record_token_probs(logits, seqs, bad)
+    _record_next_token_probs(logits, seqs, bad)
     logits = logits.clone() if any(s.params.repetition_penalty != 1.0 for s in seqs) else logits
     _apply_repetition_penalty(logits, seqs)
 

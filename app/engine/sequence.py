@@ -45,7 +45,8 @@ class Sequence:
     preemptions: int = 0
     generator: torch.Generator | None = None
     detok: IncrementalDetokenizer | None = None  # the reply's text and stop strings (None: token ids only)
-    token_probs: dict[int, float] | None = None  # ``params.token_probs`` at the first sampled position
+    token_probs: dict[int, float] | None = None  # the answer to ``params.token_probs``, once read
+    probe_position: int | None = None  # the prompt position whose logits answer it ("user_words_end"), if any
 
     def __post_init__(self) -> None:
         self.prompt_len = len(self.token_ids)
@@ -67,6 +68,14 @@ class Sequence:
     def num_pending(self) -> int:
         """Tokens still to run through the model before the next token can be sampled."""
         return len(self.token_ids) - self.num_computed
+
+    def prefill_logits(self, n: int) -> int:
+        """Rows of logits a prefill chunk of the next ``n`` tokens needs: its last, when it completes the prompt (the
+        first token is sampled there), and from the probe position on, when the chunk holds it."""
+        start, end = self.num_computed, self.num_computed + n
+        if self.probe_position is not None and self.token_probs is None and start <= self.probe_position < end:
+            return end - self.probe_position
+        return int(end == len(self))
 
     @property
     def is_decoding(self) -> bool:

@@ -83,6 +83,11 @@ class EndOfTurnScorer:
         return ids[0]
 
     @staticmethod
+    def probability(token_probs: dict[int, float]) -> float:
+        """The score from the end tokens' probabilities: the message ends, or a sentence in it does."""
+        return sum(token_probs.values())
+
+    @staticmethod
     def messages(conversation: list[dict], words: str) -> list[dict]:
         """The score's chat messages: ``conversation`` (as a reply to it would start), then ``words`` as the user's
         message, open (``"prefix"``: the template renders it without its end)."""
@@ -108,7 +113,7 @@ class EndOfTurnScorer:
         if last is None or last.token_probs is None:
             log.warning("end-of-turn score unavailable: %s", last.error if last is not None else "no answer")
             return None
-        probability = sum(last.token_probs.values())
+        probability = self.probability(last.token_probs)
         self._cache[key] = probability
         while len(self._cache) > CACHE_SIZE:
             self._cache.popitem(last=False)

@@ -90,6 +90,8 @@ class Reply:
         self.finished = False  # response.done was sent
         self.cancel_reason = "client_cancelled"
         self.send_stamp_armed = False  # the first frame to reach the client carries the send stamp
+        self.token_probs: dict[int, float] | None = None  # the engine's answer to ``params.token_probs``
+        self._first_delta = asyncio.Event()  # set at the engine's first answer, or when the text stream ends
 
     def start(self) -> None:
         self._tasks.append(asyncio.create_task(self._produce_text(), name=f"llm-{self.id}"))
@@ -108,6 +110,11 @@ class Reply:
                 self.tts.cancel(self.id)
         for task in self._tasks:
             task.cancel()
+
+    async def probed(self) -> dict[int, float] | None:
+        """``params.token_probs`` as the engine read them (None where it could not), once its first token is in."""
+        await self._first_delta.wait()
+        return self.token_probs
 
     # --- producers ---
 
@@ -129,6 +136,9 @@ class Reply:
                 tools=self.tool_use.template_tools(),
             )
             async for delta in stream:
+                if not self._first_delta.is_set():
+                    self.token_probs = delta.token_probs
+                    self._first_delta.set()
                 if delta.error:
                     raise StageError("llm", delta.error)
                 if delta.token_ids:
@@ -162,6 +172,7 @@ class Reply:
             self._fail(StageError("llm", str(error) or type(error).__name__))
             return
         finally:
+            self._first_delta.set()
             if self.output_audio:
                 self._clause_queue.put_nowait(None)
         self.outputs.put_nowait(Output("end", finish_reason=finish_reason))

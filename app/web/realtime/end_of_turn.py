@@ -5,6 +5,11 @@ message ends there) and the VAD's wait for this pause is set from it by the sess
 the words end a thought, up to the eagerness's longest when they do not ("and ...", "um", an unfinished clause).
 Until the score is in, the pause waits the longest; where there is no score (no words, no speculative turn, the
 engine failed) it waits the server VAD's silence.
+
+The score comes from the speculative reply's own prefill where there is one (``SamplingParams.token_probs_at``:
+the same end tokens, read after the transcript's words less their trailing punctuation), so a pause costs the
+engine no request beyond the reply that server_vad starts there too; where there is none (no reply to start, or
+the engine could not read it) the scorer asks a prefill-only request of its own.
 """
 
 from __future__ import annotations
@@ -33,6 +38,11 @@ class SemanticEndOfTurn:
         vad = self.session.config.turn_detection
         return vad is not None and vad.type == "semantic_vad" and self.session.parts.end_of_turn is not None
 
+    def end_ids(self) -> tuple[int, ...]:
+        """The tokens whose probabilities after the words make the score (a reply's prefill reads them too)."""
+        assert self.session.parts.end_of_turn is not None
+        return self.session.parts.end_of_turn.end_ids
+
     def without_words(self) -> None:
         """A pause with nothing to score (called under the lock): the server VAD's silence ends it."""
         self.session.audio_in.endpointer.end_pause_after(self.session.default_vad.silence_duration_ms)
@@ -47,10 +57,16 @@ class SemanticEndOfTurn:
             log.debug("end of turn %r: words came after the pause ended (%s)", text[-40:],
                       "committed" if turn.committed.is_set() else "speech resumed")  # fmt: skip
             return
+        source = "reply"
         if text:
             try:
-                score = await scorer.score(session.responses.prompt(None, None), text, session_id=session.id,
-                                           tools=session.responses.session_tool_use().template_tools())  # fmt: skip
+                probed = await turn.reply.probed() if turn.reply is not None else None
+                if probed:
+                    score = scorer.probability(probed)
+                elif session.turns.speculative is turn:
+                    source = "own request"
+                    score = await scorer.score(session.responses.prompt(None, None), text, session_id=session.id,
+                                               tools=session.responses.session_tool_use().template_tools())  # fmt: skip
             except Exception:
                 log.exception("end-of-turn score failed in session %s", session.id[:8])
         eagerness = session.config.turn_detection.eagerness
@@ -59,5 +75,5 @@ class SemanticEndOfTurn:
             in_time = session.turns.speculative is turn  # else the user talked on, or the longest wait ended the turn
             if in_time:
                 session.audio_in.endpointer.end_pause_after(wait)
-        log.debug("end of turn %r: score %s, wait %d ms (scored in %.0f ms%s)", text[-40:], score, wait,
+        log.debug("end of turn %r: score %s, wait %d ms (scored by the %s in %.0f ms%s)", text[-40:], score, wait, source,
                   (time.perf_counter() - started) * 1000, "" if in_time else ", after the pause ended")  # fmt: skip

@@ -79,16 +79,18 @@ class Responses:
     def prepare(
         self, messages: list[dict[str, str]], *, voice: bool, timing: Timing, output_audio: bool | None = None,
         max_tokens: int | str | None = None, in_conversation: bool = True, priority: Priority | None = None,
-        metadata: dict[str, str] | None = None, tool_use: ToolUse | None = None,
+        metadata: dict[str, str] | None = None, tool_use: ToolUse | None = None, end_probs: tuple[int, ...] = (),
     ) -> Reply:  # fmt: skip
         """A reply to ``messages`` with the session's settings (``tool_use``: the session's tools unless
-        given); started by the caller."""
+        given); started by the caller. ``end_probs``: token ids whose probabilities after the user's words its prefill
+        reads (``Reply.probed``: the end-of-turn score of a speculative turn)."""
         session, settings = self.session, self.session.settings
         limit = min(max_tokens, settings.max_new_tokens) if isinstance(max_tokens, int) else session.config.max_output_tokens
         return Reply(
             engine=session.parts.engine, tts=session.parts.tts, messages=messages,
             params=SamplingParams(temperature=settings.temperature, top_p=settings.top_p,
-                                  repetition_penalty=settings.repetition_penalty, max_tokens=limit),
+                                  repetition_penalty=settings.repetition_penalty, max_tokens=limit,
+                                  token_probs=end_probs, token_probs_at="user_words_end"),
             priority=priority or (Priority.VOICE if voice else Priority.TEXT), session_id=session.id,
             output_audio=session.config.output_audio if output_audio is None else output_audio,
             output_rate=session.config.output_rate, voice_turn=voice, timing=timing,

@@ -209,10 +209,12 @@ class Turns:
             return
         turn.timing.transcript = time.perf_counter()
         text = transcript.text.strip() if transcript is not None else ""
+        judged = turn.timing.speculative and self.end_of_turn.active
         if text and turn.respond and session.responses.active is None:
-            turn.reply = session.responses.prepare(session.responses.prompt(None, None, text), voice=True, timing=turn.timing)
+            turn.reply = session.responses.prepare(session.responses.prompt(None, None, text), voice=True, timing=turn.timing,
+                                                   end_probs=self.end_of_turn.end_ids() if judged else ())  # fmt: skip
             turn.reply.start()  # produced ahead; sent only once the turn is committed
-        if turn.timing.speculative and self.end_of_turn.active:
+        if judged:
             await self.end_of_turn.judge(turn, text)
         await turn.committed.wait()
         turn.timing.transcript = max(turn.timing.transcript, turn.timing.turn_end or 0)
