@@ -162,11 +162,12 @@ class Settings(BaseSettings):
     )
 
     # --- speech in ---
-    turn_detection: Literal["server_vad", "semantic_vad"] = Field(
-        "server_vad",
+    turn_detection: Literal["auto", "server_vad", "semantic_vad"] = Field(
+        "auto",
         description="How a session ends a spoken turn until its client chooses: 'server_vad' after vad_silence_ms of "
         "silence; 'semantic_vad' after a silence the words said so far decide (short when they end a thought, long at "
-        "'and ...'), scored by the local LLM.",
+        "'and ...'), scored by the local LLM; 'auto' semantic_vad where the local LLM can score (the packaged models "
+        "can), else server_vad.",
     )
     vad_threshold: float = Field(0.5, description="silero-vad speech probability threshold.")
     vad_silence_ms: int = Field(400, description="Silence that ends a turn (the hangover).")

@@ -183,13 +183,25 @@ def test_semantic_vad_as_the_servers_default_needs_the_local_engine():
         Settings(turn_detection="semantic_vad", llm_backend="openai", llm_model="smollm2-135m")
 
 
-async def test_server_vad_asks_for_no_score_and_sets_no_wait(rig: Rig):
-    endpointer = RecordingEndpointer()
-    rig.session.audio_in._endpointer = endpointer  # type: ignore[assignment]
-    rig.recognizer.finals = [FINISHED]
-    await pause(rig)
-    await asyncio.sleep(0.1)
-    assert endpointer.waits == [] and not any(r["params"].token_probs for r in rig.engine.requests)
+async def test_server_vad_asks_for_no_score_and_sets_no_wait(tmp_path):
+    rig = await make_rig(tmp_path, turn_detection="server_vad")
+    try:
+        assert rig.session.config.turn_detection.type == "server_vad"
+        rig.engine.end_scores = dict(SCORES)
+        endpointer = RecordingEndpointer()
+        rig.session.audio_in._endpointer = endpointer  # type: ignore[assignment]
+        rig.recognizer.finals = [FINISHED]
+        await pause(rig)
+        await asyncio.sleep(0.1)
+        assert endpointer.waits == [] and not any(r["params"].token_probs for r in rig.engine.requests)
+    finally:
+        await rig.close()
+
+
+async def test_by_default_a_session_judges_its_pauses_by_their_words(rig: Rig):
+    """turn_detection auto: semantic_vad where the engine can score, as the local one can."""
+    assert rig.session.settings.turn_detection == "auto"
+    assert rig.session.config.turn_detection.type == "semantic_vad"
 
 
 def test_the_real_vad_ends_a_pause_after_the_wait_set_and_the_next_one_waits_the_default(settings):

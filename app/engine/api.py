@@ -54,7 +54,8 @@ class Delta:
     dropped_turns: int = 0
     error: str | None = None
     token_probs: dict[int, float] | None = None  # the first token's delta: the answer to ``SamplingParams.token_probs``
-    prompt_tokens: int | None = None  # on the final delta: the prompt's length (after dropped turns), where known
+    prompt_tokens: int | None = None  # on the first token's and the final delta: the prompt's length (after dropped
+    # turns), where known (a reply a guard ends before its final delta still reports it)
 
 
 @runtime_checkable

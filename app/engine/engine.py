@@ -420,7 +420,7 @@ class LocalEngine:
             deliveries = [(self._requests[out.seq.request_id], out.delta) for out in outputs]
             for out in outputs:
                 if out.first_token:
-                    out.delta.token_probs = out.seq.token_probs
+                    out.delta.token_probs, out.delta.prompt_tokens = out.seq.token_probs, out.seq.prompt_len
                 if out.delta.finished:
                     del self._requests[out.seq.request_id]
         self._deliver(deliveries)

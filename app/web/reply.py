@@ -141,6 +141,8 @@ class Reply:
                     self._first_delta.set()
                 if delta.error:
                     raise StageError("llm", delta.error)
+                if delta.prompt_tokens is not None:
+                    self.input_tokens = delta.prompt_tokens
                 if delta.token_ids:
                     self.output_tokens += len(delta.token_ids)
                 if delta.text:
@@ -149,7 +151,6 @@ class Reply:
                     for piece in calls.feed(delta.text) if calls is not None else [delta.text]:
                         self._take(piece, chunker)
                 if delta.finished:
-                    self.input_tokens = delta.prompt_tokens
                     finish_reason = delta.finish_reason
                     break
                 if guard.check(self.text, self.output_tokens):

@@ -49,7 +49,7 @@ class Session:
         self.last_total_ms: float | None = None
         self.default_vad = TurnDetection(silence_duration_ms=settings.vad_silence_ms, threshold=settings.vad_threshold,
                                          prefix_padding_ms=settings.vad_preroll_ms)  # fmt: skip
-        semantic = settings.turn_detection == "semantic_vad" and parts.end_of_turn is not None
+        semantic = settings.turn_detection != "server_vad" and parts.end_of_turn is not None
         self.config = SessionConfig(
             instructions=settings.system_prompt, output_audio=True, input_rate=OPENAI_PCM_RATE,
             output_rate=settings.output_sample_rate,
