@@ -84,6 +84,6 @@ def test_a_benchmarks_own_option_shadows_the_setting_of_that_name() -> None:
 
     argv = ["bench", "voice", "--turn-detection", "both", "--llm-model", "smollm2-135m"]
     args = build_parser(argv).parse_args(argv)
-    assert args.turn_modes == "both" and _settings_from(args).turn_detection == "server_vad"
+    assert args.turn_modes == "both" and _settings_from(args).turn_detection == "auto"  # the setting keeps its default
     argv = ["serve", "--turn-detection", "semantic_vad", "--llm-model", "smollm2-135m"]
     assert _settings_from(build_parser(argv).parse_args(argv)).turn_detection == "semantic_vad"
