@@ -32,3 +32,12 @@ def test_bench_voice_with_url_reports_the_servers_models(ws_url: str, settings: 
     assert summary["tts_model"] == "piper-joe-medium"
     assert summary["server"] == ws_url
     assert "vad_silence_ms" not in summary, "a remote server's settings are not known to the client"
+
+
+def test_bench_voice_by_default_measures_the_turn_detection_a_new_session_gets(ws_url: str, settings: Settings,
+                                                                                tmp_path) -> None:
+    args = argparse.Namespace(url=ws_url, users=1, turns=1, text_turns=0, seed=0, turn_modes="default",
+                              json_path=str(tmp_path / "v.json"))
+    summary = voice.run(args, settings)
+    assert summary["errors"] == 0 and summary["voice_turns"] == 1
+    assert summary["turn_detection"] == "semantic_vad"  # turn_detection auto, on the local engine

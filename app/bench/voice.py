@@ -41,10 +41,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--turns", type=int, default=3, help="spoken questions per user")
     parser.add_argument("--text-turns", type=int, default=3, help="typed questions per user (text-only replies)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the users' start offsets and question order")
-    parser.add_argument("--turn-detection", dest="turn_modes", choices=("server_vad", "semantic_vad", "both"),
-                        default="server_vad",
-                        help="how the server ends a spoken turn; 'both' alternates the two turn by turn in each voice "
-                        "session and reports each apart, so the machine's load falls on both alike")  # fmt: skip
+    parser.add_argument("--turn-detection", dest="turn_modes", choices=("default", "server_vad", "semantic_vad", "both"),
+                        default="default",
+                        help="how the server ends a spoken turn: 'default' as it does for a new session (its "
+                        "turn_detection setting); 'both' alternates the two turn by turn in each voice session and "
+                        "reports each apart, so the machine's load falls on both alike")  # fmt: skip
 
 
 MODES = ("server_vad", "semantic_vad")
@@ -70,10 +71,12 @@ async def _voice_user(url: str, clips: list[np.ndarray], turns: int, offset_s: f
                       result: UserResult) -> None:
     await asyncio.sleep(offset_s)
     async with RealtimeClient(url) as client:
-        current = None  # whatever the server's default is, each turn runs in the mode it is counted under
+        current = client.session["audio"]["input"]["turn_detection"]["type"]  # the server's default
         for turn in range(turns):
             mode = modes[turn % len(modes)]
-            if mode != current:
+            if mode == "default":
+                mode = current
+            elif mode != current:
                 seen = len(client.events)
                 await client.send({"type": "session.update", "session": {"audio": {"input": {"turn_detection": {"type": mode}}}}})
                 await client.wait_for("session.updated", after=seen)
@@ -148,6 +151,7 @@ def summarize(results: list[UserResult], args: argparse.Namespace) -> dict[str, 
         "v2v_max_s": percentile(v2v, 100, 3),
         "text_ttft_p50_s": percentile(ttft, 50, 3),
         "text_ttft_p95_s": percentile(ttft, 95, 3),
+        "turn_detection": ", ".join(sorted({m for r in results for m in r.modes})),
     }
     if v2v:  # where the slowest turn's time went, by the server's stages
         turns = [(v, lat) for r in results for v, lat in zip(r.v2v_s, r.server_latency)]
