@@ -41,3 +41,25 @@ class SpeechActivity:
 
 
 speech_activity = SpeechActivity()
+
+
+class VoicePrefill:
+    """Whether the LLM engine holds a voice request that has no first token yet (the engine says so every step).
+
+    That prefill is on a user's critical path, and a speech job beside it on two cores slows it down (the
+    engine's threads wait for one another at every op); so speech work that can wait (a later clause whose
+    reply still has audio to play) waits until the prefill is done.
+    """
+
+    def __init__(self) -> None:
+        self._pending = False
+
+    def set(self, pending: bool) -> None:
+        self._pending = pending
+
+    @property
+    def pending(self) -> bool:
+        return self._pending
+
+
+voice_prefill = VoicePrefill()

@@ -96,6 +96,27 @@ async def test_later_chunks_go_to_the_reply_whose_audio_runs_out_first(worker: T
     assert heard == ["poor", "rich"]
 
 
+async def test_a_later_chunk_with_audio_in_hand_waits_while_the_engine_prefills_a_voice_request(worker: TTSWorker) -> None:
+    from app.cpu_share import voice_prefill
+
+    long_first = " ".join(f"This is sentence number {i} of a long first answer." for i in range(1, 7))
+    assert await collect(worker.synthesize(long_first, reply_id="rich", first=True, out_rate=24000))  # ~15 s in hand
+    assert await collect(worker.synthesize("Hi.", reply_id="poor", first=True, out_rate=24000))  # under 1 s
+    voice_prefill.set(True)
+    try:
+        rich = asyncio.create_task(collect(worker.synthesize("The next part.", reply_id="rich", first=False,
+                                                             out_rate=24000)))  # fmt: skip
+        poor = await collect(worker.synthesize("The next part.", reply_id="poor", first=False, out_rate=24000))
+        assert poor  # about to fall silent: synthesised at once
+        await asyncio.sleep(0.3)
+        assert not rich.done() and worker.stats()["tts_queued"] == 1
+        first = await collect(worker.synthesize("A first chunk.", reply_id="new", first=True, out_rate=24000))
+        assert first and not rich.done()  # first chunks never wait
+    finally:
+        voice_prefill.set(False)
+    assert await asyncio.wait_for(rich, 10)
+
+
 async def test_cancel_drops_queued_chunks_at_once_and_ignores_later_ones(worker: TTSWorker) -> None:
     busy = worker.synthesize(THREE_SENTENCES, reply_id="busy", first=True, out_rate=24000)
     await anext(busy)

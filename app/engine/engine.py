@@ -30,7 +30,7 @@ from app.engine.detokenizer import IncrementalDetokenizer
 from app.engine.draft_vocab import ShortlistHead, shortlist_ids
 from app.engine.kv_cache import BlockManager
 from app.engine.metrics import EngineMetrics
-from app.cpu_share import speech_activity
+from app.cpu_share import speech_activity, voice_prefill
 from app.device import resolve_device, use_torch_threads
 from app.handoff import resolve_from_thread
 from app.engine.model_runner import ModelRunner, compute_dtype
@@ -336,15 +336,20 @@ class LocalEngine:
     def _loop(self) -> None:
         while True:
             with self._cv:
+                if not self.scheduler.has_work():
+                    voice_prefill.set(False)
                 while not self._stopping and not self.scheduler.has_work():
                     self._cv.wait()
                 if self._stopping:
+                    voice_prefill.set(False)
                     return
                 self._batching_window()
                 self._voice_arrived.clear()
                 try:
                     batch = self.scheduler.schedule(time.monotonic())
                     inputs = self._prepare(batch) if batch else None
+                    voice_prefill.set(any(s.priority == Priority.VOICE and s.first_token_at is None
+                                          for s in self.scheduler.running + self.scheduler.waiting))
                 except Exception:  # a scheduling bug must not leave every stream waiting forever
                     log.exception("engine scheduling failed; failing all requests")
                     self._fail_all("internal engine error")

@@ -6,7 +6,8 @@ is waiting for (later chunks are synthesised while earlier audio plays), so firs
 session go before later chunks of other replies, in arrival order. Later chunks go by deadline: the
 moment their reply's client runs out of audio (its first audio plus all audio made for it since),
 so a reply with seconds of speech still to play yields to one about to fall silent; equal deadlines
-(chunks of one reply) keep arrival order. Cancelling a reply (barge-in, disconnect) drops its queued
+(chunks of one reply) keep arrival order, and a later chunk with audio still in hand waits while the LLM engine
+prefills a voice request (``app.cpu_share.voice_prefill``). Cancelling a reply (barge-in, disconnect) drops its queued
 chunks at once and stops the running one after the piece in progress.
 """
 
@@ -24,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from app.audio import StreamResampler, float32_to_pcm16
-from app.cpu_share import speech_activity
+from app.cpu_share import speech_activity, voice_prefill
 from app.tts.normalize import normalize_for_speech
 from app.tts.synthesizer import SpeechSynthesizer, SynthesisError, create_synthesizer
 
@@ -37,6 +38,10 @@ logger = logging.getLogger(__name__)
 _END = object()  # end of one job's stream
 _REMEMBERED_REPLIES = 4096  # cancelled / playing reply ids remembered (oldest forgotten first)
 _WARM_UP_TEXT = "Hello."
+_AUDIO_IN_HAND_S = 0.5  # a later chunk waits for a voice prefill only while its reply keeps this much audio in hand
+_HOLD_POLL_S = 0.02
+_CHARS_PER_AUDIO_S = 12.0  # speech rate, to guess how long a chunk's synthesis takes before its first one is timed
+_FIRST_RTF = 0.2
 
 
 @dataclass(order=True, unsafe_hash=True)
@@ -194,6 +199,9 @@ class TTSWorker:
                     self._cond.wait()
                 if self._stopping:
                     return
+                if voice_prefill.pending and self._can_wait(self._queue[0]):
+                    self._cond.wait(_HOLD_POLL_S)  # a first token is on its way: this audio can wait
+                    continue
                 job = heapq.heappop(self._queue)
                 self._busy = True
             try:
@@ -201,6 +209,12 @@ class TTSWorker:
                     self._speak(job)
             finally:
                 self._busy = False
+
+    def _can_wait(self, job: _Job) -> bool:
+        """A later chunk whose reply has audio enough to play while it waits and is then synthesised (held lock)."""
+        rtf = self._synth_s / self._audio_s if self._audio_s else _FIRST_RTF
+        synthesis_s = len(job.text) / _CHARS_PER_AUDIO_S * rtf
+        return job.rank > 0 and job.deadline - time.perf_counter() > _AUDIO_IN_HAND_S + synthesis_s
 
     def _played(self, reply_id: str, seconds: float) -> None:
         """Count audio handed to a reply's client: the first piece starts its playback clock."""
