@@ -253,3 +253,26 @@ async def test_a_bf16_kv_cache_holds_twice_the_tokens_and_keeps_the_replies(bf16
         # reply may flip (measured: one of six replies of 64 tokens parted from fp32 at token 27)
         assert tokens == hf_greedy(hf_model, ids, 8)
         assert last.error is None
+
+
+@pytest.mark.parametrize("priority", [Priority.VOICE, Priority.TEXT])
+async def test_the_engine_says_when_a_voice_request_awaits_its_first_token(engine, monkeypatch, priority):
+    """Speech work that can wait (app.cpu_share.voice_prefill) waits for a voice prefill, not for a typed one."""
+    from app.cpu_share import voice_prefill
+
+    entered, release = threading.Event(), threading.Event()
+    run = engine.runner.run
+
+    def held(inputs, abort=None):
+        entered.set()
+        release.wait(10)
+        return run(inputs, abort)
+
+    monkeypatch.setattr(engine.runner, "run", held)
+    reply = asyncio.create_task(collect(engine, prompt_token_ids=prompt_ids(engine, PROMPTS[0]),
+                                        params=SamplingParams(max_tokens=4), priority=priority))  # fmt: skip
+    assert await asyncio.to_thread(entered.wait, 10)
+    assert voice_prefill.pending == (priority == Priority.VOICE)  # its prefill is in the step now running
+    release.set()
+    await reply
+    await wait_until(lambda: not voice_prefill.pending)
