@@ -57,14 +57,14 @@ class SemanticEndOfTurn:
             log.debug("end of turn %r: words came after the pause ended (%s)", text[-40:],
                       "committed" if turn.committed.is_set() else "speech resumed")  # fmt: skip
             return
-        source = "reply"
+        source = "nothing"  # what gave the score: no words, no score
         if text:
             try:
                 probed = await turn.reply.probed() if turn.reply is not None else None
                 if probed:
-                    score = scorer.probability(probed)
+                    source, score = "the reply", scorer.probability(probed)
                 elif session.turns.speculative is turn:
-                    source = "own request"
+                    source = "its own request"
                     score = await scorer.score(session.responses.prompt(None, None), text, session_id=session.id,
                                                tools=session.responses.session_tool_use().template_tools())  # fmt: skip
             except Exception:
@@ -75,5 +75,5 @@ class SemanticEndOfTurn:
             in_time = session.turns.speculative is turn  # else the user talked on, or the longest wait ended the turn
             if in_time:
                 session.audio_in.endpointer.end_pause_after(wait)
-        log.debug("end of turn %r: score %s, wait %d ms (scored by the %s in %.0f ms%s)", text[-40:], score, wait, source,
+        log.debug("end of turn %r: score %s, wait %d ms (scored by %s in %.0f ms%s)", text[-40:], score, wait, source,
                   (time.perf_counter() - started) * 1000, "" if in_time else ", after the pause ended")  # fmt: skip
