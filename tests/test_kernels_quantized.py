@@ -70,6 +70,22 @@ def test_the_plain_avx2_variant_gives_the_same_products(bits):
 
 
 @needs_kernels
+def test_the_avx2_variant_sums_a_group_of_extreme_4_bit_products_without_overflow():
+    """Every 4-bit weight at 15 and every input at +-127: the largest sums AVX2 keeps in 16 bits."""
+    plain = cpu_kernels.build(tuple(cpu_kernels.FLAGS))
+    weight = torch.ones(32, 64)
+    weight[:, 0::32] = 0  # each group's grid from 0 to 1: every other weight is q = 15
+    layer = Linear(weight, bits=4)
+    assert layer.quantized.bits == 4
+    x = torch.ones(3, 64)
+    x[1] = -1
+    x[2, 32:] = -1
+    expected = F.linear(round_activations(x), dequantize(layer.quantized))
+    torch.testing.assert_close(plain.linear_quantized(x, layer.quantized, None), expected, rtol=1e-5, atol=1e-4)
+    assert expected[0, 0] == pytest.approx(62, rel=1e-3)
+
+
+@needs_kernels
 def test_bf16_weight_under_fp32_compute_goes_to_the_kernels_as_it_is():
     weight = torch.randn(40, 64).to(torch.bfloat16)
     layer = Linear(weight, compute_dtype=torch.float32)
