@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from app.bench.asr import human_speech, streamed_utterances
+from app.asr import create_transcriber
+from app.bench.asr import _stages, human_speech, streamed_utterances
 from app.bench.speech_samples import asterisk_samples, asterisk_transcripts, whisper_normalizer, whisper_word_error_rate
 
 
@@ -20,6 +21,15 @@ def test_human_speech_figures_compare_streamed_and_offline(settings):
     assert figures["asr_repeats_tiny.en"] == 0
     assert 0.0 <= figures["asr_fallbacks_tiny.en"] <= 1.0
     assert isinstance(figures["asr_stream_misses_tiny.en"], str)
+
+
+def test_stage_times_of_the_english_only_default(settings, prepared):
+    """tiny.en has no language tokens: the stages decode in English, as the server does, without detecting."""
+    transcriber = create_transcriber(settings, prepared)
+    assert not transcriber.model.is_multilingual
+    stages = _stages(transcriber, [asterisk_samples(names=["digits/7"])[0].audio], runs=1)
+    assert stages["asr_encode_ms"] > 0 and stages["asr_decode_ms"] > 0
+    assert stages["asr_decoder_weights"].startswith(("q8", "float", "bfloat"))
 
 
 def test_recorded_prompts_in_other_languages():

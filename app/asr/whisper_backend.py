@@ -282,9 +282,9 @@ class WhisperTranscriber:
         return [token_budget(min(len(a), self._window), SAMPLE_RATE) for a in audios]
 
     def decode(self, features: torch.Tensor, budgets: list[int], temperature: float = 0.0, *,
-               language: str | None = None, trimmed: bool = False) -> list[GuardedDecode]:
-        """One decoding pass over encoded ``features`` (``budgets``: most tokens per utterance) in ``language`` (None:
-        detected), judged by the guards."""
+               language: str | None, trimmed: bool = False) -> list[GuardedDecode]:
+        """One decoding pass over encoded ``features`` (``budgets``: most tokens per utterance) in ``language`` (as
+        :meth:`check_language` returns it; None: detected), judged by the guards."""
         options = self._whisper.DecodingOptions(
             task="transcribe",
             language=language,

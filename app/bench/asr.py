@@ -48,7 +48,7 @@ from app.config import Settings
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--runs", type=int, default=3, help="repetitions of each timing (medians are reported)")
     parser.add_argument("--human-models", nargs="*", default=["tiny.en", "base"], metavar="MODEL",
-                        help="Whisper models measured on recorded human speech, streamed and offline (none: skip)")
+                        help="Whisper models measured on recorded human speech, streamed and offline ('none' or no name: skip)")
     parser.add_argument("--human-every", type=int, default=1, metavar="K",
                         help="only every K-th recorded clip (a quicker, rougher figure)")
     parser.add_argument("--language", default="en", metavar="CODE",
@@ -125,7 +125,7 @@ def run(args: argparse.Namespace, settings: Settings) -> dict[str, Any]:
     results.update(_sessions(settings, real, eight))
     results.update(_endpointing(settings, [audio for audio, _ in samples]))
     results["asr_human_language"] = args.language
-    for model in args.human_models:
+    for model in [m for m in args.human_models if m != "none"]:
         if args.language == "en" or not model.endswith(".en"):
             results.update(human_speech(settings.model_copy(update={"asr_model": model, "asr_language": args.language}),
                                         args.human_every))
@@ -212,7 +212,8 @@ def _stages(transcriber, utterances: list[np.ndarray], runs: int) -> dict[str, A
                 started = time.perf_counter()
                 features = transcriber.features([audio])
                 encoded = time.perf_counter()
-                result = transcriber.decode(features, [token_budget(len(audio), 16000)], trimmed=True)[0].result
+                result = transcriber.decode(features, [token_budget(len(audio), 16000)], language=transcriber.language,
+                                            trimmed=True)[0].result
                 done = time.perf_counter()
                 encode.append(encoded - started)
                 decode.append(done - encoded)
