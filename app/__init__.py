@@ -10,4 +10,11 @@ import os
 # engine's thread runs multi-threaded torch ops (see app/device.py). Set before torch is imported.
 os.environ.setdefault("GOMP_SPINCOUNT", "10000")
 
+# VOICECHAT_CPU_ISA=avx2 runs the CPU paths as on a CPU without AVX-512 or AMX (torch's kernels, oneDNN's,
+# the engine's own: app.device.cpu_flags), to measure that class of machine on a newer one. Set before torch
+# is imported, which reads these once.
+if os.environ.get("VOICECHAT_CPU_ISA", "native") == "avx2":
+    os.environ["ATEN_CPU_CAPABILITY"] = "avx2"
+    os.environ["ONEDNN_MAX_CPU_ISA"] = "AVX2"
+
 __version__ = "0.1.0"

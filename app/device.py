@@ -23,13 +23,17 @@ def resolve_device(setting: str) -> torch.device:
 
 @functools.cache
 def cpu_flags() -> frozenset[str]:
-    """The CPU's feature flags (Linux /proc/cpuinfo; empty elsewhere)."""
+    """The CPU's feature flags (Linux /proc/cpuinfo; empty elsewhere), less AVX-512 and AMX under
+    ``VOICECHAT_CPU_ISA=avx2`` (app/__init__.py)."""
     try:
         text = Path("/proc/cpuinfo").read_text()
     except OSError:
         return frozenset()
-    return next((frozenset(line.split(":", 1)[1].split()) for line in text.splitlines() if line.startswith("flags")),
-                frozenset())
+    flags = next((frozenset(line.split(":", 1)[1].split()) for line in text.splitlines() if line.startswith("flags")),
+                 frozenset())
+    if os.environ.get("VOICECHAT_CPU_ISA", "native") == "avx2":
+        return frozenset(flag for flag in flags if not flag.startswith(("avx512", "amx")))
+    return flags
 
 
 def cpu_has_fast_bf16() -> bool:

@@ -97,3 +97,17 @@ def test_a_library_built_before_needs_no_compiler(monkeypatch, tmp_path):
         assert cpu_kernels.build(flags) is None  # nothing to find and no compiler: the engine runs without them
     finally:
         cpu_kernels.build.cache_clear()
+
+
+def test_an_avx2_machine_is_measured_on_a_newer_cpu_with_voicechat_cpu_isa():
+    """Under VOICECHAT_CPU_ISA=avx2 torch, oneDNN and the engine's kernels all take their AVX2 paths."""
+    import os
+    import subprocess
+    import sys
+
+    probe = ("import app, torch; from app.device import cpu_flags, cpu_has_fast_bf16; from app.kernels import cpu_kernels;"
+             "print(torch.backends.cpu.get_cpu_capability(), cpu_has_fast_bf16(),"
+             "any(f.startswith(('avx512', 'amx')) for f in cpu_flags()), cpu_kernels.compiler_flags() == cpu_kernels.FLAGS)")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True,
+                          env={**os.environ, "VOICECHAT_CPU_ISA": "avx2"})
+    assert done.stdout.split() == ["AVX2", "False", "False", "True"]

@@ -31,6 +31,8 @@ def machine_facts() -> dict[str, Any]:
     # the CPU class a figure holds for: which of the fast paths this CPU takes
     relevant = ("avx2", "fma", "f16c", "avx512f", "avx512_vnni", "avx512_bf16", "amx_bf16", "amx_int8")
     facts["machine_cpu_flags"] = " ".join(flag for flag in relevant if flag in cpu_flags()) or "none of the x86 fast paths"
+    if os.environ.get("VOICECHAT_CPU_ISA", "native") != "native":
+        facts["machine_cpu_isa"] = f"{os.environ['VOICECHAT_CPU_ISA']} (VOICECHAT_CPU_ISA: the paths of that class on this CPU)"
     return facts
 
 
