@@ -7,6 +7,7 @@ mode, the two sessions side by side so both meet the same load, each utterance i
 text only and short (the speculative reply still runs at each pause, as in use).
 
 Figures per mode: ``turn_false_splits``, the share of unfinished utterances whose inner pause ended a turn;
+``turn_complete_splits``, the share of complete utterances that a turn ended before their end (at a gap between words);
 ``turn_endpoint_ms_p50``, end of speech (the last voiced frame sent) -> ``input_audio_buffer.committed`` after
 complete utterances; ``turn_late_ms_p95``, the same at the real end of every utterance; ``turn_missed_ends``,
 utterances whose end committed no turn within the trailing silence.
@@ -93,6 +94,8 @@ class Utterance:
 class ModeResult:
     false_splits: int = 0
     unfinished: int = 0
+    complete_splits: int = 0
+    complete: int = 0
     endpoint_ms: list[float] = field(default_factory=list)  # complete utterances
     late_ms: list[float] = field(default_factory=list)  # every utterance's real end
     missed: int = 0
@@ -170,9 +173,13 @@ async def _session(url: str, mode: str, eagerness: str, speech: list[Utterance],
                 result.late_ms.append((ends[0] - utterance.speech_end_s) * 1000)
                 if utterance.complete:
                     result.endpoint_ms.append(result.late_ms[-1])
-            if not utterance.complete:
+            split = any(t <= utterance.speech_end_s for t in commits)
+            if utterance.complete:
+                result.complete += 1
+                result.complete_splits += split
+            else:
                 result.unfinished += 1
-                result.false_splits += any(t <= utterance.speech_end_s for t in commits)
+                result.false_splits += split
             await _forget(client, seen)
 
 
@@ -195,6 +202,7 @@ def summarize(results: dict[str, ModeResult], speech: list[Utterance]) -> dict[s
     }
     for mode, result in results.items():
         out[f"{mode}_turn_false_splits"] = round(result.false_splits / result.unfinished, 3) if result.unfinished else None
+        out[f"{mode}_turn_complete_splits"] = round(result.complete_splits / result.complete, 3) if result.complete else None
         out[f"{mode}_turn_endpoint_ms_p50"] = percentile(result.endpoint_ms, 50, 1)
         out[f"{mode}_turn_late_ms_p95"] = percentile(result.late_ms, 95, 1)
         out[f"{mode}_turn_missed_ends"] = result.missed
