@@ -35,7 +35,7 @@ SENTENCE = "followme/status"
 
 @pytest.fixture(scope="module")
 def clips(settings) -> dict[str, tuple[np.ndarray, str]]:
-    """Each clip as the server's endpointer cuts it from a stream (pre-roll, 160 ms of silence after)."""
+    """Each clip as the server's endpointer cuts it from a stream (pre-roll, vad_pause_ms of silence after)."""
     samples = asterisk_samples(names=LOOPING + TWICE + [SENTENCE_LOOP, SENTENCE, "letters/e", "letters/f"])
     return {s.name: (streamed_utterances(settings, s.audio)[0], s.text) for s in samples}
 
@@ -66,7 +66,7 @@ def bare(base_pt, served) -> WhisperTranscriber:
 def _first_pass(transcriber: WhisperTranscriber, audio: np.ndarray, budget: int | None = None):
     features = transcriber.features([audio])
     budgets = [budget or token_budget(len(audio), 16000)]
-    return transcriber.decode(features, budgets, trimmed=True)[0]
+    return transcriber.decode(features, budgets, language=transcriber.language, trimmed=True)[0]
 
 
 def _same(said: str, heard: str) -> bool:
