@@ -172,7 +172,9 @@ class Settings(BaseSettings):
     vad_threshold: float = Field(0.5, description="silero-vad speech probability threshold.")
     vad_silence_ms: int = Field(400, description="Silence that ends a turn (the hangover).")
     vad_pause_ms: int = Field(
-        160, description="Silence that marks a pause, where speculative ASR starts (at most vad_silence_ms)."
+        100,
+        description="Silence that marks a pause, where speculative ASR and the reply start (at most vad_silence_ms); "
+        "the turn's audio ends there too.",
     )
     vad_min_speech_ms: int = Field(200, description="Shorter bursts are ignored.")
     vad_preroll_ms: int = Field(300, description="Audio kept before speech starts, so the first syllable survives.")
