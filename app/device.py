@@ -11,6 +11,8 @@ from pathlib import Path
 
 import torch
 
+import app
+
 T = TypeVar("T")
 
 
@@ -23,16 +25,16 @@ def resolve_device(setting: str) -> torch.device:
 
 @functools.cache
 def cpu_flags() -> frozenset[str]:
-    """The CPU's feature flags (Linux /proc/cpuinfo; empty elsewhere), less AVX-512 and AMX under
-    ``VOICECHAT_CPU_ISA=avx2`` (app/__init__.py)."""
+    """The CPU's feature flags (Linux /proc/cpuinfo; empty elsewhere), less those of the newer instruction sets that
+    ``VOICECHAT_CPU_ISA`` leaves out (app/__init__.py)."""
     try:
         text = Path("/proc/cpuinfo").read_text()
     except OSError:
         return frozenset()
     flags = next((frozenset(line.split(":", 1)[1].split()) for line in text.splitlines() if line.startswith("flags")),
                  frozenset())
-    if os.environ.get("VOICECHAT_CPU_ISA", "native") == "avx2":
-        return frozenset(flag for flag in flags if not flag.startswith(("avx512", "amx")))
+    if app.CPU_ISA in app.CPU_CLASSES:
+        return frozenset(flag for flag in flags if not flag.startswith(app.CPU_CLASSES[app.CPU_ISA][2]))
     return flags
 
 

@@ -8,6 +8,8 @@ import platform
 from pathlib import Path
 from typing import Any
 
+import app
+
 
 def machine_facts() -> dict[str, Any]:
     """What the numbers were measured on, so they are never quoted without it."""
@@ -31,8 +33,8 @@ def machine_facts() -> dict[str, Any]:
     # the CPU class a figure holds for: which of the fast paths this CPU takes
     relevant = ("avx2", "fma", "f16c", "avx512f", "avx512_vnni", "avx512_bf16", "amx_bf16", "amx_int8")
     facts["machine_cpu_flags"] = " ".join(flag for flag in relevant if flag in cpu_flags()) or "none of the x86 fast paths"
-    if os.environ.get("VOICECHAT_CPU_ISA", "native") != "native":
-        facts["machine_cpu_isa"] = f"{os.environ['VOICECHAT_CPU_ISA']} (VOICECHAT_CPU_ISA: the paths of that class on this CPU)"
+    if app.CPU_ISA != "native":
+        facts["machine_cpu_isa"] = f"{app.CPU_ISA} (VOICECHAT_CPU_ISA: the paths of that class on this CPU)"
     return facts
 
 
