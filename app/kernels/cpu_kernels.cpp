@@ -193,7 +193,7 @@ static void round_rows(const float* x, int64_t M, int64_t K, int64_t ldx, int8_t
 // acc += per 32-bit lane, the sum over its 4 bytes of u8 weights x s8 inputs. A group's 4-bit weights
 // (u4 x s8) take the narrow form: AVX2 sums maddubs' 16-bit pairs over the group's 8 quads (at most
 // 8 x 2 x 15 x 127 < 2^15) and widens them once per group with madd, one multiply per quad instead of
-// two (2x the products a second on 2 Zen 4 cores); 8-bit weights fill 16 bits in one quad.
+// two; 8-bit weights fill 16 bits in one quad.
 struct DotAvx2 {
     static inline __m256i dot(__m256i acc, __m256i w, __m256i x) {
         const __m256i pairs = _mm256_maddubs_epi16(w, x);  // |pair| <= 2 x 127 x 127: no saturation
