@@ -13,9 +13,13 @@ APT_TEST_PACKAGES := chromium chromium-driver espeak-ng sox docker-compose g++ a
 run: install
 	$(BIN)/voicechat serve
 
+# The kernels and the engine's choices once more as a CPU without AVX-512 or AMX takes them (app/__init__.py).
+AVX2_CLASS_TESTS := tests/test_kernels_linear.py tests/test_kernels_quantized.py tests/test_engine_quantized.py tests/test_engine_dtype.py
+
 test: install-dev system-test-deps
 	$(BIN)/ruff check app tests
 	$(BIN)/pytest
+	VOICECHAT_CPU_ISA=avx2 $(BIN)/pytest -q $(AVX2_CLASS_TESTS)
 
 install: $(VENV)/.installed
 
