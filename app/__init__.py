@@ -21,6 +21,6 @@ CPU_ISA = os.environ.get("VOICECHAT_CPU_ISA", "native")
 if CPU_ISA != "native" and CPU_ISA not in CPU_CLASSES:
     raise ValueError(f"VOICECHAT_CPU_ISA={CPU_ISA!r}: use native, {' or '.join(CPU_CLASSES)}")
 if CPU_ISA in CPU_CLASSES:
-    os.environ["ATEN_CPU_CAPABILITY"], os.environ["ONEDNN_MAX_CPU_ISA"], _ = CPU_CLASSES[CPU_ISA]
+    os.environ["ATEN_CPU_CAPABILITY"], os.environ["ONEDNN_MAX_CPU_ISA"] = CPU_CLASSES[CPU_ISA][:2]
 
 __version__ = "0.1.0"
