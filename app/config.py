@@ -87,8 +87,8 @@ class Settings(BaseSettings):
     llm_draft_model: str = Field(
         "auto",
         description="Draft LLM for speculative decoding (same tokenizer as llm_model): 'auto' (on a GPU the packaged "
-        "'qwen2.5-0.5b' under 'qwen2.5-1.5b'; none on a CPU, where it measured 1.13x at one user and no faster at "
-        "eight), 'none', or a packaged name, model name or folder.",
+        "'qwen2.5-0.5b' under 'qwen2.5-1.5b'; none on a CPU, where the draft made the spoken reply come later: "
+        "docs/benchmarks.md), 'none', or a packaged name, model name or folder.",
     )
     llm_speculative_tokens: int = Field(
         4, description="Most tokens the draft proposes per decode row and step (the engine adapts it; 0 = off)."
@@ -283,9 +283,9 @@ class Settings(BaseSettings):
     @property
     def whisper_model(self) -> str:
         """The Whisper model to load: ``asr_model``, where 'auto' is base where it holds the voice latency targets
-        (on a GPU) or where the language needs a multilingual model, else tiny.en: on a 2-core CPU base's ASR takes
-        ~2.2x tiny.en's (~130 vs ~60 ms a short utterance) and put a median 0.12 s on the end of speech -> first
-        audio, twice the 60 ms the voice target allows (docs/benchmarks.md)."""
+        (on a GPU) or where the language needs a multilingual model, else tiny.en: on a 2-core CPU base's encoder
+        adds more to every reply's latency than the voice target allows, and on the recorded English prompts tiny.en
+        hears them better (docs/benchmarks.md)."""
         if self.asr_model != "auto":
             return self.asr_model
         if self.asr_language != "en":
@@ -297,7 +297,7 @@ class Settings(BaseSettings):
     @property
     def draft_model(self) -> str | None:
         """The draft LLM to load, or None: ``llm_draft_model``, where 'auto' pairs the packaged Qwen2.5 1.5B with
-        its 0.5B sibling (same tokenizer, a third of the weights to stream per proposed token)."""
+        its 0.5B sibling (same tokenizer, a fraction of the weights to stream per proposed token)."""
         choice = self.llm_draft_model
         if choice == "auto":
             from app.device import resolve_device

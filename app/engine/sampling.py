@@ -55,7 +55,7 @@ def _filter_top_k_top_p(logits: torch.Tensor, top_k: int, top_p: float) -> torch
     if top_p < 1.0:
         # the nucleus lies among the likeliest tokens: a partial sort (topk), widened until it holds top_p,
         # finds the same tokens (up to rounding at its edge) as sorting the whole vocabulary, which takes
-        # ~30 ms for 150k tokens on a CPU: per row and step, and k+1 times over when verifying proposals
+        # tens of ms for 150k tokens on a CPU: per row and step, and k+1 times over when verifying proposals
         # (a flat distribution, whose nucleus is a large part of the vocabulary, is sorted whole)
         probs = logits.softmax(-1)
         vocab = probs.shape[-1]

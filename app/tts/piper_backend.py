@@ -21,9 +21,9 @@ class PiperSynthesizer:
 
     def __init__(self, model_path: str | Path, config_path: str | Path | None = None, *, threads: int = 2) -> None:
         """``threads``: ONNX Runtime threads, which wait without spinning: the voice shares the CPU with
-        the LLM engine, and busy-waiting threads would slow both. Two threads speak a first clause in
-        ~90 ms instead of ~150 ms on a 2-core CPU (``voicechat bench tts``), and the first clause is
-        what the user waits for."""
+        the LLM engine, and busy-waiting threads would slow both. Two threads speak a first clause
+        sooner than one on a 2-core CPU (``voicechat bench tts``), and the first clause is what the user
+        waits for."""
         config_path = Path(config_path) if config_path else Path(f"{model_path}.json")
         try:
             config = PiperConfig.from_dict(json.loads(config_path.read_text(encoding="utf-8")))
