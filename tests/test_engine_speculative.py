@@ -301,6 +301,10 @@ async def test_the_benchmark_compares_both_modes_in_one_run(settings, prepared):
         assert results[f"greedy_identical_b{b}"] is True
         assert results[f"decode_tps_off_b{b}"] > 0 and results[f"decode_tps_on_b{b}"] > 0
         assert results[f"acceptance_b{b}"] > 0.9 and results[f"mean_k_b{b}"] == 3
+    # the forward times the policy chose from: the target's verify of 4 tokens a row among them, each a number
+    target_times = dict(pair.split(": ") for pair in results["target_forward_ms_by_tokens"].split(", "))
+    assert "4" in target_times and all(float(ms) > 0 for ms in target_times.values())
+    assert results["draft_forward_ms_by_tokens"].startswith("1: ")
 
 
 def test_the_draft_setting_pairs_the_packaged_qwen_models_and_prepare_returns_it(settings, tmp_path):

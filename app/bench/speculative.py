@@ -6,7 +6,8 @@ share of proposals accepted, accepted tokens per verified row, the k the engine 
 the greedy outputs are identical (they must be with 16-bit weights; the 4- and 8-bit kernels give a row
 slightly different logits depending on how many rows share its forward, which can flip a near-tie, as
 batching itself can). Off and on runs alternate, so a busy machine's load falls on both alike; each
-mode's best run is reported.
+mode's best run is reported. Beside them: both models' forward times by tokens in the forward, as the
+engine measured them, from which its policy chose k.
 """
 
 from __future__ import annotations
@@ -100,6 +101,9 @@ async def _measure(settings: Settings, llm_dir: str, draft_dir: str, args: argpa
             results[f"mean_k_b{b}"] = statistics.mean(chosen) if chosen else 0.0
             results[f"greedy_identical_b{b}"] = outputs["off"] == outputs["on"]
         results["draft_acceptance_estimate"] = policy.acceptance
+        for name, times in (("target", policy.target), ("draft", policy.draft)):  # what the policy chose k from
+            results[f"{name}_forward_ms_by_tokens"] = ", ".join(f"{tokens}: {ms:.1f}"
+                                                                for tokens, ms in sorted(times.ms_by_tokens.items()))
         results["threads"] = engine.stats()["cpu_threads"]
         return results
     finally:
