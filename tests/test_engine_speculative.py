@@ -80,6 +80,23 @@ def test_forward_times_interpolate_and_extrapolate():
     assert times.ms(1) == 10.0 and times.ms(5) == 25.0 and times.ms(16) == 80.0
 
 
+def test_one_stalled_forward_does_not_turn_speculation_off():
+    # a draft forward that stalled (38 ms against its usual 8) among the calibration's three: the median keeps 8,
+    # where a mean would have priced every proposal at ~18 ms and the policy would never speculate to correct it
+    policy = SpeculationPolicy(max_k=4)
+    for tokens, ms in ((1, 37.5), (2, 38.1), (3, 40.2), (4, 42.6), (5, 59.1), (8, 73.1)):
+        for _ in range(3):
+            policy.target.observe(tokens, ms)
+    for ms in (38.1, 8.3, 8.4):
+        policy.draft.observe(1, ms)
+    policy.acceptance = 0.68
+    assert policy.draft.ms(1) == 8.4 and policy.choose(1) >= 2
+    # the latest few count: a machine that got slower for good is priced as it is now
+    for _ in range(ForwardTimes.RECENT):
+        policy.draft.observe(1, 30.0)
+    assert policy.draft.ms(1) == 30.0 and policy.choose(1) == 0
+
+
 # --- the engine with real models -----------------------------------------------------------------
 
 def force_k(engine, k: int) -> None:

@@ -20,7 +20,9 @@ catches up on them, and runs the step's prefill chunks too, so a prompt is in bo
 
 from __future__ import annotations
 
+import statistics
 import time
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -79,16 +81,22 @@ def expected_tokens(acceptance: float, k: int) -> float:
 
 
 class ForwardTimes:
-    """Measured forward time by the number of tokens in it: an average per size, linear in between."""
+    """Measured forward time by the number of tokens in it: the median of the latest few per size, linear in between.
 
-    EMA = 0.2
+    A median, not a mean: on a shared machine a forward now and then takes several times its usual time, and
+    one such outlier in a mean can make speculation look unprofitable, after which the sizes only a speculative
+    step runs are never measured again to correct it."""
+
+    RECENT = 7
 
     def __init__(self) -> None:
         self.ms_by_tokens: dict[int, float] = {}
+        self._recent: dict[int, deque[float]] = {}
 
     def observe(self, tokens: int, ms: float) -> None:
-        old = self.ms_by_tokens.get(tokens)
-        self.ms_by_tokens[tokens] = ms if old is None else (1 - self.EMA) * old + self.EMA * ms
+        recent = self._recent.setdefault(tokens, deque(maxlen=self.RECENT))
+        recent.append(ms)
+        self.ms_by_tokens[tokens] = statistics.median(recent)
 
     def ms(self, tokens: int) -> float:
         known = sorted(self.ms_by_tokens.items())
@@ -123,6 +131,7 @@ class SpeculationPolicy:
         self.target = ForwardTimes()
         self.draft = ForwardTimes()
         self.overhead_ms = 0.0  # per row and speculative step beyond the forwards: packing, proposing, accepting
+        self._overheads: deque[float] = deque(maxlen=ForwardTimes.RECENT)
 
     def gain(self, rows: int, k: int) -> float:
         """Expected tokens per second with k proposals a row, over a plain step's."""
@@ -142,6 +151,11 @@ class SpeculationPolicy:
             # an acceptance measured long ago says little about today's replies: drift back, so it is tried again
             self.acceptance += 0.01 * (self.PRIOR - self.acceptance) if self.acceptance < self.PRIOR else 0.0
         return best
+
+    def observe_overhead(self, ms_per_row: float) -> None:
+        """One speculative step's time beyond its forwards, per row (a median, as for the forwards)."""
+        self._overheads.append(ms_per_row)
+        self.overhead_ms = statistics.median(self._overheads)
 
     def observe(self, accepted: int, rejected_rows: int) -> None:
         """One verify step: proposals accepted, and rows whose run ended in a rejection (maximum likelihood
@@ -201,6 +215,8 @@ class Speculator:
         self.max_seq_len = max_seq_len
         self.last_k = 0
 
+    CALIBRATION_RUNS = 3
+
     def calibrate(self, target: ModelRunner, block_table: list[int], context: int) -> None:
         """Time both models' forwards of a few single-query rows before the first request, so the first
         steps choose k from measurements (the running engine keeps measuring)."""
@@ -208,12 +224,11 @@ class Speculator:
             runner.run(pack([Chunk(block_table, 0, [1] * context)], self.block_size, self.device))
             for tokens in sizes:
                 inputs = pack([Chunk(block_table, context, [1] * tokens, tokens, True)], self.block_size, self.device)
-                best = float("inf")
-                for _ in range(2):  # the first run of a shape pays one-off costs
+                runner.run(inputs)  # the first run of a shape pays one-off costs
+                for _ in range(self.CALIBRATION_RUNS):  # several, so one stall is not the median
                     started = time.perf_counter()
                     runner.run(inputs)
-                    best = min(best, (time.perf_counter() - started) * 1000)
-                times.observe(tokens, best)
+                    times.observe(tokens, (time.perf_counter() - started) * 1000)
 
     def plan(self, batch: ScheduledBatch) -> SpecPlan | None:
         """Under the engine lock: the step's rows and their proposal counts, or None for a plain step."""
@@ -252,8 +267,7 @@ class Speculator:
         if not plan.batch.prefill:
             policy = self.policy
             policy.target.observe(sum(1 + len(r.proposals) for r in plan.rows), target_ms)
-            overhead = ((time.perf_counter() - started) * 1000 - draft_ms - target_ms) / len(plan.rows)
-            policy.overhead_ms += ForwardTimes.EMA * (overhead - policy.overhead_ms)
+            policy.observe_overhead(((time.perf_counter() - started) * 1000 - draft_ms - target_ms) / len(plan.rows))
         ended = [r for r in plan.rows if r.proposals and len(outcome.tokens.get(r.seq, ())) <= len(r.proposals)]
         self.policy.observe(outcome.accepted, len(ended))
         return outcome
