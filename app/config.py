@@ -80,9 +80,11 @@ class Settings(BaseSettings):
     )
     llm_weight_bits: Literal["auto", "4", "8", "16"] = Field(
         "auto",
-        description="Bits per LLM weight where the CPU kernels run: 'auto' keeps each linear at 4 bits where it holds "
-        "there (it came from 4-bit GGUF blocks), else 8; '4' or '8' for all; '16' keeps the checkpoint's 16-bit "
-        "weights. Decode streams every weight once per step, so fewer bits decode faster.",
+        description="Bits per LLM weight where the CPU kernels run: 'auto' packs a packaged model at the bits chosen "
+        "for it on bench quality (qwen2.5-1.5b: every linear at 4 bits, its GGUF's 6-bit ones too) and any other "
+        "model each linear at 4 bits where it holds there (it came from 4-bit GGUF blocks), else 8; '4' or '8' for "
+        "all; '16' keeps the checkpoint's 16-bit weights. Decode streams every weight once per step, so fewer bits "
+        "decode faster.",
     )
     llm_draft_model: str = Field(
         "auto",
@@ -293,6 +295,15 @@ class Settings(BaseSettings):
         from app.device import resolve_device
 
         return "base" if resolve_device(self.device).type == "cuda" else "tiny.en"
+
+    @property
+    def weight_bits(self) -> str:
+        """The bits the engine packs the LLM's linears at: ``llm_weight_bits``, where 'auto' is the packaged model's
+        own choice (:attr:`app.models.sources.PackagedLLM.weight_bits`), else each weight's own."""
+        from app.models.sources import PACKAGED_LLMS
+
+        packaged = PACKAGED_LLMS.get(self.llm_model)
+        return packaged.weight_bits if self.llm_weight_bits == "auto" and packaged is not None else self.llm_weight_bits
 
     @property
     def draft_model(self) -> str | None:

@@ -393,7 +393,7 @@ def run(args: argparse.Namespace, settings: Settings) -> dict[str, Any]:
     llm_dir = prepare_models(settings).llm_dir
     dtype = compute_dtype(settings.llm_dtype, llm_dir, device, lean=settings.llm_lean_forward,
                           half_weights=settings.llm_half_weights,
-                          weight_bits=settings.llm_weight_bits)  # the engine's, for every contender
+                          weight_bits=settings.weight_bits)  # the engine's, for every contender
     tokenizer = AutoTokenizer.from_pretrained(llm_dir)
     prompts = seed_prompts(tokenizer, settings, plan.requests)
     results: dict[str, Any] = {"model": Path(str(llm_dir)).name, "device": str(device),

@@ -435,7 +435,7 @@ def _model_figures(outcomes: list[Outcome], server: dict[str, Any], elapsed: flo
             "quality_temperature": settings.temperature if settings else "unknown (server's own)",
             "quality_top_p": settings.top_p if settings else "unknown (server's own)",
             "quality_repetition_penalty": settings.repetition_penalty if settings else "unknown (server's own)",
-            "quality_weight_bits": settings.llm_weight_bits if settings else "unknown (server's own)",
+            "quality_weight_bits": settings.weight_bits if settings else "unknown (server's own)",
             "quality_max_new_tokens": settings.max_new_tokens if settings else "unknown (server's own)",
             "quality_elapsed_s": round(elapsed, 1),
         }

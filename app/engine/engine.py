@@ -107,8 +107,8 @@ class LocalEngine:
         self.supports_tools = template_supports_tools(self.tokenizer.chat_template)
         self.prompts = PromptBuilder(self.tokenizer)
         dtype = compute_dtype(s.llm_dtype, self.model_path, self.device, lean=s.llm_lean_forward,
-                              half_weights=s.llm_half_weights, weight_bits=s.llm_weight_bits)
-        self.runner = self._runner(self.model_path, dtype, s.kv_cache_bytes, s.llm_weight_bits)
+                              half_weights=s.llm_half_weights, weight_bits=s.weight_bits)
+        self.runner = self._runner(self.model_path, dtype, s.kv_cache_bytes, s.weight_bits)
         self.blocks = BlockManager(self.runner.cache.num_blocks, s.kv_block_size)
         self._warm_up()
         self.speculator = self._load_draft() if self.draft_path is not None and s.llm_speculative_tokens > 0 else None

