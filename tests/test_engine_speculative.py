@@ -11,7 +11,8 @@ import torch
 
 from app.engine import Priority, SamplingParams, create_backend
 from app.engine.draft_vocab import ShortlistHead, shortlist_ids
-from app.engine.speculative import ForwardTimes, SpeculationPolicy, accept_greedy, accept_sampled, expected_tokens
+from app.engine.speculative import (ForwardTimes, RecentMedian, SpeculationPolicy, accept_greedy, accept_sampled,
+                                    expected_tokens)
 from app.models.prepare import ModelPreparationError, prepare_models
 from engine_helpers import PROMPTS, SYSTEM, collect, prompt_ids, wait_until
 
@@ -92,7 +93,7 @@ def test_one_stalled_forward_does_not_turn_speculation_off():
     policy.acceptance = 0.68
     assert policy.draft.ms(1) == 8.4 and policy.choose(1) >= 2
     # the latest few count: a machine that got slower for good is priced as it is now
-    for _ in range(ForwardTimes.RECENT):
+    for _ in range(RecentMedian.SIZE):
         policy.draft.observe(1, 30.0)
     assert policy.draft.ms(1) == 30.0 and policy.choose(1) == 0
 

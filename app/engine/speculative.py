@@ -80,23 +80,34 @@ def expected_tokens(acceptance: float, k: int) -> float:
 # --- when it pays --------------------------------------------------------------------------------
 
 
-class ForwardTimes:
-    """Measured forward time by the number of tokens in it: the median of the latest few per size, linear in between.
+class RecentMedian:
+    """The median of the latest few observations of a time.
 
     A median, not a mean: on a shared machine a forward now and then takes several times its usual time, and
     one such outlier in a mean can make speculation look unprofitable, after which the sizes only a speculative
     step runs are never measured again to correct it."""
 
-    RECENT = 7
+    SIZE = 7
+
+    def __init__(self) -> None:
+        self._recent: deque[float] = deque(maxlen=self.SIZE)
+        self.value = 0.0
+
+    def observe(self, value: float) -> float:
+        self._recent.append(value)
+        self.value = statistics.median(self._recent)
+        return self.value
+
+
+class ForwardTimes:
+    """Measured forward time by the number of tokens in it: a :class:`RecentMedian` per size, linear in between."""
 
     def __init__(self) -> None:
         self.ms_by_tokens: dict[int, float] = {}
-        self._recent: dict[int, deque[float]] = {}
+        self._recent: dict[int, RecentMedian] = {}
 
     def observe(self, tokens: int, ms: float) -> None:
-        recent = self._recent.setdefault(tokens, deque(maxlen=self.RECENT))
-        recent.append(ms)
-        self.ms_by_tokens[tokens] = statistics.median(recent)
+        self.ms_by_tokens[tokens] = self._recent.setdefault(tokens, RecentMedian()).observe(ms)
 
     def ms(self, tokens: int) -> float:
         known = sorted(self.ms_by_tokens.items())
@@ -130,15 +141,14 @@ class SpeculationPolicy:
         self.acceptance = self.PRIOR  # per-token acceptance probability (geometric model)
         self.target = ForwardTimes()
         self.draft = ForwardTimes()
-        self.overhead_ms = 0.0  # per row and speculative step beyond the forwards: packing, proposing, accepting
-        self._overheads: deque[float] = deque(maxlen=ForwardTimes.RECENT)
+        self.overhead = RecentMedian()  # ms per row and speculative step beyond the forwards: packing, proposing, accepting
 
     def gain(self, rows: int, k: int) -> float:
         """Expected tokens per second with k proposals a row, over a plain step's."""
         if k == 0:
             return 1.0
         plain = self.target.ms(rows)
-        spec = k * self.draft.ms(rows) + self.target.ms(rows * (k + 1)) + self.overhead_ms * rows
+        spec = k * self.draft.ms(rows) + self.target.ms(rows * (k + 1)) + self.overhead.value * rows
         return expected_tokens(self.acceptance, k) * plain / spec
 
     def choose(self, rows: int) -> int:
@@ -151,11 +161,6 @@ class SpeculationPolicy:
             # an acceptance measured long ago says little about today's replies: drift back, so it is tried again
             self.acceptance += 0.01 * (self.PRIOR - self.acceptance) if self.acceptance < self.PRIOR else 0.0
         return best
-
-    def observe_overhead(self, ms_per_row: float) -> None:
-        """One speculative step's time beyond its forwards, per row (a median, as for the forwards)."""
-        self._overheads.append(ms_per_row)
-        self.overhead_ms = statistics.median(self._overheads)
 
     def observe(self, accepted: int, rejected_rows: int) -> None:
         """One verify step: proposals accepted, and rows whose run ended in a rejection (maximum likelihood
@@ -267,7 +272,7 @@ class Speculator:
         if not plan.batch.prefill:
             policy = self.policy
             policy.target.observe(sum(1 + len(r.proposals) for r in plan.rows), target_ms)
-            policy.observe_overhead(((time.perf_counter() - started) * 1000 - draft_ms - target_ms) / len(plan.rows))
+            policy.overhead.observe(((time.perf_counter() - started) * 1000 - draft_ms - target_ms) / len(plan.rows))
         ended = [r for r in plan.rows if r.proposals and len(outcome.tokens.get(r.seq, ())) <= len(r.proposals)]
         self.policy.observe(outcome.accepted, len(ended))
         return outcome
