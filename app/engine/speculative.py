@@ -210,6 +210,8 @@ class SpecPlan:
 class Speculator:
     """The draft model beside the target, and the policy that says when and how far it proposes."""
 
+    CALIBRATION_RUNS = 3  # timed runs of each forward size at start-up: one stall is then not the median
+
     def __init__(self, draft: ModelRunner, target: ModelRunner, max_k: int, max_catch_up: int, max_seq_len: int) -> None:
         self.draft = draft
         self.block_size = draft.cache.block_size
@@ -220,8 +222,6 @@ class Speculator:
         self.max_seq_len = max_seq_len
         self.last_k = 0
 
-    CALIBRATION_RUNS = 3
-
     def calibrate(self, target: ModelRunner, block_table: list[int], context: int) -> None:
         """Time both models' forwards of a few single-query rows before the first request, so the first
         steps choose k from measurements (the running engine keeps measuring)."""
@@ -230,7 +230,7 @@ class Speculator:
             for tokens in sizes:
                 inputs = pack([Chunk(block_table, context, [1] * tokens, tokens, True)], self.block_size, self.device)
                 runner.run(inputs)  # the first run of a shape pays one-off costs
-                for _ in range(self.CALIBRATION_RUNS):  # several, so one stall is not the median
+                for _ in range(self.CALIBRATION_RUNS):
                     started = time.perf_counter()
                     runner.run(inputs)
                     times.observe(tokens, (time.perf_counter() - started) * 1000)
