@@ -88,6 +88,19 @@ def test_llm_folder_answers_a_chat_templated_question(prepared: PreparedModels) 
     assert "Paris" in reply, reply
 
 
+def test_gguf_conversion_writes_a_plain_folder_and_warns_of_nothing(tmp_path: Path, capfd) -> None:
+    """The weights are asked for dequantised, so transformers neither keeps GGUF blocks nor warns on the first
+    start's console that it does ("the weights stay quantized", "every matmul will cast")."""
+    from app.models.llm_gguf import convert_gguf_to_transformers
+
+    llm = sources.packaged_llm("smollm2-135m")
+    convert_gguf_to_transformers(llm.source(), tmp_path, name=llm.display, stop_tokens=llm.stop_tokens)
+    assert "[transformers]" not in capfd.readouterr().err
+    config = json.loads((tmp_path / "config.json").read_text())
+    assert "quantization_config" not in config
+    assert config["dtype"] == "bfloat16"
+
+
 def test_piper_voice_synthesises_audible_speech(prepared: PreparedModels) -> None:
     from piper import PiperVoice
 

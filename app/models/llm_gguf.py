@@ -27,7 +27,7 @@ def convert_gguf_to_transformers(
     and the saved generation config stops on all of them, so a reply ends with the assistant's turn.
     """
     import torch
-    from transformers import AutoModelForCausalLM, AutoTokenizer
+    from transformers import AutoModelForCausalLM, AutoTokenizer, GgufConfig
     from transformers.utils import logging as hf_logging
 
     if progress:
@@ -47,15 +47,14 @@ def convert_gguf_to_transformers(
     try:
         _say(progress, f"{name}: dequantising the GGUF to bf16")
         tokenizer = AutoTokenizer.from_pretrained(gguf_path.parent, gguf_file=gguf_path.name)
-        model = AutoModelForCausalLM.from_pretrained(gguf_path.parent, gguf_file=gguf_path.name, dtype=torch.bfloat16)
+        # Asked for dequantised: the model is then an ordinary bf16 one with no GGUF quantizer attached (nothing to
+        # strip before saving), and transformers does not warn, wrongly for these architectures, that it keeps
+        # the weights packed.
+        model = AutoModelForCausalLM.from_pretrained(gguf_path.parent, gguf_file=gguf_path.name, dtype=torch.bfloat16,
+                                                     quantization_config=GgufConfig(dequantize=True))
     finally:
         if joined is not None:
             joined.unlink(missing_ok=True)  # the weights are in memory now; free the disk before saving
-    # The weights are now plain bf16 tensors; forget the GGUF origin so the folder loads as a normal model.
-    model.hf_quantizer = None
-    model.is_quantized = False
-    if hasattr(model.config, "quantization_config"):
-        del model.config.quantization_config
     _stop_at_end_of_turn(model, tokenizer, stop_tokens, source)
     _say(progress, f"{name}: saving the bf16 folder")
     model.save_pretrained(destination, safe_serialization=True)
