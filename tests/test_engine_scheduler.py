@@ -5,6 +5,7 @@ from __future__ import annotations
 from app.engine.api import Priority, SamplingParams
 from app.engine.detokenizer import IncrementalDetokenizer
 from app.engine.kv_cache import BlockManager
+from app.engine.measured import RecentMedian
 from app.engine.scheduler import BatchSizer, ScheduledBatch, Scheduler, SchedulerConfig, StepOutcome
 from app.engine.sequence import Sequence, Status
 
@@ -171,6 +172,18 @@ def test_batch_sizer_caps_voice_batches_by_measured_step_time():
         sizer.observe(b, ms)
     assert sizer.limit(latency_sensitive=True) == 8
     assert sizer.limit(latency_sensitive=False) == 32
+
+
+def test_one_stalled_step_does_not_cap_voice_batches_for_good():
+    sizer = BatchSizer(max_batch=8, itl_target_ms=100)
+    for _ in range(3):
+        for b, ms in [(1, 30), (2, 35), (4, 50), (8, 80)]:
+            sizer.observe(b, ms)
+    sizer.observe(8, 600)  # the machine stalled for one step
+    assert sizer.limit(latency_sensitive=True) == 8
+    for _ in range(RecentMedian.SIZE):  # ... but a size that got slower for good is priced as it is
+        sizer.observe(8, 150)
+    assert sizer.limit(latency_sensitive=True) == 4
 
 
 def test_a_waiting_voice_request_gets_a_step_of_voice_work_only():

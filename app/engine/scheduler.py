@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from app.engine.api import Delta, Priority
 from app.engine.detokenizer import DetokenizerStep
 from app.engine.kv_cache import BlockManager
+from app.engine.measured import RecentMedian
 from app.engine.sequence import Sequence, Status
 
 
@@ -87,22 +88,21 @@ class BatchSizer:
     time: batch size then barely matters to latency); otherwise throughput wins and the limit
     is ``max_batch``."""
 
-    EMA = 0.2
-
     def __init__(self, max_batch: int, itl_target_ms: float) -> None:
         self.max_batch = max_batch
         self.itl_target_ms = itl_target_ms
         self.step_ms: dict[int, float] = {}
+        self._recent: dict[int, RecentMedian] = {}
 
     @staticmethod
     def bucket(batch_size: int) -> int:
         return 1 << max(0, math.ceil(math.log2(max(batch_size, 1))))
 
     def observe(self, batch_size: int, step_ms: float) -> None:
-        """Record a decode-only step."""
+        """Record a decode-only step. A size's time is a :class:`RecentMedian`: a size priced over the budget by
+        one stalled step would not run again while a voice request is active, so nothing would correct it."""
         b = self.bucket(batch_size)
-        old = self.step_ms.get(b)
-        self.step_ms[b] = step_ms if old is None else (1 - self.EMA) * old + self.EMA * step_ms
+        self.step_ms[b] = self._recent.setdefault(b, RecentMedian()).observe(step_ms)
 
     def latency_cap(self) -> int:
         """Largest batch whose measured step time meets the budget. A size not measured yet is

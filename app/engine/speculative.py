@@ -20,15 +20,14 @@ catches up on them, and runs the step's prefill chunks too, so a prompt is in bo
 
 from __future__ import annotations
 
-import statistics
 import time
-from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import torch
 
 from app.engine.attention import Chunk, pack
+from app.engine.measured import RecentMedian
 from app.engine.model_runner import ModelRunner
 from app.engine.sampling import NAN_ERROR, penalise, probabilities, sample
 from app.engine.scheduler import ScheduledBatch, StepOutcome
@@ -78,25 +77,6 @@ def expected_tokens(acceptance: float, k: int) -> float:
 
 
 # --- when it pays --------------------------------------------------------------------------------
-
-
-class RecentMedian:
-    """The median of the latest few observations of a time.
-
-    A median, not a mean: on a shared machine a forward now and then takes several times its usual time, and
-    one such outlier in a mean can make speculation look unprofitable, after which the sizes only a speculative
-    step runs are never measured again to correct it."""
-
-    SIZE = 7
-
-    def __init__(self) -> None:
-        self._recent: deque[float] = deque(maxlen=self.SIZE)
-        self.value = 0.0
-
-    def observe(self, value: float) -> float:
-        self._recent.append(value)
-        self.value = statistics.median(self._recent)
-        return self.value
 
 
 class ForwardTimes:
