@@ -147,6 +147,19 @@ def test_a_request_that_ends_in_the_step_that_computed_its_prompt_leaves_the_pro
     assert sched.blocks.cached_prefix_len(Sequence("next", list(range(100, 113)), SamplingParams(), Priority.VOICE)) == 8
 
 
+def test_a_probed_position_is_computed_even_where_the_prefix_cache_holds_it():
+    """The end-of-turn score reads the logits at the user's words' end: a cached block over that position would
+    leave them unread, so the prefix match stops before it."""
+    sched = make_scheduler()
+    earlier = Sequence("earlier", list(range(100, 113)), SamplingParams(max_tokens=1), Priority.VOICE)
+    sched.add(earlier)
+    run_step(sched, now=0.0)  # caches blocks [100..103], [104..107], [108..111]
+    probed = Sequence("probed", list(range(100, 113)), SamplingParams(), Priority.VOICE)
+    assert sched.blocks.cached_prefix_len(probed) == 12
+    probed.probe_position = 9
+    assert sched.blocks.cached_prefix_len(probed) == 8  # position 9 lies in the third block: computed again
+
+
 def test_prefix_cache_evicts_least_recently_freed_blocks_first():
     blocks = BlockManager(4, BS)
     old = Sequence("old", list(range(0, 9)), SamplingParams(), Priority.TEXT)

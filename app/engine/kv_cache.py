@@ -66,11 +66,13 @@ class BlockManager:
         return -(-num_tokens // self.block_size)
 
     # --- prefix cache ---
-    def _match_prefix(self, token_ids: list[int]) -> list[int]:
-        """Cached blocks that hold exactly the first tokens; at least one token is left to compute."""
+    def _match_prefix(self, seq: Sequence) -> list[int]:
+        """Cached blocks that hold exactly the first tokens of ``seq``. The last token is left to compute, and so is
+        a probed position (``Sequence.probe_position``): its logits are asked for, and only a forward gives them."""
+        token_ids = seq.token_ids
         hits: list[int] = []
         parent: int | None = None
-        usable = len(token_ids) - 1
+        usable = len(token_ids) - 1 if seq.probe_position is None else min(len(token_ids) - 1, seq.probe_position)
         for start in range(0, usable - self.block_size + 1, self.block_size):
             chunk = tuple(token_ids[start : start + self.block_size])
             h = chain_hash(parent, chunk)
@@ -101,13 +103,13 @@ class BlockManager:
     # --- allocation ---
     def cached_prefix_len(self, seq: Sequence) -> int:
         """Tokens of a not yet admitted sequence that the prefix cache already holds."""
-        return len(self._match_prefix(seq.token_ids)) * self.block_size
+        return len(self._match_prefix(seq)) * self.block_size
 
     def blocks_needed(self, seq: Sequence, num_new_tokens: int) -> int:
         """Free-pool blocks that ``num_new_tokens`` more tokens would consume (for a sequence not yet
         admitted: the tokens after its cached prefix, plus cached blocks it takes back from the pool)."""
         if not seq.block_table:
-            hits = self._match_prefix(seq.token_ids)
+            hits = self._match_prefix(seq)
             reclaimed = sum(1 for b in hits if self.blocks[b].ref_count == 0)
             fresh = self.blocks_for(len(hits) * self.block_size + num_new_tokens) - len(hits)
             return fresh + reclaimed
@@ -116,7 +118,7 @@ class BlockManager:
     def admit(self, seq: Sequence) -> None:
         """First allocation: adopt cached prefix blocks, so only the rest needs a forward."""
         assert not seq.block_table
-        hits = self._match_prefix(seq.token_ids)
+        hits = self._match_prefix(seq)
         for block_id in hits:
             self._take(block_id)
         seq.block_table = hits
