@@ -131,7 +131,11 @@ class Settings(BaseSettings):
         description="KV cache dtype; auto = the compute dtype, except bf16 under fp32 compute on a CPU whose AVX2 "
         "kernels read it in place (half the memory per token and per step).",
     )
-    kv_block_size: int = Field(16, description="Tokens per KV-cache block.")
+    kv_block_size: int = Field(
+        4, description="Tokens per KV-cache block. The prefix cache reuses whole blocks, so each turn recomputes the "
+        "last, partly filled block of the conversation so far: small blocks leave little to recompute, and the "
+        "attention gathers single token slots, so a small block costs no speed.",
+    )
     max_batch: int = Field(32, description="Upper bound on requests decoded in one step (the adaptive limit stays below it).")
     llm_threads: int = Field(
         0, description="CPU threads of the LLM engine (0 = one per core); every other stage runs torch on one thread."
