@@ -158,6 +158,8 @@ def test_a_probed_position_is_computed_even_where_the_prefix_cache_holds_it():
     assert sched.blocks.cached_prefix_len(probed) == 12
     probed.probe_position = 9
     assert sched.blocks.cached_prefix_len(probed) == 8  # position 9 lies in the third block: computed again
+    probed.token_probs = {EOS: 0.5}  # read already (a preempted request admitted again): the cache serves it all
+    assert sched.blocks.cached_prefix_len(probed) == 12
 
 
 def test_prefix_cache_evicts_least_recently_freed_blocks_first():

@@ -68,11 +68,13 @@ class BlockManager:
     # --- prefix cache ---
     def _match_prefix(self, seq: Sequence) -> list[int]:
         """Cached blocks that hold exactly the first tokens of ``seq``. The last token is left to compute, and so is
-        a probed position (``Sequence.probe_position``): its logits are asked for, and only a forward gives them."""
+        a probed position not read yet (``Sequence.probe_position``): only a forward gives its logits."""
         token_ids = seq.token_ids
         hits: list[int] = []
         parent: int | None = None
-        usable = len(token_ids) - 1 if seq.probe_position is None else min(len(token_ids) - 1, seq.probe_position)
+        usable = len(token_ids) - 1
+        if seq.probe_position is not None and seq.token_probs is None:
+            usable = min(usable, seq.probe_position)
         for start in range(0, usable - self.block_size + 1, self.block_size):
             chunk = tuple(token_ids[start : start + self.block_size])
             h = chain_hash(parent, chunk)
