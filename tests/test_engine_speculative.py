@@ -12,8 +12,7 @@ import torch
 from app.engine import Priority, SamplingParams, create_backend
 from app.engine.draft_vocab import ShortlistHead, shortlist_ids
 from app.engine.measured import RecentMedian
-from app.engine.speculative import (ForwardTimes, SpeculationPolicy, accept_greedy, accept_sampled,
-                                    expected_tokens)
+from app.engine.speculative import ForwardTimes, SpeculationPolicy, accept_greedy, accept_sampled, expected_tokens
 from app.models.prepare import ModelPreparationError, prepare_models
 from engine_helpers import PROMPTS, SYSTEM, collect, prompt_ids, wait_until
 

@@ -23,3 +23,14 @@ class RecentMedian:
         self._recent.append(value)
         self.value = statistics.median(self._recent)
         return self.value
+
+
+class RecentMedians(dict[int, float]):
+    """A :class:`RecentMedian` per size (a batch size, a forward's token count); the mapping holds their values."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._recent: dict[int, RecentMedian] = {}
+
+    def observe(self, size: int, value: float) -> None:
+        self[size] = self._recent.setdefault(size, RecentMedian()).observe(value)

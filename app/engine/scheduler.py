@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from app.engine.api import Delta, Priority
 from app.engine.detokenizer import DetokenizerStep
 from app.engine.kv_cache import BlockManager
-from app.engine.measured import RecentMedian
+from app.engine.measured import RecentMedians
 from app.engine.sequence import Sequence, Status
 
 
@@ -91,18 +91,16 @@ class BatchSizer:
     def __init__(self, max_batch: int, itl_target_ms: float) -> None:
         self.max_batch = max_batch
         self.itl_target_ms = itl_target_ms
-        self.step_ms: dict[int, float] = {}
-        self._recent: dict[int, RecentMedian] = {}
+        self.step_ms = RecentMedians()
 
     @staticmethod
     def bucket(batch_size: int) -> int:
         return 1 << max(0, math.ceil(math.log2(max(batch_size, 1))))
 
     def observe(self, batch_size: int, step_ms: float) -> None:
-        """Record a decode-only step. A size's time is a :class:`RecentMedian`: a size priced over the budget by
+        """Record a decode-only step. A size's time is a median of its recent steps: a size priced over the budget by
         one stalled step would not run again while a voice request is active, so nothing would correct it."""
-        b = self.bucket(batch_size)
-        self.step_ms[b] = self._recent.setdefault(b, RecentMedian()).observe(step_ms)
+        self.step_ms.observe(self.bucket(batch_size), step_ms)
 
     def latency_cap(self) -> int:
         """Largest batch whose measured step time meets the budget. A size not measured yet is

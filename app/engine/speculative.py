@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 import torch
 
 from app.engine.attention import Chunk, pack
-from app.engine.measured import RecentMedian
+from app.engine.measured import RecentMedian, RecentMedians
 from app.engine.model_runner import ModelRunner
 from app.engine.sampling import NAN_ERROR, penalise, probabilities, sample
 from app.engine.scheduler import ScheduledBatch, StepOutcome
@@ -83,11 +83,10 @@ class ForwardTimes:
     """Measured forward time by the number of tokens in it: a :class:`RecentMedian` per size, linear in between."""
 
     def __init__(self) -> None:
-        self.ms_by_tokens: dict[int, float] = {}
-        self._recent: dict[int, RecentMedian] = {}
+        self.ms_by_tokens = RecentMedians()
 
     def observe(self, tokens: int, ms: float) -> None:
-        self.ms_by_tokens[tokens] = self._recent.setdefault(tokens, RecentMedian()).observe(ms)
+        self.ms_by_tokens.observe(tokens, ms)
 
     def ms(self, tokens: int) -> float:
         known = sorted(self.ms_by_tokens.items())
