@@ -187,6 +187,9 @@ class Settings(BaseSettings):
     max_utterance_s: float = Field(20.0, description="Longer speech is cut into pieces of this length.")
     partial_interval_ms: int = Field(600, description="Partial transcript period while speaking (0 = off).")
     speculative_asr: bool = Field(True, description="Start ASR and the reply during the end-of-turn silence.")
+    prefill_ahead: bool = Field(
+        True, description="Prefill the conversation and the words of each partial transcript while the user speaks."
+    )
     asr_batch_window_ms: float = Field(20.0, description="How long ASR waits to batch utterances of several sessions.")
     asr_max_batch: int = Field(8, description="Most utterances decoded in one ASR batch.")
     asr_threads: int = Field(

@@ -103,6 +103,20 @@ async def test_prefix_reuse_gives_the_same_tokens_as_a_cold_prefill(engine, hf_m
     assert tokens == hf_greedy(hf_model, render(engine.tokenizer, second_turn), 10)
 
 
+async def test_a_reply_after_a_prefill_of_its_open_words_computes_only_the_rest(engine, hf_model):
+    """What prefill ahead (``app/web/realtime/prefill_ahead.py``) relies on: the prompt with the user's words so far
+    left open is, in tokens, the start of the reply's prompt, so the reply finds all its full blocks cached."""
+    words = "Which planet is the largest one in our solar system"
+    conversation = chat(words + "?")
+    opened = [*conversation[:-1], {"role": "user", "content": " ".join(words.split()[:-2]), "prefix": True}]
+    await collect(engine, messages=opened, params=SamplingParams(max_tokens=1))
+    hits_before = engine.stats()["prefix_hit_tokens"]
+    tokens, _, _ = await collect(engine, messages=conversation, params=SamplingParams(max_tokens=10))
+    reused = engine.stats()["prefix_hit_tokens"] - hits_before
+    assert reused > len(render(engine.tokenizer, opened)) - engine.settings.kv_block_size, reused
+    assert tokens == hf_greedy(hf_model, render(engine.tokenizer, conversation), 10)
+
+
 async def test_a_prompt_longer_than_a_step_is_prefilled_in_chunks_and_decoded_exactly(engine, hf_model):
     text = " ".join(PROMPTS * 40) + " Which of these questions is the hardest?"
     ids = prompt_ids(engine, text)

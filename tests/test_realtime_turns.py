@@ -206,6 +206,62 @@ async def test_the_transcription_deltas_are_increments_of_confirmed_words(rig: R
     assert [e["transcript"] for e in events] == rig_partials  # the page shows the latest partial whole
 
 
+async def partials(rig: Rig, *texts: str) -> list[dict]:
+    """Partial transcripts of the speech going on, one after another; the prefill-ahead requests they made."""
+    rig.recognizer.partials = list(texts)
+    rig.session.turns.speech_item = "item_speech"
+    for _ in texts:
+        rig.session.turns.partial_audio(SECOND)
+        await asyncio.sleep(0.02)
+    return [r for r in rig.engine.requests if r["id"].startswith("ahead-")]
+
+
+async def test_partials_prefill_the_conversation_and_their_words_but_the_last(rig: Rig):
+    await rig.send(user_text("Hi."))
+    await rig.send({"type": "response.create"})
+    await rig.outbox.wait_for("response.done")
+    ahead = await partials(rig, "What is the capa", "What is the capa", "What is the capital of")
+    reply = rig.engine.requests[0]
+    assert [r["messages"] for r in ahead] == [
+        [*reply["messages"], {"role": "assistant", "content": rig.engine.reply},
+         {"role": "user", "content": words, "prefix": True}] for words in ("What is the", "What is the capital")
+    ]  # fmt: skip   # the same words twice: one request
+    assert all(r["priority"] == Priority.TEXT and r["params"].max_tokens == 1 and r["tools"] == reply["tools"] for r in ahead)
+
+
+async def test_no_prefill_ahead_beside_a_reply_an_utterance_in_asr_or_voice_replies_in_the_engine_or_when_off(
+        rig: Rig, tmp_path: Path):  # fmt: skip
+    rig.engine.gate = asyncio.Event()
+    await rig.send(user_text("Hi."))
+    await rig.send({"type": "response.create"})
+    assert await partials(rig, "What is the capital") == []  # a reply runs: the next prompt is not known yet
+    rig.engine.gate.set()
+    await rig.outbox.wait_for("response.done")
+    rig.recognizer.gate, rig.recognizer.finals = asyncio.Event(), ["Hello there."]
+    await speak(rig)  # an utterance still in ASR
+    assert await partials(rig, "And what is the capital") == []
+    rig.recognizer.gate.set()
+    await rig.outbox.wait_for("response.done", 2)
+    rig.engine.stats = lambda: {"running_voice": 1, "waiting_voice": 0}  # another session's reply  # type: ignore[method-assign]
+    assert await partials(rig, "And what is the capital") == []
+    rig.engine.stats = lambda: {"running_voice": 0, "waiting_voice": 0}  # type: ignore[method-assign]
+    assert len(await partials(rig, "And what is the capital")) == 1
+    off = await make_rig(tmp_path / "off", prefill_ahead=False)
+    try:
+        assert await partials(off, "What is the capital") == []
+    finally:
+        await off.close()
+
+
+async def test_a_prefill_ahead_still_in_flight_is_cancelled_at_the_pause(rig: Rig):
+    rig.engine.gate = asyncio.Event()  # the prefill waits in the engine
+    ahead = await partials(rig, "What is the capital", "What is the capital of France")
+    assert len(ahead) == 1  # one at a time
+    rig.session.turns.speech_paused(SpeechPaused(at_s=1.3, audio=SECOND))
+    assert rig.engine.cancelled[0] == ahead[0]["id"]
+    rig.engine.gate.set()
+
+
 def test_the_state_machine_refuses_transitions_it_does_not_list():
     machine = StateMachine()
     with pytest.raises(IllegalTransition):

@@ -192,7 +192,8 @@ def run(args: argparse.Namespace, settings: Settings) -> dict[str, Any]:
             results = asyncio.run(_run_users(url, args))
             models = ServerProbe.for_ws_url(url).models()
         server = "own (127.0.0.1, free port)"
-        own_settings = {"vad_silence_ms": settings.vad_silence_ms, "speculative_asr": settings.speculative_asr}
+        own_settings = {"vad_silence_ms": settings.vad_silence_ms, "speculative_asr": settings.speculative_asr,
+                        "prefill_ahead": settings.prefill_ahead}
     summary = summarize(results, args)
     for index, result in enumerate(results):
         for error in result.errors[:5]:

@@ -20,6 +20,7 @@ from app.vad import SpeechPaused, SpeechStarted, SpeechStopped
 from app.web.realtime import server_events as ev
 from app.web.realtime.conversation import Entry
 from app.web.realtime.end_of_turn import SemanticEndOfTurn
+from app.web.realtime.prefill_ahead import PrefillAhead
 from app.web.realtime.state import SessionState
 from app.web.realtime.wire import ProtocolError, new_id
 from app.web.reply import Reply
@@ -65,6 +66,7 @@ class Turns:
         self.committed: list[VoiceTurn] = []
         self.speech_item: str | None = None  # the user item the current speech will become
         self.end_of_turn = SemanticEndOfTurn(session)
+        self.prefill_ahead = PrefillAhead(session)
         self._partial_busy = False
         self._partial_last = ""  # the latest partial transcript of the current speech
         self._partial_sent = 0  # how many of its words were sent as deltas
@@ -75,6 +77,7 @@ class Turns:
         """The user talks: later turns answer everything at the end; a talking assistant is interrupted."""
         session = self.session
         self.speech_item, self._partial_last, self._partial_sent = new_id("item"), "", 0
+        self.prefill_ahead.new_speech()
         for turn in self.committed:
             turn.respond = False
             if turn.reply is not None:
@@ -91,6 +94,7 @@ class Turns:
 
     def speech_paused(self, event: SpeechPaused) -> None:
         """A pause that may end the turn: start ASR and the reply now, kept only if the user stays silent."""
+        self.prefill_ahead.stop()
         vad = self.session.config.turn_detection
         idle = self.session.responses.active is None
         if self.session.settings.speculative_asr and vad is not None and vad.create_response and idle:
@@ -109,6 +113,7 @@ class Turns:
         session = self.session
         item_id = self.speech_item or new_id("item")
         self.speech_item = None
+        self.prefill_ahead.stop()
         vad = session.config.turn_detection
         respond = bool(vad and vad.create_response) and not event.cut
         session.send(ev.speech_stopped(int(event.end_s * 1000), item_id))
@@ -127,6 +132,7 @@ class Turns:
         self._commit(turn)
 
     def speech_cleared(self) -> None:
+        self.prefill_ahead.stop()
         self.discard_speculative()
         self.speech_item = None
         self.session.settle()
@@ -160,6 +166,7 @@ class Turns:
             delta = (" " if self._partial_sent else "") + " ".join(stable[self._partial_sent :])
             self._partial_sent = len(stable)
         self.session.send(ev.transcription_delta(item_id, delta, self._partial_last))
+        self.prefill_ahead.words(self._partial_last)
 
     # ------------------------------------------------------------------ turns
 
@@ -240,6 +247,7 @@ class Turns:
             session.settle()
 
     def close(self) -> None:
+        self.prefill_ahead.stop()
         self.discard_speculative()
         for turn in list(self.committed):
             self._stop(turn)
