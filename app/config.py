@@ -13,6 +13,7 @@ from typing import Literal
 from pydantic import Field, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+LOOKUP_DRAFT = "lookup"  # llm_draft_model's name for prompt lookup: proposals from the context, no draft model
 
 def cache_home() -> Path:
     return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
@@ -90,7 +91,8 @@ class Settings(BaseSettings):
         "auto",
         description="Draft LLM for speculative decoding (same tokenizer as llm_model): 'auto' (on a GPU the packaged "
         "'qwen2.5-0.5b' under 'qwen2.5-1.5b'; none on a CPU, where the draft made the spoken reply come later: "
-        "docs/benchmarks.md), 'none', or a packaged name, model name or folder.",
+        "docs/benchmarks.md), 'lookup' (no draft model: the tokens that followed the last few tokens earlier in the "
+        "context are proposed), 'none', or a packaged name, model name or folder.",
     )
     llm_speculative_tokens: int = Field(
         4, description="Most tokens the draft proposes per decode row and step (the engine adapts it; 0 = off)."
@@ -323,6 +325,11 @@ class Settings(BaseSettings):
             on_gpu = resolve_device(self.device).type == "cuda"  # on a 2-core CPU the draft pays too little (docs/benchmarks.md)
             choice = "qwen2.5-0.5b" if self.llm_model == "qwen2.5-1.5b" and on_gpu else "none"
         return None if choice == "none" or self.llm_speculative_tokens < 1 else choice
+
+    @property
+    def draft_llm(self) -> str | None:
+        """The draft model to prepare and load: :attr:`draft_model` unless that is prompt lookup (no model)."""
+        return None if self.draft_model == LOOKUP_DRAFT else self.draft_model
 
 
 def load_settings(**overrides: object) -> Settings:

@@ -12,7 +12,8 @@ import torch
 from app.engine import Priority, SamplingParams, create_backend
 from app.engine.draft_vocab import ShortlistHead, shortlist_ids
 from app.engine.measured import RecentMedian
-from app.engine.speculative import ForwardTimes, SpeculationPolicy, accept_greedy, accept_sampled, expected_tokens
+from app.engine.speculative import (ForwardTimes, SpeculationPolicy, accept_greedy, accept_sampled, expected_tokens,
+                                    lookup)  # fmt: skip
 from app.models.prepare import ModelPreparationError, prepare_models
 from engine_helpers import PROMPTS, SYSTEM, collect, prompt_ids, wait_until
 
@@ -50,6 +51,31 @@ def test_sampled_rows_keep_the_targets_distribution():
     assert _chi_square(third, p[2]) < 18.47
     # and the draft is used: most first tokens come without a rejection where q overlaps p
     assert first.sum() == draws and second.sum() > 0.4 * draws
+
+
+def test_a_certain_proposal_keeps_the_targets_distribution():
+    """Prompt lookup's proposals come without a draft distribution: as one certain token (q one-hot), the rule keeps
+    it with the target's probability of it and otherwise draws from the target's other tokens."""
+    gen = torch.Generator().manual_seed(99)
+    p = torch.tensor([[0.4, 0.3, 0.15, 0.1, 0.05], [0.05, 0.1, 0.2, 0.25, 0.4]])
+    q = torch.nn.functional.one_hot(torch.tensor([1]), 5).float()
+    first = torch.zeros(5)
+    draws = 8000
+    kept = 0
+    for _ in range(draws):
+        out = accept_sampled(p, q, [1], gen)
+        kept += len(out) == 2
+        first[out[0]] += 1
+    assert _chi_square(first, p[0]) < 18.47
+    assert abs(kept / draws - 0.3) < 0.03
+
+
+def test_lookup_proposes_what_followed_the_latest_earlier_occurrence_of_the_longest_match():
+    assert lookup([7, 1, 2, 3, 9, 1, 2, 4, 5, 1, 2], 3) == [4, 5, 1]  # the latest "1 2", not the first
+    assert lookup([1, 2, 3, 8, 2, 3, 9, 5, 1, 2, 3], 2) == [8, 2]  # "1 2 3" outranks the later "2 3"
+    assert lookup([5, 6, 7, 6], 4) == [7, 6]  # one token, and up to the end of the context
+    assert lookup([1, 2, 3, 4], 3) == []  # the last token never came before
+    assert lookup([4], 3) == []
 
 
 def test_a_draft_equal_to_the_target_is_always_accepted():
@@ -229,6 +255,32 @@ async def test_sampled_rows_speculate_and_keep_their_seeded_replies_repeatable(s
     assert eng.stats()["spec_verified_rows"] > before
 
 
+@pytest_asyncio.fixture(scope="module", loop_scope="session")
+async def lookup_engine(settings, prepared):
+    """Prompt lookup proposing for SmolLM2-135M: no draft model."""
+    eng = await _spec_engine(settings, str(prepared.llm_dir), None, llm_draft_model="lookup")
+    yield eng
+    await eng.stop()
+
+
+@pytest.mark.asyncio(loop_scope="session")
+async def test_prompt_lookup_speculates_where_the_context_repeats_and_keeps_the_greedy_output(lookup_engine):
+    eng = lookup_engine
+    assert eng.speculator.draft is None and eng.stats()["spec_draft_model"] == "lookup"
+    texts = ["Repeat after me: the quick brown fox jumps over the lazy dog. The quick brown fox", PROMPTS[0], PROMPTS[3]]
+    prompts = [prompt_ids(eng, t) for t in texts]
+    lengths = [24, 16, 12]
+    force_k(eng, 3)
+    before = eng.stats()["spec_verified_rows"], eng.metrics.total_spec_accepted
+    spec = await _greedy_together(eng, prompts, lengths)
+    assert eng.stats()["spec_verified_rows"] > before[0] and eng.metrics.total_spec_accepted > before[1]
+    assert spec == [await plain_greedy(eng, ids, n, ignore_eos=True) for ids, n in zip(prompts, lengths)]
+    params = SamplingParams(temperature=0.8, top_p=0.9, repetition_penalty=1.1, max_tokens=20, seed=3, ignore_eos=True)
+    first, _, last = await collect(eng, prompt_token_ids=prompts[0], params=params)
+    second, _, _ = await collect(eng, prompt_token_ids=prompts[0], params=params)
+    assert last.error is None and len(first) == 20 and first == second
+
+
 @pytest.mark.asyncio(loop_scope="session")
 async def test_stats_and_metrics_report_the_speculation(spec_engine):
     stats = spec_engine.stats()
@@ -323,6 +375,10 @@ async def test_the_benchmark_compares_both_modes_in_one_run(settings, prepared):
     target_times = dict(pair.split(": ") for pair in results["target_forward_ms_by_tokens"].split(", "))
     assert "4" in target_times and all(float(ms) > 0 for ms in target_times.values())
     assert results["draft_forward_ms_by_tokens"].startswith("1: ")
+    lookup_settings = settings.model_copy(update={**update, "llm_draft_model": "lookup"})
+    results = await _measure(lookup_settings, str(prepared.llm_dir), None, args)
+    assert results["draft_model"] == "lookup" and "draft_forward_ms_by_tokens" not in results
+    assert results["greedy_identical_b1"] is True and results["mean_k_b1"] == 3
 
 
 def test_the_draft_setting_pairs_the_packaged_qwen_models_and_prepare_returns_it(settings, tmp_path):
@@ -335,6 +391,9 @@ def test_the_draft_setting_pairs_the_packaged_qwen_models_and_prepare_returns_it
     assert Settings(**base, llm_model="qwen2.5-1.5b", llm_draft_model="none").draft_model is None
     assert Settings(**base, llm_model="qwen2.5-1.5b", llm_speculative_tokens=0).draft_model is None
     assert Settings(**base, llm_model="smollm2-135m").draft_model is None
+    looked_up = Settings(**base, llm_model="smollm2-135m", llm_draft_model="lookup")
+    assert looked_up.draft_model == "lookup" and looked_up.draft_llm is None
+    assert prepare_models(looked_up).draft_llm_dir is None  # no model to prepare
     folder = tmp_path / "my-draft"
     folder.mkdir()
     chosen = Settings(**base, llm_model="smollm2-135m", llm_draft_model=str(folder))

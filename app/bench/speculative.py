@@ -1,4 +1,4 @@
-"""``voicechat bench speculative``: decoding with the draft model against without, one engine, one run.
+"""``voicechat bench speculative``: decoding with the draft model (or prompt lookup) against without, one engine, one run.
 
 For each batch size (greedy, EOS ignored, every request started at once): decode tokens/s with
 speculation off and with the engine's own choice (the adaptive k, off where it does not pay), the
@@ -22,7 +22,7 @@ from typing import Any
 
 from app.bench.engine import seed_prompts
 from app.bench.report import report
-from app.config import Settings
+from app.config import LOOKUP_DRAFT, Settings
 from app.engine import Priority, SamplingParams, create_backend
 
 log = logging.getLogger(__name__)
@@ -56,7 +56,7 @@ async def decode_batch(engine, prompts: list[list[int]], tokens: int) -> tuple[f
     return decoded / max(end - start, 1e-9), [out for _, out in runs]
 
 
-async def _measure(settings: Settings, llm_dir: str, draft_dir: str, args: argparse.Namespace) -> dict[str, Any]:
+async def _measure(settings: Settings, llm_dir: str, draft_dir: str | None, args: argparse.Namespace) -> dict[str, Any]:
     batches = [int(b) for b in args.batches.split(",")]
     engine = create_backend(settings.model_copy(update={"max_batch": max(batches)}), model_path=llm_dir,
                             draft_path=draft_dir)
@@ -72,7 +72,8 @@ async def _measure(settings: Settings, llm_dir: str, draft_dir: str, args: argpa
             return k
 
         prompts = seed_prompts(engine.tokenizer, settings, max(batches))
-        results: dict[str, Any] = {"model": Path(llm_dir).name, "draft_model": Path(draft_dir).name,
+        results: dict[str, Any] = {"model": Path(llm_dir).name,
+                                   "draft_model": Path(draft_dir).name if draft_dir else LOOKUP_DRAFT,
                                    "new_tokens": args.tokens, "max_speculative_tokens": policy.max_k,
                                    "k_rule": "adaptive" if args.force_k is None else f"forced {args.force_k}"}
         policy.choose = lambda rows: 0
@@ -102,6 +103,8 @@ async def _measure(settings: Settings, llm_dir: str, draft_dir: str, args: argpa
             results[f"greedy_identical_b{b}"] = outputs["off"] == outputs["on"]
         results["draft_acceptance_estimate"] = policy.acceptance
         for name, times in (("target", policy.target), ("draft", policy.draft)):  # what the policy chose k from
+            if times is None:
+                continue  # prompt lookup: no draft forwards
             results[f"{name}_forward_ms_by_tokens"] = ", ".join(f"{tokens}: {ms:.1f}"
                                                                 for tokens, ms in sorted(times.ms_by_tokens.items()))
         results["threads"] = engine.stats()["cpu_threads"]
@@ -115,8 +118,9 @@ def run(args: argparse.Namespace, settings: Settings) -> dict[str, Any]:
 
     settings = settings.model_copy(update={"llm_backend": "local"})
     prepared = prepare_models(settings)
-    if prepared.draft_llm_dir is None:
-        raise ModelPreparationError("no draft model chosen: set --llm-draft-model (or --llm-model qwen2.5-1.5b, "
-                                    "whose 'auto' draft is qwen2.5-0.5b)")
-    results = asyncio.run(_measure(settings, str(prepared.llm_dir), str(prepared.draft_llm_dir), args))
+    if prepared.draft_llm_dir is None and settings.draft_model != LOOKUP_DRAFT:
+        raise ModelPreparationError("no draft chosen: set --llm-draft-model to a model or 'lookup' (or --llm-model "
+                                    "qwen2.5-1.5b, whose 'auto' draft is qwen2.5-0.5b)")
+    draft_dir = str(prepared.draft_llm_dir) if prepared.draft_llm_dir else None
+    results = asyncio.run(_measure(settings, str(prepared.llm_dir), draft_dir, args))
     return report("Speculative decoding benchmark", results, args.json_path)

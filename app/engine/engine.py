@@ -23,7 +23,7 @@ from pathlib import Path
 import torch
 from transformers import AutoTokenizer
 
-from app.config import Settings
+from app.config import LOOKUP_DRAFT, Settings
 from app.engine.api import Delta, Priority, SamplingParams
 from app.engine.attention import StepInputs, prepare_step
 from app.engine.detokenizer import IncrementalDetokenizer
@@ -111,7 +111,7 @@ class LocalEngine:
         self.runner = self._runner(self.model_path, dtype, s.kv_cache_bytes, s.weight_bits)
         self.blocks = BlockManager(self.runner.cache.num_blocks, s.kv_block_size)
         self._warm_up()
-        self.speculator = self._load_draft() if self.draft_path is not None and s.llm_speculative_tokens > 0 else None
+        self.speculator = self._speculator() if s.llm_speculative_tokens > 0 else None
         self.scheduler = Scheduler(
             SchedulerConfig(
                 max_batch=s.max_batch,
@@ -140,9 +140,29 @@ class LocalEngine:
             kv_dtype=None if s.llm_kv_dtype == "auto" else getattr(torch, s.llm_kv_dtype),
         )
 
-    def _load_draft(self) -> Speculator:
+    def _speculator(self) -> Speculator | None:
+        """Speculative decoding with the draft model (``draft_path``) or prompt lookup (``llm_draft_model``), timed
+        before the first request; None for neither."""
+        s = self.settings
+        if self.draft_path is not None:
+            draft = self._load_draft()
+        elif s.draft_model == LOOKUP_DRAFT:
+            draft = None
+        else:
+            return None
+        speculator = Speculator(draft, self.runner, s.llm_speculative_tokens, s.llm_max_step_tokens, s.max_seq_len)
+        seq = Sequence("calibrate", list(range(1, 9)), SamplingParams(), Priority.BACKGROUND)
+        self.blocks.admit(seq)
+        self.blocks.grow(seq, len(seq) + 16)
+        speculator.calibrate(self.runner, seq.block_table, len(seq))
+        self.blocks.release(seq)
+        log.info("speculative decoding with %s: up to %d tokens a step%s", self.draft_path or "prompt lookup",
+                 s.llm_speculative_tokens, f", draft KV cache {draft.cache.nbytes / 2**20:.0f} MiB" if draft else "")
+        return speculator
+
+    def _load_draft(self) -> ModelRunner:
         """The draft model beside the target: same device and compute dtype, a KV cache of as many blocks
-        (the target's block tables address both), warmed up and timed."""
+        (the target's block tables address both)."""
         s = self.settings
         draft_tokenizer = AutoTokenizer.from_pretrained(str(self.draft_path))
         if draft_tokenizer.get_vocab() != self.tokenizer.get_vocab():
@@ -155,15 +175,7 @@ class LocalEngine:
             draft.lean.lm_head = ShortlistHead(head, ids)
             log.info("the draft proposes among %d of %d tokens: %.0f MiB per step instead of %.0f", len(ids),
                      head.out_features, draft.weight_bytes / 2**20, whole / 2**20)
-        speculator = Speculator(draft, self.runner, s.llm_speculative_tokens, s.llm_max_step_tokens, s.max_seq_len)
-        seq = Sequence("calibrate", list(range(1, 9)), SamplingParams(), Priority.BACKGROUND)
-        self.blocks.admit(seq)
-        self.blocks.grow(seq, len(seq) + 16)
-        speculator.calibrate(self.runner, seq.block_table, len(seq))
-        self.blocks.release(seq)
-        log.info("speculative decoding with draft %s: up to %d tokens a step, KV cache %.0f MiB",
-                 self.draft_path, s.llm_speculative_tokens, draft.cache.nbytes / 2**20)
-        return speculator
+        return draft
 
     def _warm_up(self) -> None:
         """One prefill and one decode step before the first request, so one-off costs (kernel

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 import torch
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
 
+from app.config import LOOKUP_DRAFT
 from app.engine.api import Priority
 from app.engine.scheduler import ScheduledBatch, SeqOutput, StepOutcome
 from app.percentile import percentile
@@ -213,7 +214,7 @@ class EngineMetrics:
         self.kv_cached.set(out["kv_blocks_cached"])
         out.update(self.ttft_percentiles())
         if engine.speculator is not None:
-            out["spec_draft_model"] = str(engine.draft_path)
+            out["spec_draft_model"] = str(engine.draft_path or LOOKUP_DRAFT)
             out["spec_tokens"] = engine.speculator.last_k
             out["spec_max_tokens"] = engine.speculator.policy.max_k
             self.spec_k.set(engine.speculator.last_k)

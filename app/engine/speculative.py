@@ -1,9 +1,12 @@
-"""Speculative decoding inside continuous batching: a small draft model proposes, the target verifies.
+"""Speculative decoding inside continuous batching: a small draft model (or prompt lookup) proposes, the target verifies.
 
 A speculating decode row gets k proposals from k batched single-token steps of the draft (a model
-of the same tokenizer, with its own KV cache addressed by the target's block tables), then one
-target forward verifies them all: the row's last token and its proposals run as k+1 single-query
-rows, so the target's logits at every position come from one pass over its weights. A CPU decode
+of the same tokenizer, with its own KV cache addressed by the target's block tables), or, with no
+draft model, from prompt lookup: the tokens that followed the latest earlier occurrence of the row's
+last few tokens in its own context (a reply naming what the question named, "The capital of France
+is", or repeating its own words), which cost nothing to propose. Then one target forward verifies
+them all: the row's last token and its proposals run as k+1 single-query rows, so the target's
+logits at every position come from one pass over its weights. A CPU decode
 step streams every weight once whatever the number of rows, so k+1 tokens a row cost little more
 than one: that is the gain, while the batch is small and the draft is often right.
 
@@ -11,7 +14,7 @@ Greedy rows accept the longest prefix of proposals that the target's argmax agre
 target's own next token: the output is exactly the plain greedy output. Sampled rows use the
 rejection rule (accept with min(1, p/q), else draw from norm(max(0, p - q))), which keeps the
 target's distribution. p and q both go through the row's repetition penalty, temperature, top-k
-and top-p, over the context each position would see.
+and top-p, over the context each position would see; a looked-up proposal's q is certain (one-hot).
 
 The draft's cache lags the target's by the tokens it has not run yet (the last proposal when
 all were accepted, whatever was decoded while speculation was off): its first forward of a step
@@ -24,6 +27,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+import numpy as np
 import torch
 
 from app.engine.attention import Chunk, pack
@@ -34,6 +38,22 @@ from app.engine.scheduler import ScheduledBatch, StepOutcome
 from app.engine.sequence import Sequence
 
 SINGLE_MAX = 8  # a draft catch-up up to this many tokens attends as single-query rows (in place, no padding)
+LOOKUP_NGRAM = 3  # prompt lookup matches the context's last 3 tokens, else 2, else 1
+
+
+# --- prompt lookup ---------------------------------------------------------------------------------
+
+
+def lookup(context: list[int], k: int, max_ngram: int = LOOKUP_NGRAM) -> list[int]:
+    """Up to ``k`` tokens that followed the latest earlier occurrence of the context's last n tokens, for the
+    longest n up to ``max_ngram`` that occurs earlier; none when even the last token is new."""
+    ids = np.asarray(context)
+    for n in range(min(max_ngram, len(ids) - 1), 0, -1):
+        tail = ids[-n:]
+        for start in np.flatnonzero(ids[: len(ids) - n] == tail[0])[::-1]:
+            if (ids[start : start + n] == tail).all():
+                return ids[start + n : start + n + k].tolist()
+    return []
 
 
 # --- the acceptance rule ---------------------------------------------------------------------------
@@ -115,11 +135,11 @@ class SpeculationPolicy:
     EMA = 0.1
     PRIOR = 0.7  # per-token acceptance assumed before any is measured, and drifted back to while off
 
-    def __init__(self, max_k: int) -> None:
+    def __init__(self, max_k: int, draft_model: bool = True) -> None:
         self.max_k = max_k
         self.acceptance = self.PRIOR  # per-token acceptance probability (geometric model)
         self.target = ForwardTimes()
-        self.draft = ForwardTimes()
+        self.draft = ForwardTimes() if draft_model else None  # None: proposals cost nothing (prompt lookup)
         self.overhead = RecentMedian()  # ms per row and speculative step beyond the forwards: packing, proposing, accepting
 
     def gain(self, rows: int, k: int) -> float:
@@ -127,7 +147,8 @@ class SpeculationPolicy:
         if k == 0:
             return 1.0
         plain = self.target.ms(rows)
-        spec = k * self.draft.ms(rows) + self.target.ms(rows * (k + 1)) + self.overhead.value * rows
+        propose = k * self.draft.ms(rows) if self.draft is not None else 0.0
+        spec = propose + self.target.ms(rows * (k + 1)) + self.overhead.value * rows
         return expected_tokens(self.acceptance, k) * plain / spec
 
     def choose(self, rows: int) -> int:
@@ -187,16 +208,18 @@ class SpecPlan:
 
 
 class Speculator:
-    """The draft model beside the target, and the policy that says when and how far it proposes."""
+    """The draft model beside the target (None: prompt lookup proposes), and the policy that says when and how far
+    it proposes."""
 
     CALIBRATION_RUNS = 3  # timed runs of each forward size at start-up: one stall is then not the median
 
-    def __init__(self, draft: ModelRunner, target: ModelRunner, max_k: int, max_catch_up: int, max_seq_len: int) -> None:
+    def __init__(self, draft: ModelRunner | None, target: ModelRunner, max_k: int, max_catch_up: int,
+                 max_seq_len: int) -> None:  # fmt: skip
         self.draft = draft
-        self.block_size = draft.cache.block_size
-        self.device = draft.device
-        self.vocab = min(draft.vocab_size, target.vocab_size)
-        self.policy = SpeculationPolicy(max_k)
+        self.block_size = target.cache.block_size
+        self.device = target.device
+        self.vocab = min(draft.vocab_size, target.vocab_size) if draft is not None else target.vocab_size
+        self.policy = SpeculationPolicy(max_k, draft_model=draft is not None)
         self.max_catch_up = max_catch_up
         self.max_seq_len = max_seq_len
         self.last_k = 0
@@ -204,7 +227,10 @@ class Speculator:
     def calibrate(self, target: ModelRunner, block_table: list[int], context: int) -> None:
         """Time both models' forwards of a few single-query rows before the first request, so the first
         steps choose k from measurements (the running engine keeps measuring)."""
-        for runner, times, sizes in ((target, self.policy.target, (1, 2, 4, 8, 16)), (self.draft, self.policy.draft, (1, 2, 4))):
+        timed = [(target, self.policy.target, (1, 2, 4, 8, 16))]
+        if self.draft is not None and self.policy.draft is not None:
+            timed.append((self.draft, self.policy.draft, (1, 2, 4)))
+        for runner, times, sizes in timed:
             runner.run(pack([Chunk(block_table, 0, [1] * context)], self.block_size, self.device))
             for tokens in sizes:
                 inputs = pack([Chunk(block_table, context, [1] * tokens, tokens, True)], self.block_size, self.device)
@@ -222,15 +248,20 @@ class Speculator:
             return None
         rows = []
         for seq in batch.decode:
-            lag = len(seq) - seq.draft_computed
-            catch_up = min(lag, self.max_catch_up)
             room = len(seq.block_table) * self.block_size - seq.num_computed
             left = min(seq.params.max_tokens - seq.num_generated, self.max_seq_len - len(seq) + 1)
-            k_row = max(0, min(k, room - 1, left - 1)) if catch_up == lag else 0
+            k_row = max(0, min(k, room - 1, left - 1))
+            if self.draft is None:
+                proposals = lookup(seq.token_ids, k_row) if k_row else []
+                rows.append(Row(seq, list(seq.block_table), list(seq.token_ids), seq.num_computed, seq.num_computed, 0,
+                                len(proposals), proposals=proposals))  # fmt: skip
+                continue
+            lag = len(seq) - seq.draft_computed
+            catch_up = min(lag, self.max_catch_up)
             rows.append(Row(seq, list(seq.block_table), list(seq.token_ids), seq.num_computed, seq.draft_computed,
-                            catch_up, k_row))
+                            catch_up, k_row if catch_up == lag else 0))  # fmt: skip
         for seq, n in batch.prefill:
-            catch_up = max(0, min(seq.num_computed + n - seq.draft_computed, self.max_catch_up))
+            catch_up = max(0, min(seq.num_computed + n - seq.draft_computed, self.max_catch_up)) if self.draft else 0
             rows.append(Row(seq, list(seq.block_table), list(seq.token_ids), seq.num_computed, seq.draft_computed,
                             catch_up, 0, n))
         if not any(r.k for r in rows):
@@ -240,7 +271,7 @@ class Speculator:
     def run(self, plan: SpecPlan, target: ModelRunner, should_abort: Callable[[], bool] | None) -> StepOutcome | None:
         """Propose, verify in one target forward, accept. None when the target's forward was aborted."""
         started = time.perf_counter()
-        draft_ms = self._propose(plan)
+        draft_ms = self._propose(plan) if self.draft is not None else 0.0  # lookup rows came with their proposals
         inputs = pack([r.target_chunk() for r in plan.rows], self.block_size, self.device)
         forward_started = time.perf_counter()
         logits = target.run(inputs, should_abort)
@@ -350,4 +381,9 @@ class Speculator:
         p = torch.stack([probabilities(s, params) for s in scores])
         if row.seq.generator is not None:
             p = p.cpu()
-        return accept_sampled(p, torch.stack(row.q), row.proposals, row.seq.generator)
+        if row.q:
+            q = torch.stack(row.q)
+        else:  # looked-up proposals: each one certain, as a draft that always picks it
+            q = torch.zeros(len(row.proposals), p.shape[-1], device=p.device)
+            q[torch.arange(len(row.proposals)), torch.tensor(row.proposals)] = 1.0
+        return accept_sampled(p, q, row.proposals, row.seq.generator)

@@ -81,7 +81,7 @@ def prepare_models(
     # Locate every source first, so a missing package is reported before minutes of converting.
     whisper_pt, whisper_build = _whisper(settings.whisper_model, model_dir, packaged.whisper_ct2)
     llm_dir, llm_build = _llm(settings.llm_model, model_dir, packaged.llm_gguf, progress)
-    draft = settings.draft_model
+    draft = settings.draft_llm
     draft_dir, draft_build = _llm(draft, model_dir, None, progress) if draft else (None, None)
     (piper_model, piper_config), piper_build = _piper(settings.tts_voice, settings.tts_backend, model_dir,
                                                       packaged.piper_voice)
