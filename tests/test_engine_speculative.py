@@ -100,6 +100,21 @@ def test_the_policy_speculates_on_small_batches_and_not_on_large_ones():
     assert expected_tokens(1.0, 4) == 5 and abs(expected_tokens(0.5, 1) - 1.5) < 1e-9
 
 
+def test_a_draft_models_acceptance_drifts_back_while_off_and_prompt_lookups_does_not():
+    """A draft model is measured only while it speculates; prompt lookup on every plain step, so its low acceptance
+    keeps it off for as long as it stays low."""
+    for draft_model, drifts in ((True, True), (False, False)):
+        policy = SpeculationPolicy(max_k=4, draft_model=draft_model)
+        for tokens in (1, 2, 4, 8):
+            policy.target.observe(tokens, 100.0 * tokens)  # no verify is cheap: never speculate
+            if policy.draft is not None:
+                policy.draft.observe(tokens, 10.0)
+        policy.acceptance = 0.1
+        for _ in range(50):
+            assert policy.choose(1) == 0
+        assert (policy.acceptance > 0.2) is drifts
+
+
 def test_forward_times_interpolate_and_extrapolate():
     times = ForwardTimes()
     times.observe(2, 10.0)
@@ -275,6 +290,9 @@ async def test_prompt_lookup_speculates_where_the_context_repeats_and_keeps_the_
     spec = await _greedy_together(eng, prompts, lengths)
     assert eng.stats()["spec_verified_rows"] > before[0] and eng.metrics.total_spec_accepted > before[1]
     assert spec == [await plain_greedy(eng, ids, n, ignore_eos=True) for ids, n in zip(prompts, lengths)]
+    eng.speculator.policy.acceptance = 0.0
+    await plain_greedy(eng, prompts[0], 24, ignore_eos=True)  # plain steps: lookup's proposals checked all the same
+    assert eng.speculator.policy.acceptance > 0.0
     params = SamplingParams(temperature=0.8, top_p=0.9, repetition_penalty=1.1, max_tokens=20, seed=3, ignore_eos=True)
     first, _, last = await collect(eng, prompt_token_ids=prompts[0], params=params)
     second, _, _ = await collect(eng, prompt_token_ids=prompts[0], params=params)

@@ -407,8 +407,7 @@ class LocalEngine:
         logits = self.runner.run(inputs, abort)
         if logits is None:
             return None
-        if self.speculator is not None:
-            self.speculator.observe_plain(batch, (time.perf_counter() - started) * 1000)
+        forward_ms = (time.perf_counter() - started) * 1000
         sampled, rows, row = list(batch.decode), list(range(len(batch.decode))), len(batch.decode)
         for seq, n in batch.prefill:  # the rows of each chunk's logits: see Sequence.prefill_logits
             wanted = seq.prefill_logits(n)
@@ -419,8 +418,11 @@ class LocalEngine:
                 rows.append(row + wanted - 1)
             row += wanted
         result = sample(logits if len(rows) == len(logits) else logits[rows], sampled)
-        return StepOutcome(tokens={s: [] if t is None else [t] for s, t in zip(sampled, result.token_ids)},
-                           errors={s: e for s, e in zip(sampled, result.errors) if e is not None})
+        outcome = StepOutcome(tokens={s: [] if t is None else [t] for s, t in zip(sampled, result.token_ids)},
+                              errors={s: e for s, e in zip(sampled, result.errors) if e is not None})
+        if self.speculator is not None:
+            self.speculator.observe_plain(batch, forward_ms, outcome)
+        return outcome
 
     def _run_step(self, batch: ScheduledBatch, inputs: StepInputs | SpecPlan) -> None:
         started = time.monotonic()

@@ -140,6 +140,9 @@ class SpeculationPolicy:
         self.acceptance = self.PRIOR  # per-token acceptance probability (geometric model)
         self.target = ForwardTimes()
         self.draft = ForwardTimes() if draft_model else None  # None: proposals cost nothing (prompt lookup)
+        # a draft model's acceptance is measured only while it speculates, so while off it drifts back to the prior
+        # and is tried again; prompt lookup's is measured on plain steps too (Speculator.observe_plain)
+        self.drifts = draft_model
         self.overhead = RecentMedian()  # ms per row and speculative step beyond the forwards: packing, proposing, accepting
 
     def gain(self, rows: int, k: int) -> float:
@@ -158,8 +161,8 @@ class SpeculationPolicy:
         best = max(gains, key=gains.__getitem__)
         if gains[best] < self.MARGIN:
             best = 0
-            # an acceptance measured long ago says little about today's replies: drift back, so it is tried again
-            self.acceptance += 0.01 * (self.PRIOR - self.acceptance) if self.acceptance < self.PRIOR else 0.0
+            if self.drifts and self.acceptance < self.PRIOR:  # one measured long ago says little about today's replies
+                self.acceptance += 0.01 * (self.PRIOR - self.acceptance)
         return best
 
     def observe(self, accepted: int, rejected_rows: int) -> None:
@@ -223,6 +226,7 @@ class Speculator:
         self.max_catch_up = max_catch_up
         self.max_seq_len = max_seq_len
         self.last_k = 0
+        self._shadow: dict[Sequence, int] = {}  # a plain step's rows and lookup's first proposal for each
 
     def calibrate(self, target: ModelRunner, block_table: list[int], context: int) -> None:
         """Time both models' forwards of a few single-query rows before the first request, so the first
@@ -244,7 +248,10 @@ class Speculator:
         """Under the engine lock: the step's rows and their proposal counts, or None for a plain step."""
         k = self.policy.choose(len(batch.decode))
         self.last_k = k
+        self._shadow = {}
         if k == 0:
+            if self.draft is None:  # what lookup would propose first, checked against the step's tokens
+                self._shadow = {seq: first[0] for seq in batch.decode if (first := lookup(seq.token_ids, 1))}
             return None
         rows = []
         for seq in batch.decode:
@@ -287,10 +294,15 @@ class Speculator:
         self.policy.observe(outcome.accepted, len(ended))
         return outcome
 
-    def observe_plain(self, batch: ScheduledBatch, forward_ms: float) -> None:
-        """A plain decode step's forward time, for the policy's comparison."""
+    def observe_plain(self, batch: ScheduledBatch, forward_ms: float, outcome: StepOutcome) -> None:
+        """A plain decode step's forward time, for the policy's comparison; with prompt lookup, whether the rows'
+        first proposals would have been accepted (the target's own tokens: greedy, or drawn as a verify would)."""
         if batch.decode and not batch.prefill:
             self.policy.target.observe(len(batch.decode), forward_ms)
+        if self._shadow:
+            accepted = sum(outcome.tokens.get(seq, [])[:1] == [token] for seq, token in self._shadow.items())
+            self.policy.observe(accepted, len(self._shadow) - accepted)
+            self._shadow = {}
 
     # --- the draft ---
     def _propose(self, plan: SpecPlan) -> float:
