@@ -300,6 +300,26 @@ async def test_prompt_lookup_speculates_where_the_context_repeats_and_keeps_the_
 
 
 @pytest.mark.asyncio(loop_scope="session")
+async def test_a_reply_prefilled_beside_speculating_rows_still_reads_its_end_of_turn_probe(lookup_engine):
+    """The end-of-turn score a reply reads at the user's words (semantic_vad): a verify step gives each prefill chunk
+    its last logits only, so a step whose chunk holds the probe runs plain."""
+    eng = lookup_engine
+    force_k(eng, 3)
+    progress: list[int] = []
+    busy = asyncio.create_task(collect(eng, prompt_token_ids=prompt_ids(eng, "Repeat: one two three, one two three"),
+                                       params=SamplingParams(max_tokens=40, ignore_eos=True), progress=progress,
+                                       priority=Priority.VOICE))  # a voice row: it shares the reply's prefill step
+    await wait_until(lambda: len(progress) >= 2)
+    messages = [{"role": "system", "content": SYSTEM}, {"role": "user", "content": "What is the capital of France?"}]
+    probe = SamplingParams(max_tokens=4, token_probs=(eng.tokenizer.eos_token_id,), token_probs_at="user_words_end")
+    first = None
+    async for delta in eng.generate(messages=messages, params=probe, priority=Priority.VOICE):
+        first = first or delta
+    await busy
+    assert first is not None and first.token_probs is not None
+
+
+@pytest.mark.asyncio(loop_scope="session")
 async def test_stats_and_metrics_report_the_speculation(spec_engine):
     stats = spec_engine.stats()
     assert {"spec_acceptance", "spec_accepted_per_verify", "spec_tokens", "spec_draft_model"} <= stats.keys()

@@ -206,6 +206,9 @@ async def test_the_transcription_deltas_are_increments_of_confirmed_words(rig: R
     assert [e["transcript"] for e in events] == rig_partials  # the page shows the latest partial whole
 
 
+IDLE_ENGINE = {"running_voice": 0, "waiting_voice": 0}  # what the local engine's stats say with no voice reply in it
+
+
 async def partials(rig: Rig, *texts: str) -> list[dict]:
     """Partial transcripts of the speech going on, one after another; the prefill-ahead requests they made."""
     rig.recognizer.partials = list(texts)
@@ -217,6 +220,7 @@ async def partials(rig: Rig, *texts: str) -> list[dict]:
 
 
 async def test_partials_prefill_the_conversation_and_their_words_but_the_last(rig: Rig):
+    rig.engine.stats = lambda: IDLE_ENGINE  # type: ignore[method-assign]
     await rig.send(user_text("Hi."))
     await rig.send({"type": "response.create"})
     await rig.outbox.wait_for("response.done")
@@ -226,11 +230,13 @@ async def test_partials_prefill_the_conversation_and_their_words_but_the_last(ri
         [*reply["messages"], {"role": "assistant", "content": rig.engine.reply},
          {"role": "user", "content": words, "prefix": True}] for words in ("What is the", "What is the capital")
     ]  # fmt: skip   # the same words twice: one request
-    assert all(r["priority"] == Priority.TEXT and r["params"].max_tokens == 1 and r["tools"] == reply["tools"] for r in ahead)
+    assert all(r["priority"] == Priority.TEXT and r["tools"] == reply["tools"] for r in ahead)
+    # the reply's token limit, so the engine keeps the same turns of a long conversation in both prompts
+    assert all(r["params"].max_tokens == reply["params"].max_tokens for r in ahead)
 
 
-async def test_no_prefill_ahead_beside_a_reply_an_utterance_in_asr_or_voice_replies_in_the_engine_or_when_off(
-        rig: Rig, tmp_path: Path):  # fmt: skip
+async def test_no_prefill_ahead_beside_a_reply_an_utterance_in_asr_a_pause_or_voice_replies_in_the_engine(rig: Rig):
+    rig.engine.stats = lambda: IDLE_ENGINE  # type: ignore[method-assign]
     rig.engine.gate = asyncio.Event()
     await rig.send(user_text("Hi."))
     await rig.send({"type": "response.create"})
@@ -244,22 +250,40 @@ async def test_no_prefill_ahead_beside_a_reply_an_utterance_in_asr_or_voice_repl
     await rig.outbox.wait_for("response.done", 2)
     rig.engine.stats = lambda: {"running_voice": 1, "waiting_voice": 0}  # another session's reply  # type: ignore[method-assign]
     assert await partials(rig, "And what is the capital") == []
-    rig.engine.stats = lambda: {"running_voice": 0, "waiting_voice": 0}  # type: ignore[method-assign]
+    rig.engine.stats = lambda: IDLE_ENGINE  # type: ignore[method-assign]
+    rig.recognizer.gate = asyncio.Event()  # the pause's speculative turn stays in ASR
+    rig.session.turns.speech_paused(SpeechPaused(at_s=1.3, audio=SECOND))
+    assert await partials(rig, "And what is the capital") == []  # a partial that comes in the pause
+    rig.session.turns.discard_speculative()  # the user talks on
+    rig.recognizer.gate.set()
     assert len(await partials(rig, "And what is the capital")) == 1
+
+
+async def test_no_prefill_ahead_when_off_or_on_an_engine_that_reports_no_voice_load(tmp_path: Path):
     off = await make_rig(tmp_path / "off", prefill_ahead=False)
+    remote = await make_rig(tmp_path / "remote")  # the fake's stats, as a remote server's: no running_voice
     try:
+        off.engine.stats = lambda: IDLE_ENGINE  # type: ignore[method-assign]
         assert await partials(off, "What is the capital") == []
+        assert await partials(remote, "What is the capital") == []
     finally:
         await off.close()
+        await remote.close()
 
 
-async def test_a_prefill_ahead_still_in_flight_is_cancelled_at_the_pause(rig: Rig):
+async def test_a_prefill_ahead_still_in_flight_is_cancelled_at_the_pause_even_before_it_reaches_the_engine(rig: Rig):
+    rig.engine.stats = lambda: IDLE_ENGINE  # type: ignore[method-assign]
     rig.engine.gate = asyncio.Event()  # the prefill waits in the engine
     ahead = await partials(rig, "What is the capital", "What is the capital of France")
     assert len(ahead) == 1  # one at a time
     rig.session.turns.speech_paused(SpeechPaused(at_s=1.3, audio=SECOND))
     assert rig.engine.cancelled[0] == ahead[0]["id"]
     rig.engine.gate.set()
+    rig.session.turns.discard_speculative()
+    rig.session.turns.prefill_ahead.words("And now the words")
+    rig.session.turns.prefill_ahead.stop()  # before its task ran
+    await asyncio.sleep(0.02)
+    assert len([r for r in rig.engine.requests if r["id"].startswith("ahead-")]) == 1
 
 
 def test_the_state_machine_refuses_transitions_it_does_not_list():

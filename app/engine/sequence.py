@@ -69,11 +69,17 @@ class Sequence:
         """Tokens still to run through the model before the next token can be sampled."""
         return len(self.token_ids) - self.num_computed
 
+    def reads_probe(self, n: int) -> bool:
+        """Whether a prefill chunk of the next ``n`` tokens holds the probe position, not read yet."""
+        probe = self.probe_position
+        return probe is not None and self.token_probs is None and self.num_computed <= probe < self.num_computed + n
+
     def prefill_logits(self, n: int) -> int:
         """Rows of logits a prefill chunk of the next ``n`` tokens needs: its last, when it completes the prompt (the
         first token is sampled there), and from the probe position on, when the chunk holds it."""
-        start, end = self.num_computed, self.num_computed + n
-        if self.probe_position is not None and self.token_probs is None and start <= self.probe_position < end:
+        end = self.num_computed + n
+        if self.reads_probe(n):
+            assert self.probe_position is not None
             return end - self.probe_position
         return int(end == len(self))
 

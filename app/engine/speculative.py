@@ -247,6 +247,8 @@ class Speculator:
     def plan(self, batch: ScheduledBatch) -> SpecPlan | None:
         """Under the engine lock: the step's rows and their proposal counts, or None for a plain step."""
         k = self.policy.choose(len(batch.decode))
+        if any(seq.reads_probe(n) for seq, n in batch.prefill):
+            k = 0  # a verify step reads each prefill chunk's last logits only: a plain step reads the probe too
         self.last_k = k
         self._shadow = {}
         if k == 0:
@@ -299,10 +301,11 @@ class Speculator:
         first proposals would have been accepted (the target's own tokens: greedy, or drawn as a verify would)."""
         if batch.decode and not batch.prefill:
             self.policy.target.observe(len(batch.decode), forward_ms)
-        if self._shadow:
-            accepted = sum(outcome.tokens.get(seq, [])[:1] == [token] for seq, token in self._shadow.items())
-            self.policy.observe(accepted, len(self._shadow) - accepted)
-            self._shadow = {}
+        shadow = {seq: token for seq, token in self._shadow.items() if seq in batch.decode}  # (not a failed step's)
+        self._shadow = {}
+        if shadow:
+            accepted = sum(outcome.tokens.get(seq, [])[:1] == [token] for seq, token in shadow.items())
+            self.policy.observe(accepted, len(shadow) - accepted)
 
     # --- the draft ---
     def _propose(self, plan: SpecPlan) -> float:

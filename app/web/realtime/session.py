@@ -205,7 +205,8 @@ class Session:
         return await self.parts.recognizer.transcribe(audio, final=final, session_id=self.id,
                                                       language=self.config.transcription.get("language"))  # fmt: skip
 
-    def spawn(self, coro: Coroutine[Any, Any, None]) -> None:
+    def spawn(self, coro: Coroutine[Any, Any, None]) -> asyncio.Task:
         task = asyncio.create_task(coro)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
+        return task
