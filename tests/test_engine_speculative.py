@@ -370,6 +370,25 @@ async def test_qwen_drafting_for_itself_keeps_the_greedy_output(settings, qwen_d
         await eng.stop()
 
 
+def test_a_failed_steps_rows_are_not_counted_as_lookup_misses():
+    """After a failed step the engine runs its requests one by one as plain steps: each counts only its own row."""
+    from types import SimpleNamespace
+
+    from app.engine.scheduler import ScheduledBatch, StepOutcome
+    from app.engine.sequence import Sequence
+    from app.engine.speculative import Speculator
+
+    target = SimpleNamespace(cache=SimpleNamespace(block_size=4), device=torch.device("cpu"), vocab_size=100)
+    speculator = Speculator(None, target, 4, 64, 256)  # type: ignore[arg-type]
+    speculator.policy.choose = lambda rows: 0
+    rows = [Sequence(name, [5, 6, 7, 5, 6], SamplingParams(), Priority.VOICE) for name in ("a", "b")]  # lookup: 7
+    assert speculator.plan(ScheduledBatch(decode=rows)) is None
+    speculator.policy.acceptance = 0.5
+    alone = ScheduledBatch(decode=rows[:1])
+    speculator.observe_plain(alone, 50.0, StepOutcome(tokens={rows[0]: [7]}))  # a hit; b's row was not in this step
+    assert speculator.policy.acceptance > 0.5
+
+
 def test_a_voice_request_is_planned_first():
     """The scheduler already orders rows by class; speculation keeps its order (voice rows lead the plan)."""
     from app.engine.kv_cache import BlockManager
