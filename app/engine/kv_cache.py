@@ -72,9 +72,7 @@ class BlockManager:
         token_ids = seq.token_ids
         hits: list[int] = []
         parent: int | None = None
-        usable = len(token_ids) - 1
-        if seq.probe_position is not None and seq.token_probs is None:
-            usable = min(usable, seq.probe_position)
+        usable = len(token_ids) - 1 if seq.unread_probe is None else min(len(token_ids) - 1, seq.unread_probe)
         for start in range(0, usable - self.block_size + 1, self.block_size):
             chunk = tuple(token_ids[start : start + self.block_size])
             h = chain_hash(parent, chunk)

@@ -69,19 +69,22 @@ class Sequence:
         """Tokens still to run through the model before the next token can be sampled."""
         return len(self.token_ids) - self.num_computed
 
-    def reads_probe(self, n: int) -> bool:
-        """Whether a prefill chunk of the next ``n`` tokens holds the probe position, not read yet."""
-        probe = self.probe_position
-        return probe is not None and self.token_probs is None and self.num_computed <= probe < self.num_computed + n
+    @property
+    def unread_probe(self) -> int | None:
+        """The probe position until its logits are read (after that, as for a preempted request, it is one more
+        position that the prefix cache may hold)."""
+        return self.probe_position if self.token_probs is None else None
+
+    def probe_in(self, n: int) -> int | None:
+        """The unread probe position, where a prefill chunk of the next ``n`` tokens holds it."""
+        probe = self.unread_probe
+        return probe if probe is not None and self.num_computed <= probe < self.num_computed + n else None
 
     def prefill_logits(self, n: int) -> int:
         """Rows of logits a prefill chunk of the next ``n`` tokens needs: its last, when it completes the prompt (the
         first token is sampled there), and from the probe position on, when the chunk holds it."""
-        end = self.num_computed + n
-        if self.reads_probe(n):
-            assert self.probe_position is not None
-            return end - self.probe_position
-        return int(end == len(self))
+        end, probe = self.num_computed + n, self.probe_in(n)
+        return end - probe if probe is not None else int(end == len(self))
 
     @property
     def is_decoding(self) -> bool:

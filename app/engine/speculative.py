@@ -247,7 +247,7 @@ class Speculator:
     def plan(self, batch: ScheduledBatch) -> SpecPlan | None:
         """Under the engine lock: the step's rows and their proposal counts, or None for a plain step."""
         k = self.policy.choose(len(batch.decode))
-        if any(seq.reads_probe(n) for seq, n in batch.prefill):
+        if any(seq.probe_in(n) is not None for seq, n in batch.prefill):
             k = 0  # a verify step reads each prefill chunk's last logits only: a plain step reads the probe too
         self.last_k = k
         self._shadow = {}
