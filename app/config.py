@@ -15,6 +15,7 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 
 LOOKUP_DRAFT = "lookup"  # llm_draft_model's name for prompt lookup: proposals from the context, no draft model
 
+
 def cache_home() -> Path:
     return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
 
