@@ -28,7 +28,7 @@ def _q4_grid_weight(rows: int, inputs: int, seed: int = 0) -> torch.Tensor:
 
 @needs_kernels
 @pytest.mark.parametrize("bits", [4, 8])
-@pytest.mark.parametrize("rows", [1, 2, 3, 4, 5, 6, 8, 13, 64])  # records read directly (<= 4), then expanded
+@pytest.mark.parametrize("rows", [1, 2, 3, 4, 5, 6, 7, 8, 9, 13, 17, 64])  # every tile size, and tiles plus the rest
 def test_quantized_linear_equals_fp32_matmul_over_the_dequantized_weight(bits, rows):
     torch.manual_seed(rows)
     weight = torch.randn(1000, 96) * 0.05  # N not a multiple of 16
@@ -83,6 +83,23 @@ def test_the_avx2_variant_sums_a_group_of_extreme_4_bit_products_without_overflo
     expected = F.linear(round_activations(x), dequantize(layer.quantized))
     torch.testing.assert_close(plain.linear_quantized(x, layer.quantized, None), expected, rtol=1e-5, atol=1e-4)
     assert expected[0, 0] == pytest.approx(62, rel=1e-3)
+
+
+@needs_kernels
+def test_8_bit_weights_and_inputs_at_both_ends_of_their_range_sum_exactly():
+    """AVX-512 takes 8-bit weights as q + 128 and takes 128 x the inputs' sum off again: with every weight
+    and input at +-127 that offset is as large as the products, and must still come off exactly."""
+    weight = torch.ones(32, 128)
+    weight[:, 1::2] = -1
+    weight[16:, :64] *= -1
+    layer = Linear(weight, bits=8)
+    assert layer.quantized.bits == 8
+    x = torch.ones(9, 128)
+    x[1::2] *= -1
+    x[2, ::2] = -1
+    expected = F.linear(round_activations(x), dequantize(layer.quantized))
+    torch.testing.assert_close(layer(x), expected, rtol=1e-5, atol=1e-4)
+    assert expected[2, 0] == pytest.approx(-128, rel=1e-3)  # every product at -127 x 127
 
 
 @needs_kernels

@@ -153,8 +153,8 @@ extern "C" void linear_fp16_weights(const float* x, int64_t M, int64_t K, int64_
 // A GGUF Q4_0/Q4_1/Q4_K weight is exact in Q4 (the same 32-input groups and affine grid), so the
 // engine streams the checkpoint's own bits. As in llama.cpp, the rows of x are rounded to int8 per
 // group of 32 (scale = max |x| / 127) and each quad of inputs is one integer dot product per column
-// (AVX-512 VNNI where the CPU has it, else AVX2's maddubs + madd): a 32-byte weight register serves
-// 8 columns x 4 inputs in one instruction, and a record is unpacked once for every row of a tile. The
+// (AVX-512 VNNI where the CPU has it, else AVX2's maddubs + madd): a weight register serves 8 (AVX2) or
+// 16 (AVX-512) columns x 4 inputs in one instruction, and a record is unpacked once for every row of a tile. The
 // result is exactly x rounded so, times the dequantized W, up to the order of the fp32 sums.
 
 #include <vector>
@@ -203,14 +203,6 @@ struct DotAvx2 {
     static inline __m256i widen4(__m256i acc) { return _mm256_madd_epi16(acc, _mm256_set1_epi16(1)); }
 };
 
-#ifdef __AVX512VNNI__
-struct DotVnni {  // compiled in where the CPU has it (app/kernels/cpu_kernels.py adds the flags)
-    static inline __m256i dot(__m256i acc, __m256i w, __m256i x) { return _mm256_dpbusd_epi32(acc, w, x); }
-    static inline __m256i dot4(__m256i acc, __m256i w, __m256i x) { return dot(acc, w, x); }
-    static inline __m256i widen4(__m256i acc) { return acc; }
-};
-#endif
-
 // The two weight registers of quad t (columns 0-7, 8-15) as u8, and whether they are signed.
 struct Q4 {
     static constexpr int64_t RECORD = 64 + 8 * 32;
@@ -221,6 +213,14 @@ struct Q4 {
         low = _mm256_and_si256(v, nibble);
         high = _mm256_and_si256(_mm256_srli_epi16(v, 4), nibble);
     }
+#ifdef __AVX512VNNI__
+    // All 16 columns in one register: the quad's 32 bytes in both halves, the upper half shifted to its
+    // high nibbles (columns 8-15), so lane j holds column j.
+    static inline __m512i wide(const uint8_t* record, int t) {
+        const __m512i v = _mm512_broadcast_i64x4(_mm256_loadu_si256((const __m256i*)(record + 64 + t * 32)));
+        return _mm512_and_si512(_mm512_mask_srli_epi16(v, 0xFFFF0000u, v, 4), _mm512_set1_epi8(15));
+    }
+#endif
 };
 
 struct Q8 {
@@ -230,11 +230,14 @@ struct Q8 {
         low = _mm256_loadu_si256((const __m256i*)(record + 32 + t * 64));
         high = _mm256_loadu_si256((const __m256i*)(record + 64 + t * 64));
     }
+#ifdef __AVX512VNNI__
+    static inline __m512i wide(const uint8_t* record, int t) { return _mm512_loadu_si512(record + 32 + t * 64); }
+#endif
 };
 
-// R rows x 16 columns. Signed (Q8) weights go in as |w| with the sign moved onto x, as the dot
-// products take unsigned bytes on one side.
-template <class Q, class D, int R>
+// R rows x 16 columns in AVX2 registers. Signed (Q8) weights go in as |w| with the sign moved onto x, as
+// the dot products take unsigned bytes on one side.
+template <class Q, int R>
 static inline void qtile(const RoundedRow* rows, int64_t groups, const uint8_t* w, const float* bias, float* y,
                          int64_t ldy, int cols) {
     __m256 acc[R][2];
@@ -260,19 +263,19 @@ static inline void qtile(const RoundedRow* rows, int64_t groups, const uint8_t* 
             for (int r = 0; r < R; r++) {
                 const __m256i x = _mm256_set1_epi32(*(const int32_t*)(rows[r].q + g * 32 + t * 4));
                 if (Q::SIGNED) {
-                    dots[r][0] = D::dot(dots[r][0], low_abs, _mm256_sign_epi8(x, low));
-                    dots[r][1] = D::dot(dots[r][1], high_abs, _mm256_sign_epi8(x, high));
+                    dots[r][0] = DotAvx2::dot(dots[r][0], low_abs, _mm256_sign_epi8(x, low));
+                    dots[r][1] = DotAvx2::dot(dots[r][1], high_abs, _mm256_sign_epi8(x, high));
                 } else {
-                    dots[r][0] = D::dot4(dots[r][0], low, x);
-                    dots[r][1] = D::dot4(dots[r][1], high, x);
+                    dots[r][0] = DotAvx2::dot4(dots[r][0], low, x);
+                    dots[r][1] = DotAvx2::dot4(dots[r][1], high, x);
                 }
             }
         }
         if (!Q::SIGNED) {
 #pragma GCC unroll 8
             for (int r = 0; r < R; r++) {
-                dots[r][0] = D::widen4(dots[r][0]);
-                dots[r][1] = D::widen4(dots[r][1]);
+                dots[r][0] = DotAvx2::widen4(dots[r][0]);
+                dots[r][1] = DotAvx2::widen4(dots[r][1]);
             }
         }
         const __m256 s0 = half8(record), s1 = half8(record + 16);
@@ -299,8 +302,84 @@ static inline void qtile(const RoundedRow* rows, int64_t groups, const uint8_t* 
     }
 }
 
-// Rows per tile: VNNI's 32 vector registers hold 4 rows' accumulators, AVX2's 16 hold 2.
-template <class Q, class D, int TILE>
+#ifdef __AVX512VNNI__
+// The same tile in AVX-512 registers, where the CPU has VNNI (app/kernels/cpu_kernels.py adds the flags):
+// a quad's 16 columns are one register, so a row takes one integer dot product per quad where AVX2 takes
+// two (or six), and the 32 registers hold the accumulators of up to 8 rows. Prefill, which is bound by
+// these products, gains most. Signed 8-bit weights go in with their sign bit flipped (q + 128, unsigned:
+// VNNI sums u8 x s8 in 32 bits, so nothing saturates), which adds 128 x the sum of the group's rounded
+// inputs: taken off as a 4-bit weight's minimum is added, min = -128 x scale.
+template <class Q, int R>
+static inline void qtile_wide(const RoundedRow* rows, int64_t groups, const uint8_t* w, const float* bias, float* y,
+                              int64_t ldy, int cols) {
+    constexpr int S = R < 3 ? 2 : 1;  // independent sums per row, so that short tiles hide the dot's latency
+    __m512 acc[R];
+#pragma GCC unroll 8
+    for (int r = 0; r < R; r++) acc[r] = _mm512_setzero_ps();
+    for (int64_t g = 0; g < groups; g++) {
+        const uint8_t* record = w + g * Q::RECORD;
+        for (int64_t ahead = 0; ahead < Q::RECORD; ahead += 64)
+            _mm_prefetch((const char*)(record + 4 * Q::RECORD + ahead), _MM_HINT_T0);
+        __m512i dots[S][R];
+#pragma GCC unroll 8
+        for (int s = 0; s < S; s++)
+#pragma GCC unroll 8
+            for (int r = 0; r < R; r++) dots[s][r] = _mm512_setzero_si512();
+#pragma GCC unroll 8
+        for (int t = 0; t < 8; t++) {
+            __m512i weights = Q::wide(record, t);
+            if (Q::SIGNED) weights = _mm512_xor_si512(weights, _mm512_set1_epi8((char)0x80));
+#pragma GCC unroll 8
+            for (int r = 0; r < R; r++)
+                dots[t % S][r] = _mm512_dpbusd_epi32(dots[t % S][r], weights,
+                                                     _mm512_set1_epi32(*(const int32_t*)(rows[r].q + g * 32 + t * 4)));
+        }
+        const __m512 scales = _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i*)record));
+        const __m512 mins = Q::SIGNED ? _mm512_mul_ps(scales, _mm512_set1_ps(-128.f))
+                                      : _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i*)(record + 32)));
+#pragma GCC unroll 8
+        for (int r = 0; r < R; r++) {
+            const __m512i dot = S == 2 ? _mm512_add_epi32(dots[0][r], dots[S - 1][r]) : dots[0][r];
+            acc[r] = _mm512_fmadd_ps(_mm512_cvtepi32_ps(dot), _mm512_mul_ps(scales, _mm512_set1_ps(rows[r].scale[g])), acc[r]);
+            acc[r] = _mm512_fmadd_ps(mins, _mm512_set1_ps(rows[r].sum[g]), acc[r]);
+        }
+    }
+    const __m512 b = bias ? _mm512_loadu_ps(bias) : _mm512_setzero_ps();
+    const __mmask16 columns = (__mmask16)((1u << cols) - 1);
+#pragma GCC unroll 8
+    for (int r = 0; r < R; r++) _mm512_mask_storeu_ps(y + r * ldy, columns, _mm512_add_ps(acc[r], b));
+}
+
+template <class Q>
+struct Tiles {  // 8 rows a tile
+    static constexpr int ROWS = 8;
+    static inline void run(int count, const RoundedRow* rows, int64_t groups, const uint8_t* w, const float* bias,
+                           float* y, int64_t ldy, int cols) {
+        switch (count) {
+            case 1: qtile_wide<Q, 1>(rows, groups, w, bias, y, ldy, cols); break;
+            case 2: qtile_wide<Q, 2>(rows, groups, w, bias, y, ldy, cols); break;
+            case 3: qtile_wide<Q, 3>(rows, groups, w, bias, y, ldy, cols); break;
+            case 4: qtile_wide<Q, 4>(rows, groups, w, bias, y, ldy, cols); break;
+            case 5: qtile_wide<Q, 5>(rows, groups, w, bias, y, ldy, cols); break;
+            case 6: qtile_wide<Q, 6>(rows, groups, w, bias, y, ldy, cols); break;
+            case 7: qtile_wide<Q, 7>(rows, groups, w, bias, y, ldy, cols); break;
+            default: qtile_wide<Q, 8>(rows, groups, w, bias, y, ldy, cols); break;
+        }
+    }
+};
+#else
+template <class Q>
+struct Tiles {  // AVX2's 16 registers hold 2 rows' accumulators
+    static constexpr int ROWS = 2;
+    static inline void run(int count, const RoundedRow* rows, int64_t groups, const uint8_t* w, const float* bias,
+                           float* y, int64_t ldy, int cols) {
+        if (count == 1) qtile<Q, 1>(rows, groups, w, bias, y, ldy, cols);
+        else qtile<Q, 2>(rows, groups, w, bias, y, ldy, cols);
+    }
+};
+#endif
+
+template <class Q>
 static void qlinear(const RoundedRow* rows, int64_t M, int64_t K, const uint8_t* w, int64_t N, const float* bias,
                     float* y, int64_t ldy) {
     const int64_t blocks = (N + 15) / 16, groups = K / 32;
@@ -310,14 +389,9 @@ static void qlinear(const RoundedRow* rows, int64_t M, int64_t K, const uint8_t*
         const uint8_t* wb = w + block * block_bytes;
         const float* bb = bias ? bias + block * 16 : nullptr;
         const int cols = (int)(N - block * 16 < 16 ? N - block * 16 : 16);
-        for (int64_t m = 0; m < M; m += TILE) {
-            float* yb = y + m * ldy + block * 16;
-            switch (M - m < TILE ? M - m : TILE) {
-                case 1: qtile<Q, D, 1>(rows + m, groups, wb, bb, yb, ldy, cols); break;
-                case 2: qtile<Q, D, 2>(rows + m, groups, wb, bb, yb, ldy, cols); break;
-                case 3: qtile<Q, D, TILE < 3 ? 1 : 3>(rows + m, groups, wb, bb, yb, ldy, cols); break;
-                default: qtile<Q, D, TILE>(rows + m, groups, wb, bb, yb, ldy, cols); break;
-            }
+        for (int64_t m = 0; m < M; m += Tiles<Q>::ROWS) {
+            const int count = (int)(M - m < Tiles<Q>::ROWS ? M - m : Tiles<Q>::ROWS);
+            Tiles<Q>::run(count, rows + m, groups, wb, bb, y + m * ldy + block * 16, ldy, cols);
         }
     }
 }
@@ -332,11 +406,7 @@ static void quantized_linear(const float* x, int64_t M, int64_t K, int64_t ldx, 
     round_rows(x, M, K, ldx, q.data(), scale.data(), sum.data());
     std::vector<RoundedRow> rows(M);
     for (int64_t r = 0; r < M; r++) rows[r] = {q.data() + r * K, scale.data() + r * groups, sum.data() + r * groups};
-#ifdef __AVX512VNNI__
-    qlinear<Q, DotVnni, 4>(rows.data(), M, K, w, N, bias, y, ldy);
-#else
-    qlinear<Q, DotAvx2, 2>(rows.data(), M, K, w, N, bias, y, ldy);
-#endif
+    qlinear<Q>(rows.data(), M, K, w, N, bias, y, ldy);
 }
 
 // x: [M, K] (row stride ldx, K a multiple of 32), w: records as above, bias: [ceil(N / 16) * 16] or
