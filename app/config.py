@@ -146,7 +146,9 @@ class Settings(BaseSettings):
     batch_window_ms: float = Field(2.0, description="How long a step waits for more requests to join a batch.")
     max_seq_len: int = Field(2048, description="Longest context; older turns are dropped beyond it (system prompt kept).")
     llm_max_step_tokens: int = Field(
-        512, description="Tokens one engine step may process; longer prompts are prefilled in chunks so decodes keep flowing."
+        128,
+        description="Tokens one engine step may process; longer prompts are prefilled in chunks so decodes keep flowing "
+        "and a voice request that arrives waits for a shorter step.",
     )
     llm_priority_aging_s: float = Field(
         5.0, description="Waiting this long raises a request by one priority class, so no class starves."
