@@ -305,8 +305,8 @@ static inline void qtile(const RoundedRow* rows, int64_t groups, const uint8_t* 
 #ifdef __AVX512VNNI__
 // The same tile in AVX-512 registers, where the CPU has VNNI (app/kernels/cpu_kernels.py adds the flags):
 // a quad's 16 columns are one register, so a row takes one integer dot product per quad where the 256-bit
-// tile takes two, and the 32 registers hold the accumulators of up to 8 rows. Prefill, which is bound by
-// these products, gains most. Signed 8-bit weights go in with their sign bit flipped (q + 128, unsigned:
+// tile takes two, and the 32 registers hold the accumulators of up to 8 rows. Prefills and batched decodes,
+// bound by these products, gain; a batch-1 decode streams the same bytes. Signed 8-bit weights go in with their sign bit flipped (q + 128, unsigned:
 // VNNI sums u8 x s8 in 32 bits, so nothing saturates), which adds 128 x the sum of the group's rounded
 // inputs: taken off as a 4-bit weight's minimum is added, min = -128 x scale.
 template <class Q, int R>

@@ -40,8 +40,8 @@ log = logging.getLogger(__name__)
 SOURCE = Path(__file__).with_name("cpu_kernels.cpp")
 FLAGS = ["-O3", "-mavx2", "-mfma", "-mf16c", "-fopenmp", "-shared", "-fPIC"]
 # Where the CPU has AVX-512 VNNI the quantized linears take its integer dot product over 16 columns at once
-# (one instruction for what AVX2 does in six); the library is built for this machine, so its flags may follow
-# the CPU.
+# (one instruction a row and quad of inputs, where AVX2 takes four for 4-bit weights and eight for 8-bit); the
+# library is built for this machine, so its flags may follow the CPU.
 VNNI_CPU_FLAGS = {"avx512f", "avx512bw", "avx512vl", "avx512_vnni"}
 VNNI_FLAGS = ["-mavx512f", "-mavx512bw", "-mavx512vl", "-mavx512vnni"]
 
