@@ -24,4 +24,5 @@ def test_weights_benchmark_reports_each_setting_and_the_ratios(settings, prepare
     for key in ("decode_speedup_auto_vs_16_b1", "decode_speedup_auto_vs_16_b2", "prefill_speedup_auto_vs_16"):
         assert data[key] > 0
     assert 0 <= data["greedy_prefix_agreeing_auto_vs_16"] <= 6
+    assert data["prefill_auto_cached_tokens"] == data["prefill_16_cached_tokens"] == 0  # the whole prompt computed
     assert data["machine_cpu_flags"]

@@ -3,7 +3,7 @@
 For each weight setting (``llm_weight_bits``) one engine is loaded in turn and decodes greedy batches
 of 1 and 8 requests (EOS ignored); the settings alternate per repeat, so a busy machine's load falls
 on all alike, and each setting's best run is reported. Also: the bytes each streams per decode step,
-a prefill's time, and how many greedy tokens of the batch-1 output agree with the 16-bit run's.
+a cold prefill's time, and how many greedy tokens of the batch-1 output agree with the 16-bit run's.
 """
 
 from __future__ import annotations
@@ -49,9 +49,14 @@ async def _one_setting(settings: Settings, llm_dir: str, bits: str, batches: lis
         stats = engine.stats()
         results[f"weights_{bits}_format"] = stats["weight_format"]
         results[f"weights_{bits}_mib_per_step"] = stats["weight_bytes"] / 2**20
-        prefill = await _prefill_s(engine, prompts[-1])  # a prompt no other request shares: no prefix reuse
+        # a system prompt of its own, so that the prefix cache holds none of it (the others share theirs)
+        cold = seed_prompts(engine.tokenizer, settings.model_copy(update={"system_prompt": f"Prefill. {settings.system_prompt}"}),
+                            1)[0]  # fmt: skip
+        hits = stats["prefix_hit_tokens"]
+        prefill = await _prefill_s(engine, cold)
+        results[f"prefill_{bits}_cached_tokens"] = engine.stats()["prefix_hit_tokens"] - hits
         results[f"prefill_{bits}_s"] = min(prefill, results.get(f"prefill_{bits}_s", prefill))
-        results[f"prefill_{bits}_tokens"] = len(prompts[-1])
+        results[f"prefill_{bits}_tokens"] = len(cold)
         for b in batches:
             rate, out = await decode_batch(engine, prompts[:b], tokens)
             key = f"decode_tps_{bits}_b{b}"
