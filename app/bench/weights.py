@@ -44,7 +44,7 @@ async def _one_setting(settings: Settings, llm_dir: str, bits: str, batches: lis
                             model_path=llm_dir)
     await engine.start()
     try:
-        prompts = seed_prompts(engine.tokenizer, settings, max(batches) + 1)
+        prompts = seed_prompts(engine.tokenizer, settings, max(batches))
         await decode_batch(engine, prompts[:1], 4)  # warm-up
         stats = engine.stats()
         results[f"weights_{bits}_format"] = stats["weight_format"]

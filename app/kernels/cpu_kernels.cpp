@@ -235,6 +235,13 @@ struct Q8 {
 #endif
 };
 
+// The record 4 groups ahead of this one, into L1 while this one is multiplied.
+template <class Q>
+static inline void prefetch_ahead(const uint8_t* record) {
+    for (int64_t ahead = 0; ahead < Q::RECORD; ahead += 64)
+        _mm_prefetch((const char*)(record + 4 * Q::RECORD + ahead), _MM_HINT_T0);
+}
+
 // R rows x 16 columns in AVX2 registers. Signed (Q8) weights go in as |w| with the sign moved onto x, as
 // the dot products take unsigned bytes on one side.
 template <class Q, int R>
@@ -245,8 +252,7 @@ static inline void qtile(const RoundedRow* rows, int64_t groups, const uint8_t* 
     for (int r = 0; r < R; r++) acc[r][0] = acc[r][1] = _mm256_setzero_ps();
     for (int64_t g = 0; g < groups; g++) {
         const uint8_t* record = w + g * Q::RECORD;
-        for (int64_t ahead = 0; ahead < Q::RECORD; ahead += 64)
-            _mm_prefetch((const char*)(record + 4 * Q::RECORD + ahead), _MM_HINT_T0);
+        prefetch_ahead<Q>(record);
         __m256i dots[R][2];
 #pragma GCC unroll 8
         for (int r = 0; r < R; r++) dots[r][0] = dots[r][1] = _mm256_setzero_si256();
@@ -306,9 +312,10 @@ static inline void qtile(const RoundedRow* rows, int64_t groups, const uint8_t* 
 // The same tile in AVX-512 registers, where the CPU has VNNI (app/kernels/cpu_kernels.py adds the flags):
 // a quad's 16 columns are one register, so a row takes one integer dot product per quad where the 256-bit
 // tile takes two, and the 32 registers hold the accumulators of up to 8 rows. Prefills and batched decodes,
-// bound by these products, gain; a batch-1 decode streams the same bytes. Signed 8-bit weights go in with their sign bit flipped (q + 128, unsigned:
-// VNNI sums u8 x s8 in 32 bits, so nothing saturates), which adds 128 x the sum of the group's rounded
-// inputs: taken off as a 4-bit weight's minimum is added, min = -128 x scale.
+// bound by these products, gain; a batch-1 decode streams the same bytes. Signed 8-bit weights go in with
+// their sign bit flipped (q + 128, unsigned: VNNI sums u8 x s8 in 32 bits, so nothing saturates), which adds
+// 128 x the sum of the group's rounded inputs: taken off as a 4-bit weight's minimum is added,
+// min = -128 x scale.
 template <class Q, int R>
 static inline void qtile_wide(const RoundedRow* rows, int64_t groups, const uint8_t* w, const float* bias, float* y,
                               int64_t ldy, int cols) {
@@ -318,8 +325,7 @@ static inline void qtile_wide(const RoundedRow* rows, int64_t groups, const uint
     for (int r = 0; r < R; r++) acc[r] = _mm512_setzero_ps();
     for (int64_t g = 0; g < groups; g++) {
         const uint8_t* record = w + g * Q::RECORD;
-        for (int64_t ahead = 0; ahead < Q::RECORD; ahead += 64)
-            _mm_prefetch((const char*)(record + 4 * Q::RECORD + ahead), _MM_HINT_T0);
+        prefetch_ahead<Q>(record);
         __m512i dots[S][R];
 #pragma GCC unroll 8
         for (int s = 0; s < S; s++)
