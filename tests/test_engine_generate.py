@@ -270,9 +270,10 @@ async def test_a_bf16_kv_cache_holds_twice_the_tokens_and_keeps_the_replies(bf16
 
 
 @pytest.mark.parametrize("priority", [Priority.VOICE, Priority.TEXT])
-async def test_the_engine_says_when_a_voice_request_awaits_its_first_token(engine, monkeypatch, priority):
-    """Speech work that can wait (app.cpu_share.voice_prefill) waits for a voice prefill, not for a typed one."""
-    from app.cpu_share import voice_prefill
+async def test_the_engine_says_when_a_voice_request_awaits_its_first_token_and_runs(engine, monkeypatch, priority):
+    """Speech work that can wait (app.cpu_share.voice_work) waits for voice requests, not for typed ones: later clauses
+    for a voice prefill, partial transcripts for voice replies."""
+    from app.cpu_share import voice_work
 
     entered, release = threading.Event(), threading.Event()
     run = engine.runner.run
@@ -286,7 +287,7 @@ async def test_the_engine_says_when_a_voice_request_awaits_its_first_token(engin
     reply = asyncio.create_task(collect(engine, prompt_token_ids=prompt_ids(engine, PROMPTS[0]),
                                         params=SamplingParams(max_tokens=4), priority=priority))  # fmt: skip
     assert await asyncio.to_thread(entered.wait, 10)
-    assert voice_prefill.pending == (priority == Priority.VOICE)  # its prefill is in the step now running
+    assert voice_work.prefill == voice_work.replies == (priority == Priority.VOICE)  # its prefill is in the step now running
     release.set()
     await reply
-    await wait_until(lambda: not voice_prefill.pending)
+    await wait_until(lambda: not voice_work.prefill and not voice_work.replies)

@@ -206,6 +206,24 @@ async def test_the_transcription_deltas_are_increments_of_confirmed_words(rig: R
     assert [e["transcript"] for e in events] == rig_partials  # the page shows the latest partial whole
 
 
+async def test_no_partial_transcript_while_the_engine_on_these_cores_serves_voice_replies(rig: Rig):
+    from app.cpu_share import voice_work
+
+    rig.recognizer.partials = ["What is", "What is the capital"]
+    rig.session.turns.speech_item = "item_speech"
+    voice_work.replies = True  # another session's spoken reply is decoding
+    try:
+        rig.session.turns.partial_audio(SECOND)
+        await asyncio.sleep(0.05)
+        assert rig.outbox.of("conversation.item.input_audio_transcription.delta") == []
+        assert rig.recognizer.partials == ["What is", "What is the capital"]  # no ASR was asked
+    finally:
+        voice_work.replies = False
+    rig.session.turns.partial_audio(SECOND)
+    await asyncio.sleep(0.05)
+    assert [e["transcript"] for e in rig.outbox.of("conversation.item.input_audio_transcription.delta")] == ["What is"]
+
+
 IDLE_ENGINE = {"running_voice": 0, "waiting_voice": 0}  # what the local engine's stats say with no voice reply in it
 
 

@@ -30,7 +30,7 @@ from app.engine.detokenizer import IncrementalDetokenizer
 from app.engine.draft_vocab import ShortlistHead, shortlist_ids
 from app.engine.kv_cache import BlockManager
 from app.engine.metrics import EngineMetrics
-from app.cpu_share import speech_activity, voice_prefill
+from app.cpu_share import speech_activity, voice_work
 from app.device import resolve_device, use_torch_threads
 from app.handoff import resolve_from_thread
 from app.engine.model_runner import ModelRunner, compute_dtype
@@ -348,20 +348,18 @@ class LocalEngine:
     def _loop(self) -> None:
         while True:
             with self._cv:
-                if not self.scheduler.has_work():
-                    voice_prefill.set(False)
+                self._publish_voice_work()
                 while not self._stopping and not self.scheduler.has_work():
                     self._cv.wait()
                 if self._stopping:
-                    voice_prefill.set(False)
+                    self._publish_voice_work(stopping=True)
                     return
                 self._batching_window()
                 self._voice_arrived.clear()
                 try:
                     batch = self.scheduler.schedule(time.monotonic())
                     inputs = self._prepare(batch) if batch else None
-                    voice_prefill.set(any(s.priority == Priority.VOICE and s.first_token_at is None
-                                          for s in self.scheduler.running + self.scheduler.waiting))
+                    self._publish_voice_work()
                 except Exception:  # a scheduling bug must not leave every stream waiting forever
                     log.exception("engine scheduling failed; failing all requests")
                     self._fail_all("internal engine error")
@@ -374,6 +372,14 @@ class LocalEngine:
             except Exception:  # a failed step never stops the engine, and fails only the request that fails alone
                 log.exception("engine step failed (batch of %d); retrying its requests one by one", batch.num_seqs)
                 self._isolate_failure(batch)
+
+    def _publish_voice_work(self, *, stopping: bool = False) -> None:
+        """Tell the speech stages on the same cores what voice work this engine holds (``app.cpu_share``)."""
+        if self.device.type != "cpu":
+            return
+        voice = [] if stopping else [s for s in self.scheduler.running + self.scheduler.waiting if s.priority == Priority.VOICE]
+        voice_work.replies = bool(voice)
+        voice_work.prefill = any(s.first_token_at is None for s in voice)
 
     def _batching_window(self) -> None:
         """Delayed batching: when the engine was idle, wait a moment so requests arriving

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from app.cpu_share import voice_work
 from app.vad import SpeechPaused, SpeechStarted, SpeechStopped
 from app.web.realtime import server_events as ev
 from app.web.realtime.conversation import Entry
@@ -143,7 +144,9 @@ class Turns:
         self._commit(self._begin(audio, Timing(speech_end=now, turn_end=now), respond=False))
 
     def partial_audio(self, audio: np.ndarray) -> None:
-        if self._partial_busy or self.speech_item is None:
+        """The speech so far, for a partial transcript: none while one is in ASR, or while the LLM engine on these
+        cores serves voice replies (``app.cpu_share.VoiceWork``)."""
+        if self._partial_busy or self.speech_item is None or voice_work.replies:
             return
         self._partial_busy = True
         self.session.spawn(self._partial(audio, self.speech_item))
