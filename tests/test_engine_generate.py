@@ -103,6 +103,19 @@ async def test_prefix_reuse_gives_the_same_tokens_as_a_cold_prefill(engine, hf_m
     assert tokens == hf_greedy(hf_model, render(engine.tokenizer, second_turn), 10)
 
 
+async def test_the_first_request_after_a_start_finds_the_default_system_prompt_cached(settings, prepared, hf_model):
+    fresh = await _fp32_engine(settings, prepared, "float32")
+    try:
+        conversation = [{"role": "user", "content": "What is the capital of France?"}]  # the default system prompt
+        tokens, _, _ = await collect(fresh, messages=conversation, params=SamplingParams(max_tokens=8))
+        system_only = render(fresh.tokenizer, [{"role": "system", "content": SYSTEM}])
+        block = fresh.settings.kv_block_size
+        assert fresh.stats()["prefix_hit_tokens"] >= len(system_only) // block * block > 0  # the warm-up's prefill
+        assert tokens == hf_greedy(hf_model, render(fresh.tokenizer, chat("What is the capital of France?")), 8)
+    finally:
+        await fresh.stop()
+
+
 async def test_a_reply_after_a_prefill_of_its_open_words_computes_only_the_rest(engine, hf_model):
     """What prefill ahead (``app/web/realtime/prefill_ahead.py``) relies on: the prompt with the user's words so far
     left open is, in tokens, the start of the reply's prompt, so the reply finds all its full blocks cached."""

@@ -178,9 +178,13 @@ class LocalEngine:
         return draft
 
     def _warm_up(self) -> None:
-        """One prefill and one decode step before the first request, so one-off costs (kernel
-        selection, weight layouts, allocator growth) do not land on a user's first token."""
-        seq = Sequence("warm-up", list(range(1, 9)), SamplingParams(max_tokens=2), Priority.BACKGROUND)
+        """One prefill and one decode step before the first request, so one-off costs (kernel selection, weight
+        layouts, allocator growth) do not land on a user's first token. The prefill is of the default system prompt,
+        left in the prefix cache: the first turns after a start prefill their own words only, not the prompt that
+        every session shares (with several users starting at once, each waits for the others' prefills too)."""
+        ids = self.prompts.build([{"role": "user", "content": ""}], default_system=self.settings.system_prompt or None,
+                                 max_prompt_tokens=self.settings.max_seq_len).token_ids  # fmt: skip
+        seq = Sequence("warm-up", ids, SamplingParams(max_tokens=2), Priority.BACKGROUND)
         self.blocks.admit(seq)
         for n in (len(seq), 1):
             self.blocks.grow(seq, n)
@@ -188,6 +192,7 @@ class LocalEngine:
             self.runner.run(prepare_step(batch, self.blocks.block_size, self.device))
             seq.num_computed += n
             seq.token_ids.append(0)
+        self.blocks.commit(seq)
         self.blocks.release(seq)
 
     async def stop(self) -> None:
