@@ -190,7 +190,10 @@ class Settings(BaseSettings):
     vad_min_speech_ms: int = Field(200, description="Shorter bursts are ignored.")
     vad_preroll_ms: int = Field(300, description="Audio kept before speech starts, so the first syllable survives.")
     max_utterance_s: float = Field(20.0, description="Longer speech is cut into pieces of this length.")
-    partial_interval_ms: int = Field(600, description="Partial transcript period while speaking (0 = off).")
+    partial_interval_ms: int = Field(
+        600, description="Partial transcript period while speaking (0 = off); none while the LLM engine on the CPU "
+        "serves voice replies."
+    )
     speculative_asr: bool = Field(True, description="Start ASR and the reply during the end-of-turn silence.")
     prefill_ahead: bool = Field(
         True, description="Prefill the conversation and the words of each partial transcript while the user speaks."
