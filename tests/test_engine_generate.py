@@ -106,12 +106,15 @@ async def test_prefix_reuse_gives_the_same_tokens_as_a_cold_prefill(engine, hf_m
 async def test_the_first_request_after_a_start_finds_the_default_system_prompt_cached(settings, prepared, hf_model):
     fresh = await _fp32_engine(settings, prepared, "float32")
     try:
-        conversation = [{"role": "user", "content": "What is the capital of France?"}]  # the default system prompt
-        tokens, _, _ = await collect(fresh, messages=conversation, params=SamplingParams(max_tokens=8))
-        system_only = render(fresh.tokenizer, [{"role": "system", "content": SYSTEM}])
+        question = "What is the capital of France?"
+        tokens, _, _ = await collect(fresh, messages=[{"role": "user", "content": question}],  # the default system prompt
+                                     params=SamplingParams(max_tokens=8))  # fmt: skip
+        warm_up = render(fresh.tokenizer, [{"role": "system", "content": SYSTEM}, {"role": "user", "content": ""}])
+        asked = render(fresh.tokenizer, chat(question))
+        shared = next(i for i, (a, b) in enumerate(zip(warm_up, asked)) if a != b)
         block = fresh.settings.kv_block_size
-        assert fresh.stats()["prefix_hit_tokens"] >= len(system_only) // block * block > 0  # the warm-up's prefill
-        assert tokens == hf_greedy(hf_model, render(fresh.tokenizer, chat("What is the capital of France?")), 8)
+        assert fresh.stats()["prefix_hit_tokens"] == shared // block * block > 0  # the warm-up's prefill, whole blocks
+        assert tokens == hf_greedy(hf_model, asked, 8)
     finally:
         await fresh.stop()
 
@@ -288,19 +291,29 @@ async def test_the_engine_says_when_a_voice_request_awaits_its_first_token_and_r
     for a voice prefill, partial transcripts for voice replies."""
     from app.cpu_share import voice_work
 
-    entered, release = threading.Event(), threading.Event()
+    steps = [(threading.Event(), threading.Event()) for _ in range(2)]  # (entered, release): the prefill, a decode
     run = engine.runner.run
 
     def held(inputs, abort=None):
-        entered.set()
-        release.wait(10)
+        if steps:
+            entered, release = steps.pop(0)
+            entered.set()
+            release.wait(10)
         return run(inputs, abort)
 
     monkeypatch.setattr(engine.runner, "run", held)
+    (prefill_entered, prefill_release), (decode_entered, decode_release) = steps
     reply = asyncio.create_task(collect(engine, prompt_token_ids=prompt_ids(engine, PROMPTS[0]),
                                         params=SamplingParams(max_tokens=4), priority=priority))  # fmt: skip
-    assert await asyncio.to_thread(entered.wait, 10)
-    assert voice_work.prefill == voice_work.replies == (priority == Priority.VOICE)  # its prefill is in the step now running
-    release.set()
+    voice = priority == Priority.VOICE
+    try:
+        assert await asyncio.to_thread(prefill_entered.wait, 10)
+        assert (voice_work.prefill, voice_work.replies) == (voice, voice)  # its prefill is in the step now running
+        prefill_release.set()
+        assert await asyncio.to_thread(decode_entered.wait, 10)
+        assert (voice_work.prefill, voice_work.replies) == (False, voice)  # it has its first token and decodes
+    finally:
+        prefill_release.set()
+        decode_release.set()
     await reply
     await wait_until(lambda: not voice_work.prefill and not voice_work.replies)

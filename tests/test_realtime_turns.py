@@ -206,19 +206,18 @@ async def test_the_transcription_deltas_are_increments_of_confirmed_words(rig: R
     assert [e["transcript"] for e in events] == rig_partials  # the page shows the latest partial whole
 
 
-async def test_no_partial_transcript_while_the_engine_on_these_cores_serves_voice_replies(rig: Rig):
-    from app.cpu_share import voice_work
+async def test_no_partial_transcript_while_the_engine_on_these_cores_serves_voice_replies(rig: Rig, monkeypatch):
+    from app.cpu_share import VoiceWork
 
+    busy, idle = VoiceWork(replies=True), VoiceWork()  # another session's spoken reply is decoding; then none is
     rig.recognizer.partials = ["What is", "What is the capital"]
     rig.session.turns.speech_item = "item_speech"
-    voice_work.replies = True  # another session's spoken reply is decoding
-    try:
-        rig.session.turns.partial_audio(SECOND)
-        await asyncio.sleep(0.05)
-        assert rig.outbox.of("conversation.item.input_audio_transcription.delta") == []
-        assert rig.recognizer.partials == ["What is", "What is the capital"]  # no ASR was asked
-    finally:
-        voice_work.replies = False
+    monkeypatch.setattr("app.web.realtime.turns.voice_work", busy)
+    rig.session.turns.partial_audio(SECOND)
+    await asyncio.sleep(0.05)
+    assert rig.outbox.of("conversation.item.input_audio_transcription.delta") == []
+    assert rig.recognizer.partials == ["What is", "What is the capital"]  # no ASR was asked
+    monkeypatch.setattr("app.web.realtime.turns.voice_work", idle)
     rig.session.turns.partial_audio(SECOND)
     await asyncio.sleep(0.05)
     assert [e["transcript"] for e in rig.outbox.of("conversation.item.input_audio_transcription.delta")] == ["What is"]

@@ -96,8 +96,12 @@ async def test_later_chunks_go_to_the_reply_whose_audio_runs_out_first(worker: T
     assert heard == ["poor", "rich"]
 
 
-async def test_a_later_chunk_with_audio_in_hand_waits_while_the_engine_prefills_a_voice_request(worker: TTSWorker) -> None:
-    from app.cpu_share import voice_work
+async def test_a_later_chunk_with_audio_in_hand_waits_while_the_engine_prefills_a_voice_request(worker: TTSWorker,
+                                                                                             monkeypatch) -> None:
+    from app.cpu_share import VoiceWork
+
+    voice_work = VoiceWork()  # the engine's, as the worker reads it
+    monkeypatch.setattr("app.tts.worker.voice_work", voice_work)
 
     long_first = " ".join(f"This is sentence number {i} of a long first answer." for i in range(1, 7))
     assert await collect(worker.synthesize(long_first, reply_id="rich", first=True, out_rate=24000))  # ~15 s in hand

@@ -34,7 +34,7 @@ from app.cpu_share import speech_activity, voice_work
 from app.device import resolve_device, use_torch_threads
 from app.handoff import resolve_from_thread
 from app.engine.model_runner import ModelRunner, compute_dtype
-from app.engine.prompt import PromptBuilder, PromptTooLongError
+from app.engine.prompt import PromptBuilder, PromptTooLongError, render
 from app.engine.sampling import record_token_probs, sample
 from app.engine.scheduler import ScheduledBatch, Scheduler, SchedulerConfig, StepOutcome
 from app.engine.sequence import Sequence, Status
@@ -82,7 +82,7 @@ class LocalEngine:
         self._stopping = False
         self._started = False
         self._voice_arrived = threading.Event()  # set when a voice request is queued, cleared per step
-        self._prompt_thread: ThreadPoolExecutor | None = None  # builds prompts (the one thread using ``prompts``)
+        self._prompt_thread: ThreadPoolExecutor | None = None  # builds prompts (the one thread using ``prompts`` once started)
         self._preparing: dict[str, bool] = {}  # request id -> cancelled, while its prompt is being built
         self.runner: ModelRunner | None = None
         self.supports_tools = False  # known once the tokenizer is loaded
@@ -179,11 +179,14 @@ class LocalEngine:
 
     def _warm_up(self) -> None:
         """One prefill and one decode step before the first request, so one-off costs (kernel selection, weight
-        layouts, allocator growth) do not land on a user's first token. The prefill is of the default system prompt,
-        left in the prefix cache: the first turns after a start prefill their own words only, not the prompt that
-        every session shares (with several users starting at once, each waits for the others' prefills too)."""
-        ids = self.prompts.build([{"role": "user", "content": ""}], default_system=self.settings.system_prompt or None,
-                                 max_prompt_tokens=self.settings.max_seq_len).token_ids  # fmt: skip
+        layouts, allocator growth) do not land on a user's first token. The prefill is of the default system prompt
+        (at most a step's tokens of it), left in the prefix cache: the first turns after a start without tools of
+        their own do not prefill the prompt that every session shares (several users starting at once would each
+        wait for the others' prefills of it too)."""
+        s = self.settings
+        system = [{"role": "system", "content": s.system_prompt}] if s.system_prompt else []
+        ids = render(self.tokenizer, [*system, {"role": "user", "content": ""}])
+        ids = ids[: max(2, min(s.llm_max_step_tokens, (self.blocks.num_blocks - 1) * self.blocks.block_size))]
         seq = Sequence("warm-up", ids, SamplingParams(max_tokens=2), Priority.BACKGROUND)
         self.blocks.admit(seq)
         for n in (len(seq), 1):

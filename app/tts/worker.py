@@ -6,9 +6,9 @@ is waiting for (later chunks are synthesised while earlier audio plays), so firs
 session go before later chunks of other replies, in arrival order. Later chunks go by deadline: the
 moment their reply's client runs out of audio (its first audio plus all audio made for it since),
 so a reply with seconds of speech still to play yields to one about to fall silent; equal deadlines
-(chunks of one reply) keep arrival order, and a later chunk with audio still in hand waits while the LLM engine
-prefills a voice request (``app.cpu_share.voice_work``). Cancelling a reply (barge-in, disconnect) drops its queued
-chunks at once and stops the running one after the piece in progress.
+(chunks of one reply) keep arrival order, and a later chunk with audio still in hand waits while an LLM engine on
+the CPU prefills a voice request (``app.cpu_share.VoiceWork``). Cancelling a reply (barge-in, disconnect) drops its
+queued chunks at once and stops the running one after the piece in progress.
 """
 
 from __future__ import annotations
