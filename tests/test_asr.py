@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import threading
 from types import SimpleNamespace
 
 import numpy as np
@@ -193,6 +194,34 @@ async def test_a_long_partial_does_not_slow_down_a_short_final(recognizer_factor
         )
         assert partial is None and final.batch_size == 1
     finally:
+        await recognizer.stop()
+
+
+async def test_a_final_that_comes_while_partials_decode_ends_their_batch(recognizer_factory, clean_speech, monkeypatch):
+    recognizer = recognizer_factory(batch_window_ms=0, max_batch=8)
+    await recognizer.start()
+    decoding, final_queued = threading.Event(), threading.Event()
+    decode = recognizer.transcriber.decode
+
+    def held(*args, **kwargs):  # the partials' decoder starts only once the final is queued behind them
+        decoding.set()
+        final_queued.wait(10)
+        return decode(*args, **kwargs)
+
+    monkeypatch.setattr(recognizer.transcriber, "decode", held)
+    try:
+        long = np.concatenate([audio for audio, _ in clean_speech[:4]])  # ~10 s: many tokens to decode
+        partial = asyncio.ensure_future(recognizer.transcribe(long, final=False, session_id="talker"))
+        assert await asyncio.to_thread(decoding.wait, 10)
+        final = asyncio.ensure_future(recognizer.transcribe(clean_speech[1][0], final=True, session_id="done"))
+        await asyncio.sleep(0.05)
+        final_queued.set()
+        assert await partial is None  # abandoned at its first token, not decoded to the end
+        spoken = await final
+        assert spoken.batch_size == 1 and spoken.text
+        assert recognizer.stats()["asr_partials_dropped"] == 1 and recognizer.stats()["asr_batches"] == 1
+    finally:
+        final_queued.set()
         await recognizer.stop()
 
 

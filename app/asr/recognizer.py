@@ -5,8 +5,9 @@ that arrive within ``batch_window_ms`` of the oldest one and decodes them in one
 Finals go first; partial transcripts only fill the rest of a batch, and only finals get the
 hallucination guards' fallback decode (a partial that fails the guards gets no text). Each request may name
 its session's language; requests of different languages share the batch's encoder pass. A partial is
-dropped (its caller gets None) when a newer partial or a final of the same session is queued, or
-when a batch has no room for it: under load they are the first to go.
+dropped (its caller gets None) when a newer partial or a final of the same session is queued, when
+a batch has no room for it, or when a final comes while it decodes in a batch of partials (the batch is
+abandoned at the next token): under load they are the first to go.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from app.asr.whisper_backend import SAMPLE_RATE, WhisperTranscriber
+from app.asr.whisper_backend import SAMPLE_RATE, Superseded, WhisperTranscriber
 from app.cpu_share import speech_activity
 from app.device import use_torch_threads
 from app.handoff import resolve_from_thread
@@ -186,11 +187,23 @@ class SpeechRecognizer:
         self._stats["asr_partials_dropped"] += len(dropped)
         return batch, dropped
 
+    def _final_waiting(self) -> bool:
+        with self._wake:
+            return any(r.final for r in self._queue)
+
     def _decode(self, batch: list[_Request]) -> None:
+        """Decode a batch; one of partials only is abandoned for a final that comes meanwhile (its transcripts would
+        only show words sooner, and a final's user waits for it)."""
         started = time.perf_counter()
+        give_up = None if any(r.final for r in batch) else self._final_waiting
         try:
             results = self.transcriber.transcribe_batch([r.audio for r in batch], [r.final for r in batch],
-                                                        [r.language for r in batch])  # fmt: skip
+                                                        [r.language for r in batch], give_up=give_up)  # fmt: skip
+        except Superseded:
+            self._stats["asr_partials_dropped"] += len(batch)
+            for request in batch:
+                _deliver(request, None)
+            return
         except Exception as error:  # the sessions get the error; the worker lives on
             logger.exception("ASR batch of %d failed", len(batch))
             for request in batch:

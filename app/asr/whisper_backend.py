@@ -50,6 +50,23 @@ class GuardedDecode:
     stopped: bool  # a RunawayStop ended it
 
 
+class Superseded(Exception):
+    """A decode given up for work that came after it started (:meth:`WhisperTranscriber.transcribe_batch`'s
+    ``give_up``)."""
+
+
+class _GiveUp:
+    """A whisper ``LogitFilter`` that ends the whole decode (raises :class:`Superseded`) at the next token once
+    ``when()`` is true."""
+
+    def __init__(self, when: Callable[[], bool]) -> None:
+        self.when = when
+
+    def apply(self, logits: torch.Tensor, tokens: torch.Tensor) -> None:
+        if self.when():
+            raise Superseded
+
+
 def _features_task(full_window: Callable[[torch.Tensor], torch.Tensor]):
     """openai-whisper's DecodingTask, fed audio features that are already encoded, with a RunawayStop.
 
@@ -213,7 +230,8 @@ class WhisperTranscriber:
 
     @torch.inference_mode()
     def transcribe_batch(self, audios: list[np.ndarray], finals: list[bool] | None = None,
-                         languages: list[str | None] | None = None) -> list[Recognition]:
+                         languages: list[str | None] | None = None,
+                         give_up: Callable[[], bool] | None = None) -> list[Recognition]:
         """Decode several 16 kHz float32 utterances in one encoder + greedy decoder call.
 
         A final utterance (all by default; ``finals`` says which) whose decode fails the guards
@@ -223,6 +241,8 @@ class WhisperTranscriber:
         behind it, for a transcript its final replaces anyway.
         ``languages``: each utterance's language (see :meth:`check_language`; None: the model's default). The
         utterances share the encoder pass; the decoder, whose prompt names the language, runs once per language.
+        ``give_up``: asked before the encoder and at every decoder step; once it is true the batch is abandoned
+        (:class:`Superseded`).
         """
         if not audios:
             return []
@@ -230,13 +250,15 @@ class WhisperTranscriber:
             logger.warning("utterance longer than 30 s: only its first 30 s are transcribed")
         finals = finals or [True] * len(audios)
         wanted = [self.check_language(language) for language in languages or [None] * len(audios)]
+        if give_up is not None and give_up():
+            raise Superseded
         features = self.features(audios)
         decodes: list[GuardedDecode] = [None] * len(audios)  # type: ignore[list-item]
         attempts = [1] * len(audios)
         for language in dict.fromkeys(wanted):
             group = [i for i, each in enumerate(wanted) if each == language]
             decoded = self.decode(features[group], self._budgets([audios[i] for i in group]), language=language,
-                                  trimmed=not self.full_window)  # fmt: skip
+                                  trimmed=not self.full_window, give_up=give_up)  # fmt: skip
             for i, decode in zip(group, decoded):
                 decodes[i] = decode
             retry = [i for i in group if decodes[i].verdict.failed and finals[i]]
@@ -282,9 +304,11 @@ class WhisperTranscriber:
         return [token_budget(min(len(a), self._window), SAMPLE_RATE) for a in audios]
 
     def decode(self, features: torch.Tensor, budgets: list[int], temperature: float = 0.0, *,
-               language: str | None, trimmed: bool = False) -> list[GuardedDecode]:
+               language: str | None, trimmed: bool = False,
+               give_up: Callable[[], bool] | None = None) -> list[GuardedDecode]:  # fmt: skip
         """One decoding pass over encoded ``features`` (``budgets``: most tokens per utterance) in ``language`` (as
-        :meth:`check_language` returns it; None: detected), judged by the guards."""
+        :meth:`check_language` returns it; None: detected), judged by the guards; :class:`Superseded` once
+        ``give_up`` is true."""
         options = self._whisper.DecodingOptions(
             task="transcribe",
             language=language,
@@ -294,6 +318,8 @@ class WhisperTranscriber:
             sample_len=min(self.model.dims.n_text_ctx // 2, max(budgets) + 1),  # the step that ends a row at its budget
         )
         task = self._task(self.model, options, budgets)
+        if give_up is not None:
+            task.logit_filters.append(_GiveUp(give_up))
         decodes = []
         for i, r in enumerate(task.run(features.to(self.decoder_dtype))):
             stopped = i in task.runaway.stopped
