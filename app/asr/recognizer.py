@@ -189,7 +189,7 @@ class SpeechRecognizer:
 
     def _final_waiting(self) -> bool:
         with self._wake:
-            return any(r.final for r in self._queue)
+            return any(r.final and not r.future.cancelled() for r in self._queue)
 
     def _decode(self, batch: list[_Request]) -> None:
         """Decode a batch; one of partials only is abandoned for a final that comes meanwhile (its transcripts would
@@ -200,7 +200,8 @@ class SpeechRecognizer:
             results = self.transcriber.transcribe_batch([r.audio for r in batch], [r.final for r in batch],
                                                         [r.language for r in batch], give_up=give_up)  # fmt: skip
         except Superseded:
-            self._stats["asr_partials_dropped"] += len(batch)
+            with self._wake:
+                self._stats["asr_partials_dropped"] += len(batch)
             for request in batch:
                 _deliver(request, None)
             return
