@@ -356,7 +356,8 @@ class LocalEngine:
     def _loop(self) -> None:
         while True:
             with self._cv:
-                self._publish_voice_work()
+                if not self.scheduler.has_work():
+                    self._publish_voice_work()  # none left: speech work need not wait (the step's is published below)
                 while not self._stopping and not self.scheduler.has_work():
                     self._cv.wait()
                 if self._stopping:
