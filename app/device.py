@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import os
+import platform
 import threading
 from collections.abc import Callable
 from typing import Any, TypeVar
@@ -24,15 +25,26 @@ def resolve_device(setting: str) -> torch.device:
 
 
 @functools.cache
-def cpu_flags() -> frozenset[str]:
-    """The CPU's feature flags (Linux /proc/cpuinfo; empty elsewhere), less those of the newer instruction sets that
-    ``VOICECHAT_CPU_ISA`` leaves out (app/__init__.py)."""
+def _cpuinfo(field: str) -> str | None:
+    """The first value of ``field`` in Linux's /proc/cpuinfo (None elsewhere or where it is missing)."""
     try:
         text = Path("/proc/cpuinfo").read_text()
     except OSError:
-        return frozenset()
-    flags = next((frozenset(line.split(":", 1)[1].split()) for line in text.splitlines() if line.startswith("flags")),
-                 frozenset())
+        return None
+    return next((line.split(":", 1)[1].strip() for line in text.splitlines() if line.split(":", 1)[0].strip() == field),
+                None)
+
+
+def cpu_name() -> str:
+    """The CPU's model name, e.g. 'Intel(R) Xeon(R) Processor' (the platform's processor where Linux does not say)."""
+    return _cpuinfo("model name") or platform.processor() or platform.machine()
+
+
+@functools.cache
+def cpu_flags() -> frozenset[str]:
+    """The CPU's feature flags (Linux /proc/cpuinfo; empty elsewhere), less those of the newer instruction sets that
+    ``VOICECHAT_CPU_ISA`` leaves out (app/__init__.py)."""
+    flags = frozenset((_cpuinfo("flags") or "").split())
     if app.CPU_ISA in app.CPU_CLASSES:
         return frozenset(flag for flag in flags if not flag.startswith(app.CPU_CLASSES[app.CPU_ISA][2]))
     return flags

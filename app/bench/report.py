@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import platform
 from pathlib import Path
 from typing import Any
 
@@ -15,20 +14,14 @@ def machine_facts() -> dict[str, Any]:
     """What the numbers were measured on, so they are never quoted without it."""
     import torch
 
+    from app.device import cpu_flags, cpu_name
+
     facts: dict[str, Any] = {
-        "machine_cpu": platform.processor() or platform.machine(),
+        "machine_cpu": cpu_name(),
         "machine_cores": os.cpu_count(),
         "machine_torch": torch.__version__,
         "machine_gpu": torch.cuda.get_device_name(0) if torch.cuda.is_available() else "none",
     }
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                facts["machine_cpu"] = line.split(":", 1)[1].strip()
-                break
-    except OSError:
-        pass
-    from app.device import cpu_flags
 
     # the CPU class a figure holds for: which of the fast paths this CPU takes
     relevant = ("avx2", "fma", "f16c", "avx512f", "avx512_vnni", "avx512_bf16", "amx_bf16", "amx_int8")
