@@ -22,9 +22,9 @@ ARG TORCH_INDEX=https://download.pytorch.org/whl/cpu
 RUN pip install --no-cache-dir --constraint constraints.txt --upgrade pip \
     && pip install --no-cache-dir --constraint constraints.txt --extra-index-url ${TORCH_INDEX} . \
     && pip install --no-cache-dir --constraint constraints.txt --no-deps -r no-deps.txt
-# The AVX2 kernels and their AVX-512 VNNI variant: the runtime CPU's flags pick one.
-RUN python -c "from app.kernels.cpu_kernels import FLAGS, VNNI_FLAGS, build; \
-build(tuple(FLAGS)); build(tuple(FLAGS + VNNI_FLAGS))" \
+# The AVX2 kernels, their AVX-512 VNNI variant and its AMX variant: the runtime CPU's flags pick one.
+RUN python -c "from app.kernels.cpu_kernels import AMX_FLAGS, FLAGS, VNNI_FLAGS, build; \
+build(tuple(FLAGS)); build(tuple(FLAGS + VNNI_FLAGS)); build(tuple(FLAGS + VNNI_FLAGS + AMX_FLAGS))" \
     && ls /opt/voicechat/cache/voicechat/kernels/
 
 FROM ${PYTHON_IMAGE} AS runtime

@@ -13,6 +13,17 @@ from app.kernels.quantize import EXACT_4BIT, dequantize, quantize, round_activat
 
 kernels = cpu_kernels.load()
 needs_kernels = pytest.mark.skipif(kernels is None, reason="the CPU kernels need an x86-64 CPU with AVX2/FMA and a C++ compiler")
+needs_tiles = pytest.mark.skipif(kernels is None or not kernels.tile_min_rows,
+                                 reason="the tile path needs a CPU with AMX (amx_bf16, avx512_bf16) and a compiler for it")
+
+
+def kernel_reference(x: torch.Tensor, layer: Linear, bias: torch.Tensor | None) -> torch.Tensor:
+    """What the kernels compute: x rounded to int8 per group times the dequantized W in fp32 sums, or, for as many
+    rows as the AMX tiles take, x and the dequantized W each rounded to bf16."""
+    weight = dequantize(layer.quantized)
+    if kernels.tile_min_rows and x.shape[0] >= kernels.tile_min_rows:
+        return F.linear(x.bfloat16().float(), weight.bfloat16().float(), bias)
+    return F.linear(round_activations(x), weight, bias)
 
 
 def _q4_grid_weight(rows: int, inputs: int, seed: int = 0) -> torch.Tensor:
@@ -37,11 +48,29 @@ def test_quantized_linear_equals_fp32_matmul_over_the_dequantized_weight(bits, r
     assert layer.quantized is not None and layer.weight_format == f"q{bits}"
     x = torch.randn(rows, 96)
     x[0, :32] = 0  # a group of zeros rounds to zeros
-    expected = F.linear(round_activations(x), dequantize(layer.quantized), bias)
-    torch.testing.assert_close(layer(x), expected, rtol=1e-5, atol=1e-4)
+    tiles = bool(kernels.tile_min_rows) and rows >= kernels.tile_min_rows  # bf16 roundings: one step is ~1e-3 here
+    torch.testing.assert_close(layer(x), kernel_reference(x, layer, bias), rtol=1e-5, atol=1e-3 if tiles else 1e-4)
     # the int8 rounding of the inputs costs little against the exact product
     exact = F.linear(x, dequantize(layer.quantized), bias)
     assert (layer(x) - exact).norm() / exact.norm() < 0.01
+
+
+@needs_tiles
+@pytest.mark.parametrize("bits", [4, 8])
+@pytest.mark.parametrize("rows", [32, 33, 47, 48, 100])  # pairs of row tiles, a tile alone, rows past the last tile
+@pytest.mark.parametrize("inputs", [96, 1024])
+def test_prefill_rows_multiply_in_amx_tiles_as_bf16_products_of_the_dequantized_weight(bits, rows, inputs):
+    torch.manual_seed(rows + inputs)
+    layer = Linear(torch.randn(1000, inputs) * 0.05, torch.randn(1000), bits=bits)  # 63 blocks: the last pair has one
+    x = torch.randn(rows, inputs + 100)[:, 50 : 50 + inputs]  # row stride inputs + 100
+    expected = F.linear(x.bfloat16().float(), dequantize(layer.quantized).bfloat16().float(), layer.bias[:1000])
+    torch.testing.assert_close(layer(x), expected, rtol=1e-5, atol=2e-3)
+    # closer to the exact product than the int8 rows of the library without tiles
+    without_tiles = cpu_kernels.build(tuple(f for f in cpu_kernels.compiler_flags() if f not in cpu_kernels.AMX_FLAGS))
+    assert without_tiles.tile_min_rows == 0
+    exact = F.linear(x, dequantize(layer.quantized), layer.bias[:1000])
+    error = (layer(x) - exact).norm() / exact.norm()
+    assert error < (without_tiles.linear_quantized(x, layer.quantized, layer.bias) - exact).norm() / exact.norm() < 0.01
 
 
 @needs_kernels

@@ -1,7 +1,7 @@
 """The engine's CPU kernels (cpu_kernels.cpp): compiled once per machine, called through ctypes.
 
 They serve fp32 compute on x86-64 CPUs with AVX2/FMA/F16C (the LLM's choice there, bf16 arithmetic or
-not: see ``app.engine.model_runner.compute_dtype``), where a decode step is otherwise bound by torch's
+not: see ``app.engine.model_runner.compute_dtype``; AVX-512 VNNI and AMX where the CPU has them), where a decode step is otherwise bound by torch's
 per-op dispatch (a few KiB per op) and by fp32 weight traffic. Each function takes raw pointers; the
 wrappers here check the layouts they rely on.
 
@@ -44,10 +44,15 @@ FLAGS = ["-O3", "-mavx2", "-mfma", "-mf16c", "-fopenmp", "-shared", "-fPIC"]
 # library is built for this machine, so its flags may follow the CPU.
 VNNI_CPU_FLAGS = {"avx512f", "avx512bw", "avx512vl", "avx512_vnni"}
 VNNI_FLAGS = ["-mavx512f", "-mavx512bw", "-mavx512vl", "-mavx512vnni"]
+# Where it also has AMX, prefills over those weights multiply in bf16 tiles; a compiler without AMX support
+# builds the VNNI library instead.
+AMX_CPU_FLAGS = VNNI_CPU_FLAGS | {"avx512_bf16", "amx_tile", "amx_bf16"}
+AMX_FLAGS = ["-mavx512bf16", "-mamx-tile", "-mamx-bf16"]
 
 
 def compiler_flags() -> list[str]:
-    return FLAGS + (VNNI_FLAGS if VNNI_CPU_FLAGS <= cpu_flags() else [])
+    flags = cpu_flags()
+    return FLAGS + (VNNI_FLAGS if VNNI_CPU_FLAGS <= flags else []) + (AMX_FLAGS if AMX_CPU_FLAGS <= flags else [])
 
 ATTENTION_HEAD_DIMS = (32, 64, 128)
 
@@ -115,8 +120,12 @@ class CpuKernels:
             self._linear_quantized = {4: bound["linear_q4_weights"], 8: bound["linear_q8_weights"]}
             self._add_rms_norm, self._rotary, self._silu_mul = bound["add_rms_norm"], bound["rotary"], bound["silu_mul"]
             self._attention = {torch.float32: bound["decode_attention_f32"], torch.bfloat16: bound["decode_attention_bf16"]}
+            rows = ctypes.c_int64()
+            bound["tile_min_rows"](rows=ctypes.addressof(rows))
         except KeyError as missing:
             raise KernelSignatureError(f"the kernels' source defines no {missing}") from None
+        # the rows from which a 4/8-bit linear multiplies in AMX tiles (bf16), 0 where it never does
+        self.tile_min_rows = rows.value
 
     def linear(self, x: torch.Tensor, packed: torch.Tensor, out_features: int, bias: torch.Tensor | None) -> torch.Tensor:
         """``x @ W.T + bias`` with W packed by :func:`app.kernels.linear.pack_half` (bf16 or fp16); x fp32 [M, K]
@@ -189,7 +198,11 @@ class CpuKernels:
 @functools.cache
 def load() -> CpuKernels | None:
     """The kernels, or None where they cannot run (no AVX2/FMA/F16C, no C++ compiler, a failed build)."""
-    return build(tuple(compiler_flags()))
+    flags = compiler_flags()
+    kernels = build(tuple(flags))
+    if kernels is None and AMX_FLAGS[-1] in flags:  # a compiler older than AMX (GCC 11, clang 12)
+        kernels = build(tuple(flag for flag in flags if flag not in AMX_FLAGS))
+    return kernels
 
 
 @functools.cache

@@ -10,7 +10,8 @@
 - CPU, fp32 otherwise: prepacked for oneDNN as well (2x the default matmul at batch 8 on AMD CPUs).
 - CPU, fp32 compute, ``bits`` 4 or 8: the weight kept quantized per group of 32 inputs and multiplied
   by the quantized kernels (cpu_kernels.cpp): a quarter (an eighth against fp32) of the bytes a
-  16-bit weight streams; a weight dequantized from 4-bit GGUF blocks packs back to its own values.
+  16-bit weight streams; a weight dequantized from 4-bit GGUF blocks packs back to its own values. On a
+  CPU with AMX, a prefill's many rows multiply in bf16 tiles over the weight dequantized block by block.
 - GPU: ``F.linear``.
 """
 
