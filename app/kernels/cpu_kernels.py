@@ -1,9 +1,9 @@
 """The engine's CPU kernels (cpu_kernels.cpp): compiled once per machine, called through ctypes.
 
 They serve fp32 compute on x86-64 CPUs with AVX2/FMA/F16C (the LLM's choice there, bf16 arithmetic or
-not: see ``app.engine.model_runner.compute_dtype``; AVX-512 VNNI and AMX where the CPU has them), where a decode step is otherwise bound by torch's
-per-op dispatch (a few KiB per op) and by fp32 weight traffic. Each function takes raw pointers; the
-wrappers here check the layouts they rely on.
+not: see ``app.engine.model_runner.compute_dtype``; AVX-512 VNNI and AMX where the CPU has them), where
+a decode step is otherwise bound by torch's per-op dispatch (a few KiB per op) and by fp32 weight
+traffic. Each function takes raw pointers; the wrappers here check the layouts they rely on.
 
 The bindings come from one source, the ``extern "C"`` definitions in cpu_kernels.cpp: their argument
 types and names are parsed from it, and each function is bound with its parameter names, so every call
