@@ -16,7 +16,7 @@ def test_weights_benchmark_reports_each_setting_and_the_ratios(settings, prepare
 
     path = tmp_path / "weights.json"
     argv = ["bench", "weights", "--tokens", "6", "--batches", "1,2", "--repeats", "1", "--json", str(path),
-            "--model-dir", str(settings.model_dir), "--llm-model", settings.llm_model]  # fmt: skip
+            "--model-dir", str(settings.model_dir), "--llm-model", settings.llm_model, "--tile-prefills", "70"]  # fmt: skip
     assert main(argv) == 0
     data = json.loads(path.read_text())
     assert data["weights_auto_format"] in ("q4", "q4+q8") and data["weights_16_format"] == "bfloat16"
@@ -26,3 +26,8 @@ def test_weights_benchmark_reports_each_setting_and_the_ratios(settings, prepare
     assert 0 <= data["greedy_prefix_agreeing_auto_vs_16"] <= 6
     assert data["prefill_auto_cached_tokens"] == data["prefill_16_cached_tokens"] == 0  # the whole prompt computed
     assert data["machine_cpu_flags"]
+    if cpu_kernels.load().tile_min_rows:  # a CPU with AMX: the same prefill with the tiles and without
+        assert data["prefill_70_tiles_s"] > 0 and data["prefill_70_no_tiles_s"] > 0
+        assert data["prefill_70_tiles_speedup"] > 0
+    else:
+        assert not any(key.startswith("prefill_70_") for key in data)

@@ -4,6 +4,8 @@ For each weight setting (``llm_weight_bits``) one engine is loaded in turn and d
 of 1 and 8 requests (EOS ignored); the settings alternate per repeat, so a busy machine's load falls
 on all alike, and each setting's best run is reported. Also: the bytes each streams per decode step,
 a cold prefill's time, and how many greedy tokens of the batch-1 output agree with the 16-bit run's.
+On a CPU with AMX, the 4/8-bit engine also prefills cold prompts of several lengths with its kernels'
+AMX tiles and without (the same linears, the library built without AMX), alternating in the same process.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import gc
+import statistics
 import time
 from pathlib import Path
 from typing import Any
@@ -27,6 +30,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--tokens", type=int, default=48, help="new tokens per request [48]")
     parser.add_argument("--batches", default="1,8", help="batch sizes, comma-separated [1,8]")
     parser.add_argument("--repeats", type=int, default=2, help="runs per setting and batch size [2]")
+    parser.add_argument("--tile-prefills", default="32,128,512",
+                        help="on a CPU with AMX: cold prefill lengths timed with the kernels' tiles and without [32,128,512]")
 
 
 async def _prefill_s(engine, prompt: list[int]) -> float:
@@ -38,8 +43,44 @@ async def _prefill_s(engine, prompt: list[int]) -> float:
     return time.perf_counter() - started
 
 
+def _cold_prompt(tokenizer, tag: str, length: int) -> list[int]:
+    """``length`` tokens that begin with ``tag``: a prompt of its own, so that the prefix cache holds none of it."""
+    words = "a voice reply starts once the prompt is prefilled and its first clause is decoded".split()
+    return tokenizer.encode(f"{tag}: " + " ".join(words[i % len(words)] for i in range(length)))[:length]
+
+
+async def _tile_prefills(engine, lengths: list[int], repeats: int, results: dict[str, Any]) -> None:
+    """Cold prefills with the kernels' AMX tiles and without, alternating; medians and their ratio per length."""
+    from app.kernels import cpu_kernels
+
+    lean = getattr(getattr(engine, "runner", None), "lean", None)
+    quantized = [linear for linear in (lean.linears() if lean else []) if linear.quantized is not None]
+    flags = cpu_kernels.compiler_flags()
+    tiles = cpu_kernels.load()
+    if not quantized or tiles is None or not tiles.tile_min_rows:
+        return
+    without = cpu_kernels.build(tuple(flag for flag in flags if flag not in cpu_kernels.AMX_FLAGS))
+    times: dict[tuple[str, int], list[float]] = {}
+    try:
+        for repeat in range(repeats):
+            for name, library in (("tiles", tiles), ("no_tiles", without)):
+                for linear in quantized:
+                    linear.kernel = library
+                for length in lengths:
+                    prompt = _cold_prompt(engine.tokenizer, f"{name} {repeat}", length)
+                    times.setdefault((name, length), []).append(await _prefill_s(engine, prompt))
+    finally:
+        for linear in quantized:
+            linear.kernel = tiles
+    for length in lengths:
+        with_tiles, without_tiles = (statistics.median(times[name, length]) for name in ("tiles", "no_tiles"))
+        results[f"prefill_{length}_tiles_s"] = with_tiles
+        results[f"prefill_{length}_no_tiles_s"] = without_tiles
+        results[f"prefill_{length}_tiles_speedup"] = without_tiles / with_tiles
+
+
 async def _one_setting(settings: Settings, llm_dir: str, bits: str, batches: list[int], tokens: int,
-                       results: dict[str, Any], outputs: dict[str, list[int]]) -> None:
+                       results: dict[str, Any], outputs: dict[str, list[int]], tile_prefills: list[int]) -> None:
     engine = create_backend(settings.model_copy(update={"llm_weight_bits": bits, "max_batch": max(batches)}),
                             model_path=llm_dir)
     await engine.start()
@@ -63,6 +104,8 @@ async def _one_setting(settings: Settings, llm_dir: str, bits: str, batches: lis
             results[key] = max(rate, results.get(key, 0.0))
             if b == 1:
                 outputs[bits] = out[0]
+        if tile_prefills and bits != "16" and "prefill_{}_tiles_s".format(tile_prefills[0]) not in results:
+            await _tile_prefills(engine, tile_prefills, 3, results)
     finally:
         await engine.stop()
         gc.collect()
@@ -77,9 +120,10 @@ def run(args: argparse.Namespace, settings: Settings) -> dict[str, Any]:
     batches = [int(b) for b in args.batches.split(",")]
     results: dict[str, Any] = {"model": Path(llm_dir).name, "new_tokens": args.tokens, "repeats": args.repeats}
     outputs: dict[str, list[int]] = {}
+    tile_prefills = [int(n) for n in args.tile_prefills.split(",") if n.strip()]
     for _ in range(args.repeats):
         for bits in settings_list:
-            asyncio.run(_one_setting(settings, llm_dir, bits, batches, args.tokens, results, outputs))
+            asyncio.run(_one_setting(settings, llm_dir, bits, batches, args.tokens, results, outputs, tile_prefills))
     reference = settings_list[-1]
     for bits in settings_list[:-1]:
         for b in batches:

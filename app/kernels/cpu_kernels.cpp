@@ -417,19 +417,20 @@ static void quantized_linear(const float* x, int64_t M, int64_t K, int64_t ldx, 
 
 #if defined(__AMX_BF16__) && defined(__AVX512BF16__)
 // --- AMX: prefills over 4- and 8-bit weights ----------------------------------------------------
-// Where the CPU has AMX (app/kernels/cpu_kernels.py adds its flags), a linear over many rows (a prefill)
-// multiplies in bf16 tiles: one TDPBF16PS adds 16 rows x 32 inputs times 32 inputs x 16 columns into fp32
-// sums held in the tile for all of K. The same products in integer tiles measured no faster than VNNI: their
+// Where the CPU has AMX (app/kernels/cpu_kernels.py adds its flags), a linear over AMX_MIN_ROWS rows or more (a
+// prefill) multiplies in bf16 tiles: one TDPBF16PS adds 16 rows x 32 inputs times 32 inputs x 16 columns into fp32
+// sums that stay in the tile for all of K. The same integer products in int8 tiles were no faster than VNNI: their
 // sums must leave the tile to be scaled every 32 inputs (each group has its own scales), and those stores and
 // reloads cost what the tile saved. Here each thread dequantizes two blocks of 16 columns into bf16 tile rows
-// (w = q * scale + min, rounded once to bf16) and applies them to every 32 rows of x, converted once to bf16;
-// the dequantizing is paid once per block, so the tiles pay from a few dozen rows on (AMX_MIN_ROWS). The result
-// is x and W each rounded to bf16, summed in fp32: as close to the exact product as the int8 rows of a decode.
+// (w = q * scale + min, rounded once to bf16) and applies them to every 32 rows of x, converted once to bf16. The
+// dequantizing is paid once per block whatever the rows, so the tiles pay only past a few dozen rows (see
+// docs/benchmarks.md). The result is x and W each rounded to bf16, summed in fp32: closer to the exact product
+// than a decode's int8 rows.
 #include <stdlib.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#define AMX_MIN_ROWS 32
+#define AMX_MIN_ROWS 64
 
 // Linux lends a process the tile registers' state only on request (arch_prctl ARCH_REQ_XCOMP_PERM, XTILEDATA).
 static bool amx_usable() {
@@ -497,7 +498,8 @@ static inline void store_sums(const float* sums, const float* bias, float* y, in
         _mm512_mask_storeu_ps(y + (m + r) * ldy, columns, _mm512_add_ps(_mm512_loadu_ps(sums + r * 16), b));
 }
 
-// Scratch on 64-byte boundaries: a tile row then is one cache line, not two (tile loads measured 6x faster).
+// Scratch on 64-byte boundaries: a tile row then is one cache line, not two (a tile load splitting lines is
+// several times slower).
 template <class T>
 struct Aligned {
     T* data;
