@@ -29,5 +29,6 @@ def test_weights_benchmark_reports_each_setting_and_the_ratios(settings, prepare
     if cpu_kernels.load().tile_min_rows:  # a CPU with AMX: the same prefill with the tiles and without
         assert data["prefill_70_tiles_s"] > 0 and data["prefill_70_no_tiles_s"] > 0
         assert data["prefill_70_tiles_speedup"] > 0
+        assert data["prefill_tiles_cached_tokens"] == 0  # every prompt prefilled whole
     else:
         assert not any(key.startswith("prefill_70_") for key in data)

@@ -48,8 +48,7 @@ def test_quantized_linear_equals_fp32_matmul_over_the_dequantized_weight(bits, r
     assert layer.quantized is not None and layer.weight_format == f"q{bits}"
     x = torch.randn(rows, 96)
     x[0, :32] = 0  # a group of zeros rounds to zeros
-    tiles = bool(kernels.tile_min_rows) and rows >= kernels.tile_min_rows  # bf16 roundings: one step is ~1e-3 here
-    torch.testing.assert_close(layer(x), kernel_reference(x, layer, bias), rtol=1e-5, atol=1e-3 if tiles else 1e-4)
+    torch.testing.assert_close(layer(x), kernel_reference(x, layer, bias), rtol=1e-5, atol=1e-4)
     # the int8 rounding of the inputs costs little against the exact product
     exact = F.linear(x, dequantize(layer.quantized), bias)
     assert (layer(x) - exact).norm() / exact.norm() < 0.01
@@ -64,13 +63,33 @@ def test_prefill_rows_multiply_in_amx_tiles_as_bf16_products_of_the_dequantized_
     layer = Linear(torch.randn(1000, inputs) * 0.05, torch.randn(1000), bits=bits)  # 63 blocks: the last pair has one
     x = torch.randn(rows, inputs + 100)[:, 50 : 50 + inputs]  # row stride inputs + 100
     expected = F.linear(x.bfloat16().float(), dequantize(layer.quantized).bfloat16().float(), layer.bias[:1000])
-    torch.testing.assert_close(layer(x), expected, rtol=1e-5, atol=2e-3)
+    # a weight's bf16 rounding may fall the other way at a tie (w = q * scale + min is one rounding in the kernel)
+    torch.testing.assert_close(layer(x), expected, rtol=1e-5, atol=5e-4)
     # closer to the exact product than the int8 rows of the library without tiles
     without_tiles = cpu_kernels.build(tuple(f for f in cpu_kernels.compiler_flags() if f not in cpu_kernels.AMX_FLAGS))
     assert without_tiles.tile_min_rows == 0
     exact = F.linear(x, dequantize(layer.quantized), layer.bias[:1000])
     error = (layer(x) - exact).norm() / exact.norm()
     assert error < (without_tiles.linear_quantized(x, layer.quantized, layer.bias) - exact).norm() / exact.norm() < 0.01
+
+
+def test_a_compiler_without_amx_still_builds_the_kernels(monkeypatch):
+    """The AMX flags refused (an old compiler): the library without them is loaded."""
+    built = []
+
+    def build(flags):
+        built.append(flags)
+        return None if any(flag in cpu_kernels.AMX_FLAGS for flag in flags) else "the library without AMX"
+
+    monkeypatch.setattr(cpu_kernels, "build", build)
+    monkeypatch.setattr(cpu_kernels, "compiler_flags", lambda: cpu_kernels.FLAGS + cpu_kernels.VNNI_FLAGS + cpu_kernels.AMX_FLAGS)
+    cpu_kernels.load.cache_clear()
+    try:
+        assert cpu_kernels.load() == "the library without AMX"
+    finally:
+        cpu_kernels.load.cache_clear()
+    assert built == [tuple(cpu_kernels.FLAGS + cpu_kernels.VNNI_FLAGS + cpu_kernels.AMX_FLAGS),
+                     tuple(cpu_kernels.FLAGS + cpu_kernels.VNNI_FLAGS)]
 
 
 @needs_kernels

@@ -41,6 +41,10 @@ def test_a_slow_moment_at_start_up_keeps_the_model_this_machine_served(monkeypat
     (own_cache / "voicechat" / "cpu-read-rates.json").write_text("not json")
     assert _choose(monkeypatch, True, 8.0) == "qwen2.5-0.5b"  # an unreadable record: this start's rate
     assert _choose(monkeypatch, True, 8.0) == "qwen2.5-0.5b"  # ... which replaced it
+    record = own_cache / "voicechat" / "cpu-read-rates.json"
+    record.write_text(record.read_text().replace("8000000000.0", '"fast"'))
+    assert '"fast"' in record.read_text()
+    assert _choose(monkeypatch, True, 8.0) == "qwen2.5-0.5b"  # a value that is no number counts as none
 
 
 def test_the_real_measurement_runs_and_picks_a_packaged_model():

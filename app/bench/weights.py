@@ -30,8 +30,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--tokens", type=int, default=48, help="new tokens per request [48]")
     parser.add_argument("--batches", default="1,8", help="batch sizes, comma-separated [1,8]")
     parser.add_argument("--repeats", type=int, default=2, help="runs per setting and batch size [2]")
-    parser.add_argument("--tile-prefills", default="32,128,512",
-                        help="on a CPU with AMX: cold prefill lengths timed with the kernels' tiles and without [32,128,512]")
+    parser.add_argument("--tile-prefills", default="64,128,512",
+                        help="on a CPU with AMX: cold prefill lengths timed with the kernels' tiles and without [64,128,512]")
 
 
 async def _prefill_s(engine, prompt: list[int]) -> float:
@@ -43,10 +43,11 @@ async def _prefill_s(engine, prompt: list[int]) -> float:
     return time.perf_counter() - started
 
 
-def _cold_prompt(tokenizer, tag: str, length: int) -> list[int]:
-    """``length`` tokens that begin with ``tag``: a prompt of its own, so that the prefix cache holds none of it."""
+def _cold_prompt(tokenizer, first_token: int, length: int) -> list[int]:
+    """``length`` tokens whose first, ``first_token``, no other prompt of the run starts with: the prefix cache holds
+    none of it."""
     words = "a voice reply starts once the prompt is prefilled and its first clause is decoded".split()
-    return tokenizer.encode(f"{tag}: " + " ".join(words[i % len(words)] for i in range(length)))[:length]
+    return [first_token] + tokenizer.encode(" ".join(words[i % len(words)] for i in range(length)))[: length - 1]
 
 
 async def _tile_prefills(engine, lengths: list[int], repeats: int, results: dict[str, Any]) -> None:
@@ -55,23 +56,28 @@ async def _tile_prefills(engine, lengths: list[int], repeats: int, results: dict
 
     lean = getattr(getattr(engine, "runner", None), "lean", None)
     quantized = [linear for linear in (lean.linears() if lean else []) if linear.quantized is not None]
-    flags = cpu_kernels.compiler_flags()
     tiles = cpu_kernels.load()
     if not quantized or tiles is None or not tiles.tile_min_rows:
         return
-    without = cpu_kernels.build(tuple(flag for flag in flags if flag not in cpu_kernels.AMX_FLAGS))
+    without = cpu_kernels.build(tuple(flag for flag in cpu_kernels.compiler_flags() if flag not in cpu_kernels.AMX_FLAGS))
+    if without is None:
+        return
     times: dict[tuple[str, int], list[float]] = {}
+    hits = engine.stats()["prefix_hit_tokens"]
+    first_token = 1000  # each prompt starts with a token of its own
     try:
-        for repeat in range(repeats):
+        for _ in range(repeats):
             for name, library in (("tiles", tiles), ("no_tiles", without)):
                 for linear in quantized:
                     linear.kernel = library
                 for length in lengths:
-                    prompt = _cold_prompt(engine.tokenizer, f"{name} {repeat}", length)
+                    first_token += 1
+                    prompt = _cold_prompt(engine.tokenizer, first_token, length)
                     times.setdefault((name, length), []).append(await _prefill_s(engine, prompt))
     finally:
         for linear in quantized:
             linear.kernel = tiles
+    results["prefill_tiles_cached_tokens"] = engine.stats()["prefix_hit_tokens"] - hits
     for length in lengths:
         with_tiles, without_tiles = (statistics.median(times[name, length]) for name in ("tiles", "no_tiles"))
         results[f"prefill_{length}_tiles_s"] = with_tiles

@@ -426,6 +426,7 @@ static void quantized_linear(const float* x, int64_t M, int64_t K, int64_t ldx, 
 // dequantizing is paid once per block whatever the rows, so the tiles pay only past a few dozen rows (see
 // docs/benchmarks.md). The result is x and W each rounded to bf16, summed in fp32: closer to the exact product
 // than a decode's int8 rows.
+#include <omp.h>
 #include <stdlib.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -503,7 +504,7 @@ static inline void store_sums(const float* sums, const float* bias, float* y, in
 template <class T>
 struct Aligned {
     T* data;
-    explicit Aligned(size_t count) : data((T*)aligned_alloc(64, (count * sizeof(T) + 63) / 64 * 64)) {}
+    explicit Aligned(size_t count) : data((T*)aligned_alloc(64, (count * sizeof(T) + 63) / 64 * 64)) {}  // null: none
     ~Aligned() { free(data); }
     Aligned(const Aligned&) = delete;
     Aligned& operator=(const Aligned&) = delete;
@@ -539,25 +540,28 @@ static inline void tile_rows(const uint16_t* x, int64_t m, int64_t K, const uint
     }
 }
 
+// Whether tile_linear ran (false: its scratch could not be allocated).
 template <class Q>
-static void tile_linear(const float* x, int64_t M, int64_t K, int64_t ldx, const uint8_t* w, int64_t N, const float* bias,
+static bool tile_linear(const float* x, int64_t M, int64_t K, int64_t ldx, const uint8_t* w, int64_t N, const float* bias,
                         float* y, int64_t ldy) {
     const int64_t padded = (M + 15) / 16 * 16, groups = K / 32, blocks = (N + 15) / 16, block_bytes = groups * Q::RECORD;
-    Aligned<uint16_t> xb(padded * K);
+    const int64_t block_elements = K * 16;  // a block's bf16 weights
+    Aligned<uint16_t> xb(padded * K), weights((size_t)omp_get_max_threads() * 2 * block_elements);
+    if (!xb.data || !weights.data) return false;
     rows_to_bf16(x, M, K, ldx, padded, xb.data);
     const TileConfig config;
 #pragma omp parallel
     {
         _tile_loadconfig(&config);  // the tile registers are per thread
-        Aligned<uint16_t> weights(2 * K * 16);  // two blocks
+        uint16_t *w0 = weights.data + (size_t)omp_get_thread_num() * 2 * block_elements, *w1 = w0 + block_elements;
         alignas(64) float sums[4 * 256];
 #pragma omp for schedule(static)
         for (int64_t pair = 0; pair < (blocks + 1) / 2; pair++) {
             const int64_t block = 2 * pair;
-            uint16_t *w0 = weights.data, *w1 = w0 + K * 16;
             dequantize_block<Q>(w + block * block_bytes, groups, w0);
             if (block + 1 < blocks) dequantize_block<Q>(w + (block + 1) * block_bytes, groups, w1);
-            else memset(w1, 0, K * 16 * sizeof(uint16_t));
+            else memset(w1, 0, block_elements * sizeof(uint16_t));
+            asm volatile("" ::: "memory");  // the tile loads below read these stores (GCC's tile loads name no memory)
             const int cols0 = (int)(N - block * 16 < 16 ? N - block * 16 : 16), cols1 = (int)(N - block * 16 - 16 < 16 ? N - block * 16 - 16 : 16);
             const float* b0 = bias ? bias + block * 16 : nullptr;
             const float* b1 = bias && cols1 > 0 ? bias + block * 16 + 16 : nullptr;
@@ -575,6 +579,7 @@ static void tile_linear(const float* x, int64_t M, int64_t K, int64_t ldx, const
         }
         _tile_release();
     }
+    return true;
 }
 #endif
 
@@ -591,7 +596,7 @@ template <class Q>
 static void tiled_or_not(const float* x, int64_t M, int64_t K, int64_t ldx, const uint8_t* w, int64_t N, const float* bias,
                          float* y, int64_t ldy) {
 #if defined(__AMX_BF16__) && defined(__AVX512BF16__)
-    if (M >= AMX_MIN_ROWS && amx_usable()) return tile_linear<Q>(x, M, K, ldx, w, N, bias, y, ldy);
+    if (M >= AMX_MIN_ROWS && amx_usable() && tile_linear<Q>(x, M, K, ldx, w, N, bias, y, ldy)) return;
 #endif
     quantized_linear<Q>(x, M, K, ldx, w, N, bias, y, ldy);
 }

@@ -200,8 +200,11 @@ def load() -> CpuKernels | None:
     """The kernels, or None where they cannot run (no AVX2/FMA/F16C, no C++ compiler, a failed build)."""
     flags = compiler_flags()
     kernels = build(tuple(flags))
-    if kernels is None and AMX_FLAGS[-1] in flags:  # a compiler older than AMX (GCC 11, clang 12)
-        kernels = build(tuple(flag for flag in flags if flag not in AMX_FLAGS))
+    if kernels is None and AMX_FLAGS[-1] in flags:  # a compiler older than AMX (GCC 10 and before)
+        log.warning("the kernels did not build with AMX: building them without it (prefills without tiles)")
+        return build(tuple(flag for flag in flags if flag not in AMX_FLAGS))
+    if kernels is not None and AMX_FLAGS[-1] in flags and not kernels.tile_min_rows:
+        log.warning("Linux refused this process the AMX tile state (arch_prctl): prefills run without tiles")
     return kernels
 
 
@@ -236,7 +239,7 @@ def _compile(source: str, flags: tuple[str, ...], library: Path) -> bool:
             log.warning("the C++ compiler %s could not run (%s): the engine runs without its CPU kernels", compiler, error)
             return False
         if done.returncode != 0:
-            log.warning("the engine's CPU kernels did not compile; running without them:\n%s", done.stderr[-2000:])
+            log.warning("the engine's CPU kernels did not compile with %s:\n%s", " ".join(flags), done.stderr[-2000:])
             return False
         built.replace(library)
     return True

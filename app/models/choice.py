@@ -73,9 +73,14 @@ def _best_known_rate(form: str, measured: float) -> float:
     except (OSError, ValueError):
         known = {}
     known = known if isinstance(known, dict) else {}
-    key = f"{cpu_name()} | {len(os.sched_getaffinity(0))} cores | {app.CPU_ISA} ISA | {form}"
-    best = max(measured, float(known.get(key, 0.0)))
-    if best > known.get(key, 0.0):
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    key = f"{cpu_name()} | {cores} cores | {app.CPU_ISA} ISA | {form}"
+    try:
+        recorded = float(known.get(key, 0.0))
+    except (TypeError, ValueError):  # a record edited by hand
+        recorded = 0.0
+    best = max(measured, recorded)
+    if best > recorded:
         known[key] = best
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
