@@ -450,14 +450,16 @@ async def test_barge_in_cancels_the_reply_and_truncates_history_to_what_was_hear
         session_id = client.session["id"]
         await client.send({"type": "session.update", "session": {"instructions": LONG_REPLY}})
         await client.wait_for("session.updated")
-        await client.stream_audio(story, trailing_silence_s=0.5)
+        # silence past the longest end-of-turn wait, as a live microphone sends it: the turn ends however late the
+        # pause's score comes on a busy machine (after 0.5 s of silence the server heard no more and waited on)
+        await client.stream_audio(story, trailing_silence_s=1.5)
         first = await client.wait_for("response.created", timeout=120)
         reply = client.replies[first["response"]["id"]]
         while reply.first_audio_at is None:  # the reply is audible
             await asyncio.sleep(0.02)
         await asyncio.sleep(0.3)
         seen = len(client.events)
-        await client.stream_audio(interruption, trailing_silence_s=0.3)
+        await client.stream_audio(interruption, trailing_silence_s=1.5)
         barge = await client.wait_for("input_audio_buffer.speech_started", after=seen)
         played_ms = int((barge["_t"] - reply.first_audio_at) * 1000)  # what a real-time player played
         done = await client.wait_for("response.done", lambda e: e["response"]["id"] == reply.response_id)
