@@ -66,7 +66,7 @@ def test_prefill_rows_multiply_in_amx_tiles_as_bf16_products_of_the_dequantized_
     # a weight's bf16 rounding may fall the other way at a tie (w = q * scale + min is one rounding in the kernel)
     torch.testing.assert_close(layer(x), expected, rtol=1e-5, atol=5e-4)
     # closer to the exact product than the int8 rows of the library without tiles
-    without_tiles = cpu_kernels.build(tuple(f for f in cpu_kernels.compiler_flags() if f not in cpu_kernels.AMX_FLAGS))
+    without_tiles = cpu_kernels.build(cpu_kernels.without_amx(cpu_kernels.compiler_flags()))
     assert without_tiles.tile_min_rows == 0
     exact = F.linear(x, dequantize(layer.quantized), layer.bias[:1000])
     error = (layer(x) - exact).norm() / exact.norm()

@@ -59,7 +59,7 @@ async def _tile_prefills(engine, lengths: list[int], repeats: int, results: dict
     tiles = cpu_kernels.load()
     if not quantized or tiles is None or not tiles.tile_min_rows:
         return
-    without = cpu_kernels.build(tuple(flag for flag in cpu_kernels.compiler_flags() if flag not in cpu_kernels.AMX_FLAGS))
+    without = cpu_kernels.build(cpu_kernels.without_amx(cpu_kernels.compiler_flags()))
     if without is None:
         return
     times: dict[tuple[str, int], list[float]] = {}
@@ -110,7 +110,7 @@ async def _one_setting(settings: Settings, llm_dir: str, bits: str, batches: lis
             results[key] = max(rate, results.get(key, 0.0))
             if b == 1:
                 outputs[bits] = out[0]
-        if tile_prefills and bits != "16" and "prefill_{}_tiles_s".format(tile_prefills[0]) not in results:
+        if tile_prefills and bits != "16" and f"prefill_{tile_prefills[0]}_tiles_s" not in results:
             await _tile_prefills(engine, tile_prefills, 3, results)
     finally:
         await engine.stop()

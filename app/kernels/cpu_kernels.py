@@ -50,6 +50,11 @@ AMX_CPU_FLAGS = VNNI_CPU_FLAGS | {"avx512_bf16", "amx_tile", "amx_bf16"}
 AMX_FLAGS = ["-mavx512bf16", "-mamx-tile", "-mamx-bf16"]
 
 
+def without_amx(flags: list[str] | tuple[str, ...]) -> tuple[str, ...]:
+    """``flags`` less AMX's: the library a CPU with AMX falls back to, and is measured against."""
+    return tuple(flag for flag in flags if flag not in AMX_FLAGS)
+
+
 def compiler_flags() -> list[str]:
     flags = cpu_flags()
     return FLAGS + (VNNI_FLAGS if VNNI_CPU_FLAGS <= flags else []) + (AMX_FLAGS if AMX_CPU_FLAGS <= flags else [])
@@ -202,7 +207,7 @@ def load() -> CpuKernels | None:
     kernels = build(tuple(flags))
     if kernels is None and AMX_FLAGS[-1] in flags:  # a compiler older than AMX (GCC 10 and before)
         log.warning("the kernels did not build with AMX: building them without it (prefills without tiles)")
-        return build(tuple(flag for flag in flags if flag not in AMX_FLAGS))
+        return build(without_amx(flags))
     if kernels is not None and AMX_FLAGS[-1] in flags and not kernels.tile_min_rows:
         log.warning("Linux refused this process the AMX tile state (arch_prctl): prefills run without tiles")
     return kernels
