@@ -235,11 +235,15 @@ struct Q8 {
 #endif
 };
 
-// The record 4 groups ahead of this one, into L1 while this one is multiplied.
+// How many groups ahead a record is prefetched: a batch-1 decode streams the weights at the memory's rate only
+// with several KiB in flight per core (docs/benchmarks.md, "An AMX CPU").
+static constexpr int64_t PREFETCH_RECORDS = 12;
+
+// The record PREFETCH_RECORDS groups ahead of this one, into L1 while this one is multiplied.
 template <class Q>
 static inline void prefetch_ahead(const uint8_t* record) {
     for (int64_t ahead = 0; ahead < Q::RECORD; ahead += 64)
-        _mm_prefetch((const char*)(record + 4 * Q::RECORD + ahead), _MM_HINT_T0);
+        _mm_prefetch((const char*)(record + PREFETCH_RECORDS * Q::RECORD + ahead), _MM_HINT_T0);
 }
 
 // R rows x 16 columns in AVX2 registers. Signed (Q8) weights go in as |w| with the sign moved onto x, as
