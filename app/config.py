@@ -91,9 +91,9 @@ class Settings(BaseSettings):
     llm_draft_model: str = Field(
         "auto",
         description="Draft LLM for speculative decoding (same tokenizer as llm_model): 'auto' (on a GPU the packaged "
-        "'qwen2.5-0.5b' under 'qwen2.5-1.5b'; none on a CPU, where the draft made the spoken reply come later: "
-        "docs/benchmarks.md), 'lookup' (no draft model: the tokens that followed the last few tokens earlier in the "
-        "context are proposed), 'none', or a packaged name, model name or folder.",
+        "'qwen2.5-0.5b' under 'qwen2.5-1.5b'; on a CPU 'lookup', where a draft model made the spoken reply come later "
+        "and lookup sooner: docs/benchmarks.md), 'lookup' (no draft model: the tokens that followed the last few "
+        "tokens earlier in the context are proposed), 'none', or a packaged name, model name or folder.",
     )
     llm_speculative_tokens: int = Field(
         4, description="Most tokens the draft proposes per decode row and step (the engine adapts it; 0 = off)."
@@ -323,13 +323,17 @@ class Settings(BaseSettings):
     @property
     def draft_model(self) -> str | None:
         """The draft LLM to load, or None: ``llm_draft_model``, where 'auto' pairs the packaged Qwen2.5 1.5B with
-        its 0.5B sibling (same tokenizer, a fraction of the weights to stream per proposed token)."""
+        its 0.5B sibling on a GPU (same tokenizer, a fraction of the weights to stream per proposed token) and is
+        prompt lookup on a CPU (the draft's forwards and its catch-up on each prompt cost two cores more than they
+        save; lookup's proposals cost nothing: docs/benchmarks.md)."""
         choice = self.llm_draft_model
         if choice == "auto":
             from app.device import resolve_device
 
-            on_gpu = resolve_device(self.device).type == "cuda"  # on a 2-core CPU the draft pays too little (docs/benchmarks.md)
-            choice = "qwen2.5-0.5b" if self.llm_model == "qwen2.5-1.5b" and on_gpu else "none"
+            if resolve_device(self.device).type != "cuda":
+                choice = LOOKUP_DRAFT
+            else:
+                choice = "qwen2.5-0.5b" if self.llm_model == "qwen2.5-1.5b" else "none"
         return None if choice == "none" or self.llm_speculative_tokens < 1 else choice
 
     @property

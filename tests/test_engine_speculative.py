@@ -389,6 +389,26 @@ def test_a_failed_steps_rows_are_not_counted_as_lookup_misses():
     assert speculator.policy.acceptance > 0.5
 
 
+def test_prompt_lookup_runs_a_step_that_carries_a_prefill_plain():
+    """A prompt's first token waits for its step: lookup's verify would lengthen it by every decode row's proposals."""
+    from types import SimpleNamespace
+
+    from app.engine.scheduler import ScheduledBatch
+    from app.engine.sequence import Sequence
+    from app.engine.speculative import Speculator
+
+    target = SimpleNamespace(cache=SimpleNamespace(block_size=4), device=torch.device("cpu"), vocab_size=100)
+    speculator = Speculator(None, target, 4, 64, 256)  # type: ignore[arg-type]
+    speculator.policy.choose = lambda rows: 2
+    decoding = Sequence("a", [5, 6, 7, 5, 6], SamplingParams(max_tokens=8), Priority.VOICE)  # lookup proposes 7, 5
+    decoding.block_table, decoding.num_computed = [0, 1, 2], 4
+    arriving = Sequence("b", [1, 2, 3], SamplingParams(), Priority.TEXT)
+    plan = speculator.plan(ScheduledBatch(decode=[decoding]))
+    assert plan is not None and plan.rows[0].proposals == [7, 5]
+    assert speculator.plan(ScheduledBatch(decode=[decoding], prefill=[(arriving, 3)])) is None
+    assert speculator.last_k == 0
+
+
 def test_a_voice_request_is_planned_first():
     """The scheduler already orders rows by class; speculation keeps its order (voice rows lead the plan)."""
     from app.engine.kv_cache import BlockManager
@@ -442,12 +462,14 @@ def test_the_draft_setting_pairs_the_packaged_qwen_models_and_prepare_returns_it
     from app.config import Settings
 
     base = {"model_dir": settings.model_dir, "data_dir": tmp_path}
-    assert Settings(**base, llm_model="qwen2.5-1.5b", device="cpu").draft_model is None  # measured no faster there
+    on_cpu = Settings(**base, llm_model="qwen2.5-1.5b", device="cpu")  # a draft model measured no faster there
+    assert on_cpu.draft_model == "lookup" and on_cpu.draft_llm is None
     assert Settings(**base, llm_model="qwen2.5-1.5b", llm_draft_model="qwen2.5-0.5b").draft_model == "qwen2.5-0.5b"
     assert Settings(**base, llm_model="qwen2.5-1.5b", device="cuda").draft_model == "qwen2.5-0.5b"
     assert Settings(**base, llm_model="qwen2.5-1.5b", llm_draft_model="none").draft_model is None
     assert Settings(**base, llm_model="qwen2.5-1.5b", llm_speculative_tokens=0).draft_model is None
-    assert Settings(**base, llm_model="smollm2-135m").draft_model is None
+    assert Settings(**base, llm_model="smollm2-135m", device="cuda").draft_model is None
+    assert Settings(**base, llm_model="smollm2-135m", device="cpu", llm_speculative_tokens=0).draft_model is None
     looked_up = Settings(**base, llm_model="smollm2-135m", llm_draft_model="lookup")
     assert looked_up.draft_model == "lookup" and looked_up.draft_llm is None
     assert prepare_models(looked_up).draft_llm_dir is None  # no model to prepare

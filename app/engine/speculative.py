@@ -249,6 +249,10 @@ class Speculator:
         k = self.policy.choose(len(batch.decode))
         if any(seq.probe_in(n) is not None for seq, n in batch.prefill):
             k = 0  # a verify step reads each prefill chunk's last logits only: a plain step reads the probe too
+        elif batch.prefill and self.draft is None:
+            # a prompt's first token waits for the step, which a verify lengthens by every decode row's proposals;
+            # lookup loses only those (a draft model keeps them: the step also runs the chunk into its cache)
+            k = 0
         self.last_k = k
         self._shadow = {}
         if k == 0:
