@@ -121,7 +121,10 @@ def main(argv: list[str] | None = None) -> int:
 
             serve(settings)
         else:
+            from app.bench.report import note_run_start
+
             module: Any = importlib.import_module(f"app.bench.{args.bench}")
+            note_run_start()
             module.run(args, settings)
     except ModelPreparationError as error:
         print(f"voicechat: {error}", file=sys.stderr)

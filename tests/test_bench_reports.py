@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 
+from app.bench.report import cpu_times, stolen_share
 from app.bench.speech_samples import same_words
 from app.bench.voice import UserResult, summarize
 
@@ -22,3 +23,12 @@ def test_the_voice_summary_names_the_slowest_turn_and_its_stages() -> None:
 def test_same_words_ignores_case_punctuation_and_digits() -> None:
     assert same_words("Set a timer for ten minutes.", "set a timer for 10 minutes")
     assert not same_words("My favorite color is blue.", "My favorite colors blue.")
+
+
+def test_the_stolen_share_is_the_steal_ticks_over_all_ticks() -> None:
+    before = [100, 0, 50, 800, 0, 0, 0, 50]
+    after = [400, 0, 100, 900, 0, 0, 0, 200]  # 600 ticks: 350 ran here, 100 idle, 150 stolen
+    assert stolen_share(before, after) == 0.25
+    assert stolen_share(after, after) is None  # no time passed
+    now = cpu_times()
+    assert now is None or (len(now) == 8 and all(value >= 0 for value in now))

@@ -26,6 +26,7 @@ def test_weights_benchmark_reports_each_setting_and_the_ratios(settings, prepare
     assert 0 <= data["greedy_prefix_agreeing_auto_vs_16"] <= 6
     assert data["prefill_auto_cached_tokens"] == data["prefill_16_cached_tokens"] == 0  # the whole prompt computed
     assert data["machine_cpu_flags"]
+    assert 0 <= data["machine_cpu_stolen"] <= 1 and data["machine_load_before"] >= 0  # how shared the machine was
     if cpu_kernels.load().tile_min_rows:  # a CPU with AMX: the same prefill with the tiles and without
         assert data["prefill_70_tiles_s"] > 0 and data["prefill_70_no_tiles_s"] > 0
         assert data["prefill_70_tiles_speedup"] > 0
