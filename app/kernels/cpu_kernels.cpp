@@ -161,31 +161,37 @@ extern "C" void linear_fp16_weights(const float* x, int64_t M, int64_t K, int64_
 
 static inline __m256 half8(const uint8_t* p) { return _mm256_cvtph_ps(_mm_loadu_si128((const __m128i*)p)); }
 
-// One row of x rounded to int8 per group: values, scale, and scale * the sum of the values.
-struct RoundedRow {
+// A tile's rows of x rounded to int8 per group, interleaved by group: group g of row r (of R) at q + (g * R + r) * 32,
+// its scale at scale[g * R + r] and scale * the sum of its values at sum[g * R + r]. A tile then reads each group
+// at fixed offsets from three pointers; with a pointer per row, 8 rows' 24 pointers spilled out of the registers.
+struct RoundedTile {
     const int8_t* q;
     const float* scale;
     const float* sum;
 };
 
-static void round_rows(const float* x, int64_t M, int64_t K, int64_t ldx, int8_t* q, float* scale, float* sum) {
+// x's rows rounded into tiles of `height` rows (the last may be shorter): the tile at row m starts at q + m * K,
+// scale + m * groups and sum + m * groups.
+static void round_rows(const float* x, int64_t M, int64_t K, int64_t ldx, int64_t height, int8_t* q, float* scale,
+                       float* sum) {
     const int64_t groups = K / 32;
 #pragma omp parallel for schedule(static) if (M * K >= PARALLEL_ELEMENTS_LINEAR)
     for (int64_t r = 0; r < M; r++) {
+        const int64_t m = r / height * height, rows = M - m < height ? M - m : height, i = r - m;
         for (int64_t g = 0; g < groups; g++) {
             const float* v = x + r * ldx + g * 32;
             float top = 0.f;
             for (int i = 0; i < 32; i++) top = fabsf(v[i]) > top ? fabsf(v[i]) : top;
             const float inverse = top > 0.f ? 127.f / top : 0.f;
             int total = 0;
-            int8_t* out = q + r * K + g * 32;
-            for (int i = 0; i < 32; i++) {
-                const int value = (int)nearbyintf(v[i] * inverse);
-                out[i] = (int8_t)value;
+            int8_t* out = q + m * K + (g * rows + i) * 32;
+            for (int j = 0; j < 32; j++) {
+                const int value = (int)nearbyintf(v[j] * inverse);
+                out[j] = (int8_t)value;
                 total += value;
             }
-            scale[r * groups + g] = top / 127.f;
-            sum[r * groups + g] = top / 127.f * (float)total;
+            scale[m * groups + g * rows + i] = top / 127.f;
+            sum[m * groups + g * rows + i] = top / 127.f * (float)total;
         }
     }
 }
@@ -249,7 +255,7 @@ static inline void prefetch_ahead(const uint8_t* record) {
 // R rows x 16 columns in AVX2 registers. Signed (Q8) weights go in as |w| with the sign moved onto x, as
 // the dot products take unsigned bytes on one side.
 template <class Q, int R>
-static inline void qtile(const RoundedRow* rows, int64_t groups, const uint8_t* w, const float* bias, float* y,
+static inline void qtile(const RoundedTile& rows, int64_t groups, const uint8_t* w, const float* bias, float* y,
                          int64_t ldy, int cols) {
     __m256 acc[R][2];
 #pragma GCC unroll 8
@@ -271,7 +277,7 @@ static inline void qtile(const RoundedRow* rows, int64_t groups, const uint8_t* 
             }
 #pragma GCC unroll 8
             for (int r = 0; r < R; r++) {
-                const __m256i x = _mm256_set1_epi32(*(const int32_t*)(rows[r].q + g * 32 + t * 4));
+                const __m256i x = _mm256_set1_epi32(*(const int32_t*)(rows.q + (g * R + r) * 32 + t * 4));
                 if (Q::SIGNED) {
                     dots[r][0] = DotAvx2::dot(dots[r][0], low_abs, _mm256_sign_epi8(x, low));
                     dots[r][1] = DotAvx2::dot(dots[r][1], high_abs, _mm256_sign_epi8(x, high));
@@ -291,11 +297,11 @@ static inline void qtile(const RoundedRow* rows, int64_t groups, const uint8_t* 
         const __m256 s0 = half8(record), s1 = half8(record + 16);
 #pragma GCC unroll 8
         for (int r = 0; r < R; r++) {
-            const __m256 xs = _mm256_set1_ps(rows[r].scale[g]);
+            const __m256 xs = _mm256_set1_ps(rows.scale[g * R + r]);
             acc[r][0] = _mm256_fmadd_ps(_mm256_cvtepi32_ps(dots[r][0]), _mm256_mul_ps(s0, xs), acc[r][0]);
             acc[r][1] = _mm256_fmadd_ps(_mm256_cvtepi32_ps(dots[r][1]), _mm256_mul_ps(s1, xs), acc[r][1]);
             if (!Q::SIGNED) {  // + min * (the sum of the group's rounded inputs)
-                const __m256 sum = _mm256_set1_ps(rows[r].sum[g]);
+                const __m256 sum = _mm256_set1_ps(rows.sum[g * R + r]);
                 acc[r][0] = _mm256_fmadd_ps(half8(record + 32), sum, acc[r][0]);
                 acc[r][1] = _mm256_fmadd_ps(half8(record + 48), sum, acc[r][1]);
             }
@@ -321,7 +327,7 @@ static inline void qtile(const RoundedRow* rows, int64_t groups, const uint8_t* 
 // 128 x the sum of the group's rounded inputs: taken off as a 4-bit weight's minimum is added,
 // min = -128 x scale.
 template <class Q, int R>
-static inline void qtile_wide(const RoundedRow* rows, int64_t groups, const uint8_t* w, const float* bias, float* y,
+static inline void qtile_wide(const RoundedTile& rows, int64_t groups, const uint8_t* w, const float* bias, float* y,
                               int64_t ldy, int cols) {
     constexpr int S = R < 3 ? 2 : 1;  // independent sums per row, so that short tiles hide the dot's latency
     __m512 acc[R];
@@ -342,7 +348,7 @@ static inline void qtile_wide(const RoundedRow* rows, int64_t groups, const uint
 #pragma GCC unroll 8
             for (int r = 0; r < R; r++)
                 dots[t % S][r] = _mm512_dpbusd_epi32(dots[t % S][r], weights,
-                                                     _mm512_set1_epi32(*(const int32_t*)(rows[r].q + g * 32 + t * 4)));
+                                                     _mm512_set1_epi32(*(const int32_t*)(rows.q + (g * R + r) * 32 + t * 4)));
         }
         const __m512 scales = _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i*)record));
         const __m512 mins = Q::SIGNED ? _mm512_mul_ps(scales, _mm512_set1_ps(-128.f))
@@ -350,8 +356,8 @@ static inline void qtile_wide(const RoundedRow* rows, int64_t groups, const uint
 #pragma GCC unroll 8
         for (int r = 0; r < R; r++) {
             const __m512i dot = S == 2 ? _mm512_add_epi32(dots[0][r], dots[S - 1][r]) : dots[0][r];
-            acc[r] = _mm512_fmadd_ps(_mm512_cvtepi32_ps(dot), _mm512_mul_ps(scales, _mm512_set1_ps(rows[r].scale[g])), acc[r]);
-            acc[r] = _mm512_fmadd_ps(mins, _mm512_set1_ps(rows[r].sum[g]), acc[r]);
+            acc[r] = _mm512_fmadd_ps(_mm512_cvtepi32_ps(dot), _mm512_mul_ps(scales, _mm512_set1_ps(rows.scale[g * R + r])), acc[r]);
+            acc[r] = _mm512_fmadd_ps(mins, _mm512_set1_ps(rows.sum[g * R + r]), acc[r]);
         }
     }
     const __m512 b = bias ? _mm512_loadu_ps(bias) : _mm512_setzero_ps();
@@ -363,7 +369,7 @@ static inline void qtile_wide(const RoundedRow* rows, int64_t groups, const uint
 template <class Q>
 struct Tiles {  // 8 rows a tile
     static constexpr int ROWS = 8;
-    static inline void run(int count, const RoundedRow* rows, int64_t groups, const uint8_t* w, const float* bias,
+    static inline void run(int count, const RoundedTile& rows, int64_t groups, const uint8_t* w, const float* bias,
                            float* y, int64_t ldy, int cols) {
         switch (count) {
             case 1: qtile_wide<Q, 1>(rows, groups, w, bias, y, ldy, cols); break;
@@ -381,7 +387,7 @@ struct Tiles {  // 8 rows a tile
 template <class Q>
 struct Tiles {  // AVX2's 16 registers hold 2 rows' accumulators
     static constexpr int ROWS = 2;
-    static inline void run(int count, const RoundedRow* rows, int64_t groups, const uint8_t* w, const float* bias,
+    static inline void run(int count, const RoundedTile& rows, int64_t groups, const uint8_t* w, const float* bias,
                            float* y, int64_t ldy, int cols) {
         if (count == 1) qtile<Q, 1>(rows, groups, w, bias, y, ldy, cols);
         else qtile<Q, 2>(rows, groups, w, bias, y, ldy, cols);
@@ -390,8 +396,8 @@ struct Tiles {  // AVX2's 16 registers hold 2 rows' accumulators
 #endif
 
 template <class Q>
-static void qlinear(const RoundedRow* rows, int64_t M, int64_t K, const uint8_t* w, int64_t N, const float* bias,
-                    float* y, int64_t ldy) {
+static void qlinear(const int8_t* q, const float* scale, const float* sum, int64_t M, int64_t K, const uint8_t* w, int64_t N,
+                    const float* bias, float* y, int64_t ldy) {
     const int64_t blocks = (N + 15) / 16, groups = K / 32;
     const int64_t block_bytes = groups * Q::RECORD;
 #pragma omp parallel for schedule(static)
@@ -401,7 +407,8 @@ static void qlinear(const RoundedRow* rows, int64_t M, int64_t K, const uint8_t*
         const int cols = (int)(N - block * 16 < 16 ? N - block * 16 : 16);
         for (int64_t m = 0; m < M; m += Tiles<Q>::ROWS) {
             const int count = (int)(M - m < Tiles<Q>::ROWS ? M - m : Tiles<Q>::ROWS);
-            Tiles<Q>::run(count, rows + m, groups, wb, bb, y + m * ldy + block * 16, ldy, cols);
+            const RoundedTile tile = {q + m * K, scale + m * groups, sum + m * groups};
+            Tiles<Q>::run(count, tile, groups, wb, bb, y + m * ldy + block * 16, ldy, cols);
         }
     }
 }
@@ -413,10 +420,8 @@ static void quantized_linear(const float* x, int64_t M, int64_t K, int64_t ldx, 
     const int64_t groups = K / 32;
     std::vector<int8_t> q(M * K);
     std::vector<float> scale(M * groups), sum(M * groups);
-    round_rows(x, M, K, ldx, q.data(), scale.data(), sum.data());
-    std::vector<RoundedRow> rows(M);
-    for (int64_t r = 0; r < M; r++) rows[r] = {q.data() + r * K, scale.data() + r * groups, sum.data() + r * groups};
-    qlinear<Q>(rows.data(), M, K, w, N, bias, y, ldy);
+    round_rows(x, M, K, ldx, Tiles<Q>::ROWS, q.data(), scale.data(), sum.data());
+    qlinear<Q>(q.data(), scale.data(), sum.data(), M, K, w, N, bias, y, ldy);
 }
 
 #if defined(__AMX_BF16__) && defined(__AVX512BF16__)
