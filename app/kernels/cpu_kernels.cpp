@@ -486,15 +486,17 @@ static void dequantize_block(const uint8_t* w, int64_t groups, uint16_t* out) {
     }
 }
 
-// fp32 rows -> bf16 rows, padded with zero rows to `padded`.
+// fp32 rows -> bf16 tiles of 16 rows x 32 inputs, each one contiguous KiB (tile t = r / 16, k / 32 at
+// out + (t * K / 32 + k / 32) * 512), padded with zero rows to `padded`: a tile load then reads 16 consecutive cache
+// lines, where rows K inputs apart made it gather them from 16 places.
 static void rows_to_bf16(const float* x, int64_t M, int64_t K, int64_t ldx, int64_t padded, uint16_t* out) {
 #pragma omp parallel for schedule(static)
     for (int64_t r = 0; r < padded; r++) {
-        uint16_t* row = out + r * K;
+        uint16_t* tiles = out + r / 16 * 16 * K + r % 16 * 32;
         for (int64_t k = 0; k < K; k += 32) {
             __m512i v = _mm512_setzero_si512();
             if (r < M) v = (__m512i)_mm512_cvtne2ps_pbh(_mm512_loadu_ps(x + r * ldx + k + 16), _mm512_loadu_ps(x + r * ldx + k));
-            _mm512_storeu_si512(row + k, v);
+            _mm512_storeu_si512(tiles + k * 16, v);
         }
     }
 }
@@ -519,7 +521,7 @@ struct Aligned {
     Aligned& operator=(const Aligned&) = delete;
 };
 
-// Rows m..m + 16 * ROW_TILES of x (bf16, K inputs a row) times two dequantized blocks; each tile load is
+// Rows m..m + 16 * ROW_TILES of x (bf16 tiles as rows_to_bf16 lays them out) times two dequantized blocks; each tile load is
 // followed by a product that uses it, so loads and products overlap.
 template <int ROW_TILES>
 static inline void tile_rows(const uint16_t* x, int64_t m, int64_t K, const uint16_t* w0, const uint16_t* w1, float* sums) {
@@ -530,13 +532,13 @@ static inline void tile_rows(const uint16_t* x, int64_t m, int64_t K, const uint
         _tile_zero(3);
     }
     for (int64_t k = 0; k < K; k += 32) {
-        _tile_loadd(4, x + m * K + k, K * 2);
+        _tile_loadd(4, x + m * K + k * 16, 64);
         _tile_loadd(6, w0 + k * 16, 64);
         _tile_dpbf16ps(0, 4, 6);
         _tile_loadd(7, w1 + k * 16, 64);
         _tile_dpbf16ps(1, 4, 7);
         if (ROW_TILES == 2) {
-            _tile_loadd(5, x + (m + 16) * K + k, K * 2);
+            _tile_loadd(5, x + (m + 16) * K + k * 16, 64);
             _tile_dpbf16ps(2, 5, 6);
             _tile_dpbf16ps(3, 5, 7);
         }
