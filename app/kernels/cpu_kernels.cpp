@@ -177,21 +177,21 @@ static void round_rows(const float* x, int64_t M, int64_t K, int64_t ldx, int64_
     const int64_t groups = K / 32;
 #pragma omp parallel for schedule(static) if (M * K >= PARALLEL_ELEMENTS_LINEAR)
     for (int64_t r = 0; r < M; r++) {
-        const int64_t m = r / height * height, rows = M - m < height ? M - m : height, i = r - m;
+        const int64_t m = r / height * height, rows = M - m < height ? M - m : height, in_tile = r - m;
         for (int64_t g = 0; g < groups; g++) {
             const float* v = x + r * ldx + g * 32;
             float top = 0.f;
             for (int i = 0; i < 32; i++) top = fabsf(v[i]) > top ? fabsf(v[i]) : top;
             const float inverse = top > 0.f ? 127.f / top : 0.f;
             int total = 0;
-            int8_t* out = q + m * K + (g * rows + i) * 32;
-            for (int j = 0; j < 32; j++) {
-                const int value = (int)nearbyintf(v[j] * inverse);
-                out[j] = (int8_t)value;
+            int8_t* out = q + m * K + (g * rows + in_tile) * 32;
+            for (int i = 0; i < 32; i++) {
+                const int value = (int)nearbyintf(v[i] * inverse);
+                out[i] = (int8_t)value;
                 total += value;
             }
-            scale[m * groups + g * rows + i] = top / 127.f;
-            sum[m * groups + g * rows + i] = top / 127.f * (float)total;
+            scale[m * groups + g * rows + in_tile] = top / 127.f;
+            sum[m * groups + g * rows + in_tile] = top / 127.f * (float)total;
         }
     }
 }
