@@ -321,31 +321,31 @@ static inline void qtile(const RoundedTile& rows, int64_t groups, const uint8_t*
 #ifdef __AVX512VNNI__
 // The same tile in AVX-512 registers, where the CPU has VNNI (app/kernels/cpu_kernels.py adds the flags):
 // a quad's 16 columns are one register, so a row takes one integer dot product per quad where the 256-bit
-// tile takes two, and the 32 registers hold the accumulators of up to 8 rows. Prefills and batched decodes,
-// bound by these products, gain; a batch-1 decode streams the same bytes. Signed 8-bit weights go in with
-// their sign bit flipped (q + 128, unsigned: VNNI sums u8 x s8 in 32 bits, so nothing saturates), which adds
-// 128 x the sum of the group's rounded inputs: taken off as a 4-bit weight's minimum is added,
-// min = -128 x scale.
+// tile takes two, and the 32 registers hold the accumulators of up to 12 rows (each quad's weights, unpacked once,
+// serve them all). Prefills and batched decodes, bound by these products, gain; a batch-1 decode streams the same
+// bytes. Signed 8-bit weights go in with their sign bit flipped (q + 128, unsigned: VNNI sums u8 x s8 in 32 bits,
+// so nothing saturates), which adds 128 x the sum of the group's rounded inputs: taken off as a 4-bit weight's
+// minimum is added, min = -128 x scale.
 template <class Q, int R>
 static inline void qtile_wide(const RoundedTile& rows, int64_t groups, const uint8_t* w, const float* bias, float* y,
                               int64_t ldy, int cols) {
     constexpr int S = R < 3 ? 2 : 1;  // independent sums per row, so that short tiles hide the dot's latency
     __m512 acc[R];
-#pragma GCC unroll 8
+#pragma GCC unroll 12
     for (int r = 0; r < R; r++) acc[r] = _mm512_setzero_ps();
     for (int64_t g = 0; g < groups; g++) {
         const uint8_t* record = w + g * Q::RECORD;
         prefetch_ahead<Q>(record);
         __m512i dots[S][R];
-#pragma GCC unroll 8
+#pragma GCC unroll 12
         for (int s = 0; s < S; s++)
-#pragma GCC unroll 8
+#pragma GCC unroll 12
             for (int r = 0; r < R; r++) dots[s][r] = _mm512_setzero_si512();
-#pragma GCC unroll 8
+#pragma GCC unroll 12
         for (int t = 0; t < 8; t++) {
             __m512i weights = Q::wide(record, t);
             if (Q::SIGNED) weights = _mm512_xor_si512(weights, _mm512_set1_epi8((char)0x80));
-#pragma GCC unroll 8
+#pragma GCC unroll 12
             for (int r = 0; r < R; r++)
                 dots[t % S][r] = _mm512_dpbusd_epi32(dots[t % S][r], weights,
                                                      _mm512_set1_epi32(*(const int32_t*)(rows.q + (g * R + r) * 32 + t * 4)));
@@ -353,7 +353,7 @@ static inline void qtile_wide(const RoundedTile& rows, int64_t groups, const uin
         const __m512 scales = _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i*)record));
         const __m512 mins = Q::SIGNED ? _mm512_mul_ps(scales, _mm512_set1_ps(-128.f))
                                       : _mm512_cvtph_ps(_mm256_loadu_si256((const __m256i*)(record + 32)));
-#pragma GCC unroll 8
+#pragma GCC unroll 12
         for (int r = 0; r < R; r++) {
             const __m512i dot = S == 2 ? _mm512_add_epi32(dots[0][r], dots[S - 1][r]) : dots[0][r];
             acc[r] = _mm512_fmadd_ps(_mm512_cvtepi32_ps(dot), _mm512_mul_ps(scales, _mm512_set1_ps(rows.scale[g * R + r])), acc[r]);
@@ -362,13 +362,13 @@ static inline void qtile_wide(const RoundedTile& rows, int64_t groups, const uin
     }
     const __m512 b = bias ? _mm512_loadu_ps(bias) : _mm512_setzero_ps();
     const __mmask16 columns = (__mmask16)((1u << cols) - 1);
-#pragma GCC unroll 8
+#pragma GCC unroll 12
     for (int r = 0; r < R; r++) _mm512_mask_storeu_ps(y + r * ldy, columns, _mm512_add_ps(acc[r], b));
 }
 
 template <class Q>
-struct Tiles {  // 8 rows a tile
-    static constexpr int ROWS = 8;
+struct Tiles {  // 12 rows a tile: 12 sums and 12 dot products fill 24 of the 32 registers
+    static constexpr int ROWS = 12;
     static inline void run(int count, const RoundedTile& rows, int64_t groups, const uint8_t* w, const float* bias,
                            float* y, int64_t ldy, int cols) {
         switch (count) {
@@ -379,7 +379,11 @@ struct Tiles {  // 8 rows a tile
             case 5: qtile_wide<Q, 5>(rows, groups, w, bias, y, ldy, cols); break;
             case 6: qtile_wide<Q, 6>(rows, groups, w, bias, y, ldy, cols); break;
             case 7: qtile_wide<Q, 7>(rows, groups, w, bias, y, ldy, cols); break;
-            default: qtile_wide<Q, 8>(rows, groups, w, bias, y, ldy, cols); break;
+            case 8: qtile_wide<Q, 8>(rows, groups, w, bias, y, ldy, cols); break;
+            case 9: qtile_wide<Q, 9>(rows, groups, w, bias, y, ldy, cols); break;
+            case 10: qtile_wide<Q, 10>(rows, groups, w, bias, y, ldy, cols); break;
+            case 11: qtile_wide<Q, 11>(rows, groups, w, bias, y, ldy, cols); break;
+            default: qtile_wide<Q, 12>(rows, groups, w, bias, y, ldy, cols); break;
         }
     }
 };
