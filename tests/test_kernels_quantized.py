@@ -39,7 +39,7 @@ def _q4_grid_weight(rows: int, inputs: int, seed: int = 0) -> torch.Tensor:
 
 @needs_kernels
 @pytest.mark.parametrize("bits", [4, 8])
-@pytest.mark.parametrize("rows", [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 17, 25, 40, 64])  # every tile size, tiles and the rest
+@pytest.mark.parametrize("rows", [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 17, 25, 40, 64])  # each tile size, tiles + rest
 def test_quantized_linear_equals_fp32_matmul_over_the_dequantized_weight(bits, rows):
     torch.manual_seed(rows)
     weight = torch.randn(1000, 96) * 0.05  # N not a multiple of 16
