@@ -444,7 +444,7 @@ static void quantized_linear(const float* x, int64_t M, int64_t K, int64_t ldx, 
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#define AMX_MIN_ROWS 48
+#define AMX_MIN_ROWS 64
 
 // Linux lends a process the tile registers' state only on request (arch_prctl ARCH_REQ_XCOMP_PERM, XTILEDATA).
 static bool amx_usable() {
