@@ -163,7 +163,7 @@ static inline __m256 half8(const uint8_t* p) { return _mm256_cvtph_ps(_mm_loadu_
 
 // A tile's rows of x rounded to int8 per group, interleaved by group: group g of row r (of R) at q + (g * R + r) * 32,
 // its scale at scale[g * R + r] and scale * the sum of its values at sum[g * R + r]. A tile then reads each group
-// at fixed offsets from three pointers; with a pointer per row, 8 rows' 24 pointers spilled out of the registers.
+// at fixed offsets from three pointers; with three pointers per row, they spilled out of the registers.
 struct RoundedTile {
     const int8_t* q;
     const float* scale;
@@ -525,8 +525,8 @@ struct Aligned {
     Aligned& operator=(const Aligned&) = delete;
 };
 
-// Rows m..m + 16 * ROW_TILES of x (bf16 tiles as rows_to_bf16 lays them out) times two dequantized blocks; each tile load is
-// followed by a product that uses it, so loads and products overlap.
+// Rows m..m + 16 * ROW_TILES of x (bf16 tiles as rows_to_bf16 lays them out) times two dequantized blocks; each
+// tile load is followed by a product that uses it, so loads and products overlap.
 template <int ROW_TILES>
 static inline void tile_rows(const uint16_t* x, int64_t m, int64_t K, const uint16_t* w0, const uint16_t* w1, float* sums) {
     _tile_zero(0);
