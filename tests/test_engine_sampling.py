@@ -6,7 +6,7 @@ import torch
 from transformers import RepetitionPenaltyLogitsProcessor
 
 from app.engine.api import Priority, SamplingParams
-from app.engine.sampling import sample
+from app.engine.sampling import draw, nucleus, probabilities, sample
 from app.engine.sequence import Sequence
 
 
@@ -49,3 +49,41 @@ def test_repetition_penalty_matches_transformers():
     assert got == expected
     strong = sample(logits, seqs(SamplingParams(repetition_penalty=1e6), tokens=[int(logits.argmax())])).token_ids[0]
     assert strong != int(logits.argmax())
+
+
+def _nucleus_by_full_sort(logits: torch.Tensor, params: SamplingParams) -> dict[int, float]:
+    """The textbook filter: mask outside the top-k, softmax, sort the whole vocabulary, keep up to top_p."""
+    scaled = logits / params.temperature
+    if params.top_k > 0:
+        scaled = scaled.masked_fill(scaled < scaled.topk(params.top_k).values[-1], float("-inf"))
+    values, order = scaled.softmax(-1).sort(descending=True)
+    keep = (values.cumsum(-1) - values < params.top_p) & (values > 0)
+    values, order = values[keep], order[keep]
+    return dict(zip(order.tolist(), (values / values.sum()).tolist()))
+
+
+def test_the_nucleus_is_what_sorting_the_whole_vocabulary_keeps():
+    gen = torch.Generator().manual_seed(3)
+    for spread, temperature, top_k, top_p in [(8.0, 0.3, 0, 0.9), (1.0, 1.0, 0, 0.9), (3.0, 0.7, 40, 0.8),
+                                              (3.0, 0.7, 40, 1.0), (0.1, 1.0, 0, 0.5)]:  # fmt: skip
+        logits = torch.randn(151_936, generator=gen) * spread
+        params = SamplingParams(temperature=temperature, top_k=top_k, top_p=top_p)
+        ids, probs = nucleus(logits, params)
+        expected = _nucleus_by_full_sort(logits, params)
+        assert set(ids.tolist()) == set(expected)
+        assert all(abs(p - expected[i]) < 1e-5 for i, p in zip(ids.tolist(), probs.tolist()))
+        dense = probabilities(logits, params)
+        assert abs(float(dense.sum()) - 1.0) < 1e-4 and int((dense > 0).sum()) == len(expected)
+
+
+def test_a_draw_follows_the_distribution_and_never_picks_a_zero():
+    probs = torch.zeros(151_936)
+    probs[[5, 900, 151_935]] = torch.tensor([0.2, 0.5, 0.3])
+    gen = torch.Generator().manual_seed(11)
+    counts = torch.zeros(3)
+    for _ in range(4000):
+        counts[[5, 900, 151_935].index(draw(probs * 7.0, gen))] += 1  # any positive sum
+    expected = torch.tensor([0.2, 0.5, 0.3]) * 4000
+    assert float(((counts - expected) ** 2 / expected).sum()) < 13.82  # chi-square, 2 degrees of freedom, 99.9%
+    first = [draw(probs, torch.Generator().manual_seed(5)) for _ in range(3)]
+    assert len(set(first)) == 1  # a seed repeats itself

@@ -37,38 +37,52 @@ def penalise(logits: torch.Tensor, penalty: float, context: list[int]) -> torch.
 
 
 def probabilities(logits: torch.Tensor, params: SamplingParams) -> torch.Tensor:
-    """What a sampled row draws from: temperature, top-k and top-p over (penalised) ``logits``."""
-    return _filter_top_k_top_p(logits / params.temperature, params.top_k, params.top_p).softmax(-1)
+    """What a sampled row draws from, over the whole vocabulary: :func:`nucleus`, zero elsewhere."""
+    ids, probs = nucleus(logits, params)
+    return torch.zeros_like(logits).index_copy_(-1, ids, probs)
+
+
+def nucleus(logits: torch.Tensor, params: SamplingParams) -> tuple[torch.Tensor, torch.Tensor]:
+    """The tokens a sampled row may draw and their probabilities: temperature, top-k and top-p over (penalised)
+    ``logits`` [V]."""
+    probs = (logits / params.temperature).softmax(-1)
+    vocab = probs.shape[-1]
+    if 0 < params.top_k < vocab:
+        values, ids = probs.topk(params.top_k)
+        values = values / values.sum()
+    elif params.top_p < 1.0:
+        # the nucleus lies among the likeliest tokens: a partial sort (topk), widened until it holds top_p,
+        # finds the same tokens (up to rounding at its edge) as sorting the whole vocabulary, which takes
+        # tens of ms for 150k tokens on a CPU: per row and step, and k+1 times over when verifying proposals
+        # (a flat distribution, whose nucleus is a large part of the vocabulary, is sorted whole)
+        n = min(64, vocab)
+        while True:
+            values, ids = probs.topk(n) if 16 * n <= vocab else probs.sort(descending=True)
+            if len(values) == vocab or values.sum() >= params.top_p:
+                break
+            n *= 8
+    else:
+        return torch.arange(vocab, device=probs.device), probs
+    if params.top_p < 1.0:
+        keep = values.cumsum(-1) - values < params.top_p  # up to the token that crosses top_p
+        values, ids = values[keep], ids[keep]
+    return ids, values / values.sum()
+
+
+def draw(probs: torch.Tensor, generator: torch.Generator | None = None) -> int:
+    """An index of ``probs`` [n] (nonnegative, any positive sum) drawn with probability in proportion to its entry, from
+    one uniform number and the cumulative sums. ``torch.multinomial`` draws a random number for every entry: over a
+    150k-token vocabulary that is milliseconds on a CPU, per sampled row and step (docs/benchmarks.md)."""
+    cdf = probs.double().cumsum(-1)
+    point = torch.rand((), dtype=torch.float64, generator=generator).item() * cdf[-1].item()
+    return min(int(torch.searchsorted(cdf, torch.tensor(point, dtype=torch.float64, device=cdf.device), right=True)),
+               len(cdf) - 1)
 
 
 def _apply_repetition_penalty(logits: torch.Tensor, seqs: list[Sequence]) -> None:
     for row, seq in enumerate(seqs):
         if seq.params.repetition_penalty != 1.0:
             logits[row] = penalise(logits[row], seq.params.repetition_penalty, seq.token_ids)
-
-
-def _filter_top_k_top_p(logits: torch.Tensor, top_k: int, top_p: float) -> torch.Tensor:
-    """One row's logits [V] with everything outside the top-k and the top-p nucleus at -inf."""
-    if top_k > 0 and top_k < logits.shape[-1]:
-        kth = torch.topk(logits, top_k).values[..., -1, None]
-        logits = logits.masked_fill(logits < kth, float("-inf"))
-    if top_p < 1.0:
-        # the nucleus lies among the likeliest tokens: a partial sort (topk), widened until it holds top_p,
-        # finds the same tokens (up to rounding at its edge) as sorting the whole vocabulary, which takes
-        # tens of ms for 150k tokens on a CPU: per row and step, and k+1 times over when verifying proposals
-        # (a flat distribution, whose nucleus is a large part of the vocabulary, is sorted whole)
-        probs = logits.softmax(-1)
-        vocab = probs.shape[-1]
-        n = min(64, vocab)
-        while True:
-            values, order = probs.topk(n) if 16 * n <= vocab else probs.sort(descending=True)
-            if len(values) == vocab or values.sum() >= top_p:
-                break
-            n *= 8
-        drop = values.cumsum(-1) - values >= top_p  # keep the token that crosses top_p
-        keep = order[~drop]
-        logits = torch.full_like(logits, float("-inf")).index_copy_(-1, keep, logits[keep])
-    return logits
 
 
 def record_token_probs(logits: torch.Tensor, seq: Sequence) -> None:
@@ -111,8 +125,8 @@ def sample(logits: torch.Tensor, seqs: list[Sequence]) -> SampleResult:
     for row, seq in enumerate(seqs):
         if bad[row] or seq.params.temperature <= 0.0:
             continue
-        probs = probabilities(logits[row], seq.params)
+        ids, probs = nucleus(logits[row], seq.params)
         if seq.generator is not None:
             probs = probs.cpu()  # seeded generators live on the CPU, whatever device the model uses
-        tokens[row] = int(torch.multinomial(probs, 1, generator=seq.generator).item())
+        tokens[row] = int(ids[draw(probs, seq.generator)])
     return SampleResult(tokens, errors)

@@ -33,7 +33,7 @@ import torch
 from app.engine.attention import Chunk, pack
 from app.engine.measured import RecentMedian, RecentMedians
 from app.engine.model_runner import ModelRunner
-from app.engine.sampling import NAN_ERROR, penalise, probabilities, sample
+from app.engine.sampling import NAN_ERROR, draw, penalise, probabilities, sample
 from app.engine.scheduler import ScheduledBatch, StepOutcome
 from app.engine.sequence import Sequence
 
@@ -84,10 +84,9 @@ def accept_sampled(p: torch.Tensor, q: torch.Tensor, proposals: list[int],
             out.append(x)
             continue
         residual = (p[j] - q[j]).clamp_min(0)
-        total = residual.sum()
-        out.append(int(torch.multinomial(residual / total if total > 0 else p[j], 1, generator=generator)))
+        out.append(draw(residual if residual.sum() > 0 else p[j], generator))
         return out
-    out.append(int(torch.multinomial(p[len(proposals)], 1, generator=generator)))
+    out.append(draw(p[len(proposals)], generator))
     return out
 
 
@@ -354,7 +353,7 @@ class Speculator:
             q = probabilities(scores, params)
             if row.seq.generator is not None:
                 q = q.cpu()
-            row.proposals.append(int(torch.multinomial(q, 1, generator=row.seq.generator)))
+            row.proposals.append(draw(q, row.seq.generator))
             row.q.append(q)
 
     # --- verification ---
