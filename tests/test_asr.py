@@ -183,7 +183,7 @@ async def test_finals_go_first_and_partials_are_dropped_under_load(recognizer_fa
 
 
 async def test_a_long_partial_does_not_slow_down_a_short_final(recognizer_factory, clean_speech):
-    recognizer = recognizer_factory(batch_window_ms=200, max_batch=8)
+    recognizer = recognizer_factory(batch_window_ms=200, max_batch=8, partials_join_finals=True)  # as on a GPU
     await recognizer.start()
     try:
         short = clean_speech[1][0]  # ~1 s
@@ -193,6 +193,27 @@ async def test_a_long_partial_does_not_slow_down_a_short_final(recognizer_factor
             recognizer.transcribe(short, final=True, session_id="done"),
         )
         assert partial is None and final.batch_size == 1
+        partial, final = await asyncio.gather(  # a partial as short as the final fills the batch
+            recognizer.transcribe(short, final=False, session_id="talker"),
+            recognizer.transcribe(short, final=True, session_id="done"),
+        )
+        assert partial is not None and partial.text and final.batch_size == partial.batch_size == 2
+    finally:
+        await recognizer.stop()
+
+
+async def test_on_a_cpu_a_final_never_shares_its_batch_with_a_partial(recognizer_factory, clean_speech):
+    recognizer = recognizer_factory(batch_window_ms=200, max_batch=8)
+    assert not recognizer.partials_join_finals  # Whisper on the CPU here
+    await recognizer.start()
+    try:
+        short = clean_speech[1][0]
+        partial, final = await asyncio.gather(
+            recognizer.transcribe(short, final=False, session_id="talker"),
+            recognizer.transcribe(short, final=True, session_id="done"),
+        )
+        assert partial is None and final.batch_size == 1
+        assert recognizer.stats()["asr_partials_dropped"] == 1
     finally:
         await recognizer.stop()
 

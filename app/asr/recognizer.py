@@ -2,7 +2,8 @@
 
 Sessions await ``transcribe``; a single worker thread (off the event loop) collects the requests
 that arrive within ``batch_window_ms`` of the oldest one and decodes them in one Whisper call.
-Finals go first; partial transcripts only fill the rest of a batch, and only finals get the
+Finals go first; partial transcripts only fill the rest of a batch (on a GPU: on a CPU a final never waits for a
+partial, which added a third of a final's time to its batch, docs/benchmarks.md), and only finals get the
 hallucination guards' fallback decode (a partial that fails the guards gets no text). Each request may name
 its session's language; requests of different languages share the batch's encoder pass. A partial is
 dropped (its caller gets None) when a newer partial or a final of the same session is queued, when
@@ -19,6 +20,7 @@ import time
 from dataclasses import dataclass, field
 
 import numpy as np
+import torch
 
 from app.asr.whisper_backend import SAMPLE_RATE, Superseded, WhisperTranscriber
 from app.cpu_share import speech_activity
@@ -62,9 +64,14 @@ class SpeechRecognizer:
     """Shared, batching front of a WhisperTranscriber. ``start()`` before use, ``stop()`` at shutdown."""
 
     def __init__(
-        self, transcriber: WhisperTranscriber, *, batch_window_ms: float = 20.0, max_batch: int = 8, threads: int = 1
+        self, transcriber: WhisperTranscriber, *, batch_window_ms: float = 20.0, max_batch: int = 8, threads: int = 1,
+        partials_join_finals: bool | None = None,
     ) -> None:
+        """``partials_join_finals``: whether partials fill a batch of finals (None: where Whisper is not on a CPU)."""
         self.transcriber = transcriber
+        if partials_join_finals is None:
+            partials_join_finals = torch.device(transcriber.device).type != "cpu"
+        self.partials_join_finals = partials_join_finals
         self.threads = threads
         self.batch_window_s = batch_window_ms / 1000
         self.max_batch = max(1, max_batch)
@@ -164,7 +171,8 @@ class SpeechRecognizer:
                     self._decode(batch)
 
     def _take_batch(self) -> tuple[list[_Request], list[_Request]]:
-        """Finals first (oldest first), then partials that fit; partials left over are dropped. Holds the lock.
+        """Finals first (oldest first), then partials that fit (on a CPU none with finals); partials left over are
+        dropped. Holds the lock.
 
         A batch runs as long as its longest utterance needs, so a partial much longer than the
         finals it would join is dropped rather than allowed to slow them down.
@@ -176,7 +184,10 @@ class SpeechRecognizer:
         stale = [r for r in partials if r.session_id in final_sessions]
         partials = [r for r in partials if r.session_id not in final_sessions]
         batch = finals[: self.max_batch]
-        if batch:
+        if batch and not self.partials_join_finals:
+            stale += partials
+            partials = []
+        elif batch:
             limit = _PARTIAL_LENGTH_FACTOR * max(len(r.audio) for r in batch) + _PARTIAL_LENGTH_SLACK
             stale += [r for r in partials if len(r.audio) > limit]
             partials = [r for r in partials if len(r.audio) <= limit]
