@@ -508,3 +508,15 @@ def test_the_shortlist_head_gives_the_full_heads_logits_on_its_tokens_and_none_e
     assert torch.allclose(short[:, ids], full[:, ids], atol=1e-5)
     assert torch.isneginf(short[:, outside]).all()
     assert shortlist.weight_bytes < head.weight_bytes / 5
+
+
+def test_prompt_lookup_starts_from_its_own_measured_acceptance():
+    """Before any reply is measured, lookup's policy assumes the acceptance its proposals have on the quality set's
+    replies, not a draft model's: one user's steps speculate, four users' do not (a verify of 4 x (k+1) rows there
+    costs what the few tokens it wins do not pay back)."""
+    policy = SpeculationPolicy(max_k=4, draft_model=False)
+    for tokens, ms in ((1, 75.0), (2, 77.0), (4, 85.0), (8, 110.0), (16, 150.0)):  # a CPU's forwards, memory-bound at first
+        policy.target.observe(tokens, ms)
+    assert policy.acceptance == SpeculationPolicy.LOOKUP_PRIOR < SpeculationPolicy.PRIOR
+    assert policy.choose(1) >= 1
+    assert policy.choose(4) == 0

@@ -132,11 +132,12 @@ class SpeculationPolicy:
 
     MARGIN = 1.05
     EMA = 0.1
-    PRIOR = 0.7  # per-token acceptance assumed before any is measured, and drifted back to while off
+    PRIOR = 0.7  # a draft model's per-token acceptance assumed before any is measured, and drifted back to while off
+    LOOKUP_PRIOR = 0.25  # prompt lookup's, as measured on the quality set's replies (docs/benchmarks.md)
 
     def __init__(self, max_k: int, draft_model: bool = True) -> None:
         self.max_k = max_k
-        self.acceptance = self.PRIOR  # per-token acceptance probability (geometric model)
+        self.acceptance = self.PRIOR if draft_model else self.LOOKUP_PRIOR  # per token (geometric model)
         self.target = ForwardTimes()
         self.draft = ForwardTimes() if draft_model else None  # None: proposals cost nothing (prompt lookup)
         # a draft model's acceptance is measured only while it speculates, so while off it drifts back to the prior
