@@ -1,12 +1,12 @@
 """Who yields the cores to whom: the speech stages at work right now, so the LLM engine can leave them a core, and
 the voice work in the engine, which speech work that can wait leaves alone.
 
-On a small CPU the engine's threads and a speech stage's threads compete for the same cores. A
-speech job the user is waiting for (the transcript of a finished turn, the first clause of a reply)
-is on the critical path, while the engine is often producing text far ahead of playback; so while
-such a job runs, the engine steps on fewer threads. Other speech work (partial transcripts, later
-clauses) does not count: under sustained load it would keep the engine on fewer threads for good;
-it waits for the engine's voice work instead (:class:`VoiceWork`).
+On a small CPU the engine's threads and a speech stage's threads compete for the same cores, and an engine step
+on two threads beside a busy core is no faster than on one: each of its OpenMP regions waits for the thread that lost
+its core (docs/benchmarks.md). So while a speech job that counts runs, the engine steps on fewer threads: the
+transcript of a finished turn, which the user is waiting for, and every synthesis (piper's two threads). Partial
+transcripts do not count: with several users talking they would keep the engine on fewer threads for good; they
+wait for the engine's voice work instead (:class:`VoiceWork`), as later clauses wait for its voice prefills.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 
 class SpeechActivity:
-    """A count of urgent speech jobs running now, thread-safe."""
+    """A count of the speech jobs running now that the engine leaves a core to, thread-safe."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
@@ -26,7 +26,7 @@ class SpeechActivity:
 
     @contextmanager
     def job(self, urgent: bool = True) -> Iterator[None]:
-        """Counts the job while it runs if it is ``urgent`` (the user is waiting for it)."""
+        """Counts the job while it runs if it is ``urgent`` (it counts: see the module's docstring)."""
         if not urgent:
             yield
             return

@@ -200,3 +200,17 @@ async def test_stop_ends_open_streams_without_waiting_for_the_queue(piper: Piper
     assert time.perf_counter() - started < 3.0  # the running job stopped after its piece, not seven more
     assert await queued == b""
     assert [pcm async for pcm in running] == []
+
+
+async def test_every_synthesis_leaves_the_engine_a_core(worker: TTSWorker) -> None:
+    """While piper speaks, first chunk or later one, the engine on the same cores steps on a thread fewer
+    (``app.cpu_share.speech_activity``)."""
+    from app.cpu_share import speech_activity
+
+    for first in (True, False):
+        stream = worker.synthesize(THREE_SENTENCES, reply_id=f"r{first}", first=first, out_rate=24000)
+        await anext(stream)  # the first sentence is out, the next ones are being spoken
+        assert speech_activity.jobs == 1
+        await collect(stream)
+        await asyncio.sleep(0.05)
+        assert speech_activity.jobs == 0

@@ -205,7 +205,7 @@ class TTSWorker:
                 job = heapq.heappop(self._queue)
                 self._busy = True
             try:
-                with speech_activity.job(urgent=job.rank == 0):
+                with speech_activity.job():
                     self._speak(job)
             finally:
                 self._busy = False
