@@ -20,7 +20,6 @@ import time
 from dataclasses import dataclass, field
 
 import numpy as np
-import torch
 
 from app.asr.whisper_backend import SAMPLE_RATE, Superseded, WhisperTranscriber
 from app.cpu_share import speech_activity
@@ -70,7 +69,7 @@ class SpeechRecognizer:
         """``partials_join_finals``: whether partials fill a batch of finals (None: where Whisper is not on a CPU)."""
         self.transcriber = transcriber
         if partials_join_finals is None:
-            partials_join_finals = torch.device(transcriber.device).type != "cpu"
+            partials_join_finals = not transcriber.on_cpu
         self.partials_join_finals = partials_join_finals
         self.threads = threads
         self.batch_window_s = batch_window_ms / 1000

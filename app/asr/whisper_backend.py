@@ -153,8 +153,8 @@ class WhisperTranscriber:
         self.languages = frozenset(codes[: self.model.num_languages] if self.model.is_multilingual else ["en"])
         self.device = device
         self.dtype = dtype
-        on_cpu = torch.device(device).type == "cpu"
-        eight_bit_decoder = on_cpu and decoder_bits == 8 and cpu_kernels.load() is not None
+        self.on_cpu = torch.device(device).type == "cpu"
+        eight_bit_decoder = self.on_cpu and decoder_bits == 8 and cpu_kernels.load() is not None
         # One decoding step is a few small products, faster in fp32 on a CPU (bf16 pays off in the encoder)
         self.decoder_dtype = torch.float32 if eight_bit_decoder else dtype
         if dtype != torch.float32:
@@ -162,7 +162,7 @@ class WhisperTranscriber:
             for module in self.model.modules():  # whisper's LayerNorm computes in float32 with float32 weights
                 if isinstance(module, torch.nn.LayerNorm):
                     module.float()
-        if on_cpu:
+        if self.on_cpu:
             _use_fast_linears(self.model, eight_bit_decoder)
         self.n_mels = self.model.dims.n_mels
         self.full_window = full_window
@@ -189,7 +189,7 @@ class WhisperTranscriber:
         if self.full_window:
             return self.model.encoder(torch.stack([self.mel(a, self._window) for a in audios]))
         frames = [self._encoded_frames(len(a)) for a in audios]
-        if torch.device(self.device).type == "cpu":
+        if self.on_cpu:
             # compute-bound: padding the batch to its longest item would only add work, so each alone
             longest = max(frames)
             each = [self._encoder(self._real_mel(a, f)[None], [f])[0] for a, f in zip(audios, frames)]
