@@ -26,7 +26,7 @@ class SpeechActivity:
 
     @contextmanager
     def job(self, urgent: bool = True) -> Iterator[None]:
-        """Counts the job while it runs if it is ``urgent`` (it counts: see the module's docstring)."""
+        """Counts the job while it runs if it is ``urgent`` (which jobs are: the module's docstring)."""
         if not urgent:
             yield
             return
