@@ -167,6 +167,11 @@ class Settings(BaseSettings):
     repetition_penalty: float = Field(
         1.0, description="Penalty on tokens already in the conversation (1 = none; transformers' rule)."
     )
+    phrase_repeat_limit: int = Field(
+        2, ge=0, description="The most times a reply may say one phrase of 4 words: a token that would say it once more is "
+        "never chosen, so a reply does not loop (0 = no limit). Local engine; off for a reply that may call tools (calls "
+        "repeat their own syntax), where the loop guard still ends a third time.",
+    )
     system_prompt: str = Field(
         "You are a friendly voice assistant. Answer in one or two short spoken sentences.",
         description="System prompt of every conversation.",

@@ -113,15 +113,18 @@ def test_summary_figures_and_wrong_answers() -> None:
     outcomes = [
         Outcome(single, reply="Paris.", replies=["Paris."], status="completed", correct=True),
         Outcome(multi, reply="I do not know.", replies=["Hi Priya!", "I do not know."], status="incomplete"),
+        Outcome(single, reply="Paris, it is Paris, it is Paris, it is Paris.", status="completed", correct=True,
+                looped=True),
     ]
     figures = summarize(outcomes)
-    assert figures["quality_correct"] == 0.5 and figures["quality_single_correct"] == 1.0
+    assert figures["quality_correct"] == round(2 / 3, 4) and figures["quality_single_correct"] == 1.0
     assert figures["quality_multi_correct"] == 0.0 and figures["quality_correct_memory"] == 0.0
-    assert figures["quality_cut"] == 1 and figures["quality_loops"] == 0 and figures["quality_reply_words_p50"] == 4
+    assert figures["quality_cut"] == 1 and figures["quality_loops"] == 1 and figures["quality_reply_words_p50"] == 4
     assert figures["quality_wrong"] == [
         {"id": "m", "question": "My name is Priya. | What is my name?", "reply": "I do not know.",
          "expected": "priya", "earlier_replies": ["Hi Priya!"]}
     ]  # fmt: skip
+    assert [entry["reply"] for entry in figures["quality_looping"]] == [outcomes[2].reply]
 
 
 # --------------------------------------------------------------------------- the question set

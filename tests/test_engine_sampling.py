@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import random
+
 import torch
 from transformers import RepetitionPenaltyLogitsProcessor
 
 from app.engine.api import Priority, SamplingParams
+from app.engine.phrase_limit import TokenTexts, phrase_ban, repeats_a_phrase, spoken_words
 from app.engine.sampling import draw, nucleus, probabilities, sample
 from app.engine.sequence import Sequence
 
@@ -49,6 +52,51 @@ def test_repetition_penalty_matches_transformers():
     assert got == expected
     strong = sample(logits, seqs(SamplingParams(repetition_penalty=1e6), tokens=[int(logits.argmax())])).token_ids[0]
     assert strong != int(logits.argmax())
+
+
+PIECES = [" remove", " the", " wheel", " tread", "s", ",", " Wheel", " t", "read", "\n", " ", ".", "The", "ad", '"', "<eos>"]
+
+
+def test_the_phrase_limit_bans_exactly_the_tokens_that_make_the_guard_count_a_phrase_once_too_often():
+    """Random replies over pieces that split, glue, capitalise and punctuate words: a token is banned exactly when
+    the reply's text with it says one phrase (the guard's words) more than the limit."""
+    texts = TokenTexts(PIECES[:-1] + [""])  # the last: a special token, which writes nothing
+    gen = random.Random(3)
+    for limit in (1, 2, 3):
+        for _ in range(20):
+            reply: list[int] = []
+            for _ in range(70):
+                banned = phrase_ban(texts, reply, limit)
+                over = [repeats_a_phrase(spoken_words(texts.text(reply + [t])), repeats=limit + 1)
+                        for t in range(len(PIECES))]  # fmt: skip
+                assert [banned is not None and banned(t) for t in range(len(PIECES))] == over
+                allowed = [t for t in range(len(PIECES)) if not over[t]]
+                # half the time what followed the last token before, where allowed: loops form often
+                earlier = [reply[i + 1] for i in range(len(reply) - 1) if reply[i] == reply[-1] and not over[reply[i + 1]]]
+                reply.append(gen.choice(earlier if earlier and gen.random() < 0.5 else allowed))
+
+
+def test_a_greedy_row_takes_its_likeliest_allowed_token_and_a_sampled_row_never_draws_a_banned_one():
+    texts = TokenTexts(PIECES)
+    said = [0, 1, 2, 3, 5, 0, 1, 2, 3, 5, 0, 1, 2]  # " remove the wheel tread," twice, then " remove the wheel"
+    logits = torch.full((1, len(PIECES)), -20.0)
+    logits[0, 3], logits[0, 7] = 5.0, 4.0  # " tread" a third time, else " t" (which may not go on with "read")
+
+    def row(params: SamplingParams, prompt_len: int = 0) -> Sequence:
+        seq = Sequence("r", said, params, Priority.TEXT)
+        seq.prompt_len, seq.texts = prompt_len, texts
+        return seq
+
+    assert sample(logits, [row(SamplingParams())]).token_ids == [3]  # no limit
+    assert sample(logits, [row(SamplingParams(phrase_repeat_limit=2))]).token_ids == [7]
+    assert sample(logits, [row(SamplingParams(phrase_repeat_limit=3))]).token_ids == [3]
+    assert sample(logits, [row(SamplingParams(phrase_repeat_limit=2), prompt_len=5)]).token_ids == [3]  # the prompt's
+    # phrases do not count
+    sampled = row(SamplingParams(phrase_repeat_limit=2, temperature=1.0, top_p=0.95))
+    assert {sample(logits, [sampled]).token_ids[0] for _ in range(30)} == {7}
+    said.append(7)  # " t": "read" would make it " tread"
+    logits[0, 8] = 6.0
+    assert sample(logits, [row(SamplingParams(phrase_repeat_limit=2))]).token_ids == [3]  # " t tread": new words
 
 
 def _nucleus_by_full_sort(logits: torch.Tensor, params: SamplingParams) -> dict[int, float]:

@@ -12,6 +12,7 @@ import torch
 from app.engine import Priority, SamplingParams, create_backend
 from app.engine.draft_vocab import ShortlistHead, shortlist_ids
 from app.engine.measured import RecentMedian
+from app.engine.phrase_limit import repeats_a_phrase, spoken_words
 from app.engine.speculative import (ForwardTimes, SpeculationPolicy, accept_greedy, accept_sampled, expected_tokens,
                                     lookup)  # fmt: skip
 from app.models.prepare import ModelPreparationError, prepare_models
@@ -146,12 +147,13 @@ def force_k(engine, k: int) -> None:
     engine.speculator.policy.choose = lambda rows: k
 
 
-async def plain_greedy(engine, ids: list[int], max_tokens: int, ignore_eos: bool = False) -> list[int]:
+async def plain_greedy(engine, ids: list[int], max_tokens: int, ignore_eos: bool = False,
+                       phrase_repeat_limit: int = 0) -> list[int]:  # fmt: skip
     """The reference: the same engine without speculation (its weights may be narrower than transformers')."""
     choose = engine.speculator.policy.choose
     force_k(engine, 0)
     try:
-        params = SamplingParams(max_tokens=max_tokens, ignore_eos=ignore_eos)
+        params = SamplingParams(max_tokens=max_tokens, ignore_eos=ignore_eos, phrase_repeat_limit=phrase_repeat_limit)
         return (await collect(engine, prompt_token_ids=ids, params=params))[0]
     finally:
         engine.speculator.policy.choose = choose
@@ -317,6 +319,37 @@ async def test_a_reply_prefilled_beside_speculating_rows_still_reads_its_end_of_
         first = first or delta
     await busy
     assert first is not None and first.token_probs is not None
+
+
+async def _a_limited_loop_stays_exact(eng) -> None:
+    """A prompt the model answers in a loop: with a phrase limit, speculating steps steer it off the loop exactly as
+    plain steps do (the verify applies the limit at each proposal's position, the draft or lookup proposes into it)."""
+    ids = prompt_ids(eng, "Repeat after me: I am happy, I am happy, I am happy, I am happy, I am happy.")
+
+    def loops(tokens: list[int]) -> bool:
+        return repeats_a_phrase(spoken_words(eng.tokenizer.decode(tokens, skip_special_tokens=True)))
+
+    assert loops(await plain_greedy(eng, ids, 48, ignore_eos=True))
+    limited = await plain_greedy(eng, ids, 48, ignore_eos=True, phrase_repeat_limit=2)
+    assert not loops(limited)
+    force_k(eng, 3)
+    before = eng.stats()["spec_verified_rows"]
+    params = SamplingParams(max_tokens=48, ignore_eos=True, phrase_repeat_limit=2)
+    assert (await collect(eng, prompt_token_ids=ids, params=params))[0] == limited
+    assert eng.stats()["spec_verified_rows"] > before
+    sampled = SamplingParams(temperature=0.3, top_p=0.9, max_tokens=48, seed=5, ignore_eos=True, phrase_repeat_limit=2)
+    first, second = [(await collect(eng, prompt_token_ids=ids, params=sampled))[0] for _ in range(2)]
+    assert first == second and not loops(first)
+
+
+@pytest.mark.asyncio(loop_scope="session")
+async def test_a_phrase_limit_keeps_a_draft_models_greedy_output_exact(spec_engine):
+    await _a_limited_loop_stays_exact(spec_engine)
+
+
+@pytest.mark.asyncio(loop_scope="session")
+async def test_a_phrase_limit_keeps_prompt_lookups_greedy_output_exact(lookup_engine):
+    await _a_limited_loop_stays_exact(lookup_engine)
 
 
 @pytest.mark.asyncio(loop_scope="session")

@@ -71,11 +71,13 @@ async def test_tool_choice_none_and_required_shape_the_request(rig: Rig):
     await declare(rig, tool_choice="none")
     await ask(rig, "Hi")
     assert rig.engine.requests[-1]["tools"] is None
+    assert rig.engine.requests[-1]["params"].phrase_repeat_limit == rig.session.settings.phrase_repeat_limit == 2
     rig.engine.reply = '{"seconds": 120}}\n</tool_call>'
     done = await ask(rig, "Two minutes", tool_choice={"type": "function", "name": "set_timer"})
     assert done["response"]["output"][0]["name"] == "set_timer"
     continued = rig.engine.requests[-1]["messages"][-1]
     assert continued["role"] == "assistant" and continued["content"].startswith('<tool_call>\n{"name": "set_timer"')
+    assert rig.engine.requests[-1]["params"].phrase_repeat_limit == 0  # calls repeat their own syntax: no limit
 
 
 async def test_a_call_that_breaks_the_schema_fails_the_response_with_its_own_code(rig: Rig):

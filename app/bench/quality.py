@@ -15,9 +15,9 @@ one 4-word sequence occurs 3 or more times in it.
 
 Figures, per model: quality_correct (all items), quality_single_correct, quality_multi_correct
 (multi-turn items only), quality_correct_<category>, quality_loops (looping scored replies),
-quality_cut (replies cut by the token limit), quality_errors, quality_reply_words_p50, and
-quality_wrong: every wrong item with its question(s) and reply. Without ``--url`` the command starts
-its own server for each ``--llm-model`` in turn, and the models are shown side by side.
+quality_cut (replies cut by the token limit), quality_errors, quality_reply_words_p50,
+quality_wrong: every wrong item with its question(s) and reply, and quality_looping: every looping one. Without
+``--url`` the command starts its own server for each ``--llm-model`` in turn, and the models are shown side by side.
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ from typing import Any, Awaitable, Callable, Iterable, Iterator, TypeVar
 
 from app.bench.quality_questions import CATEGORIES, ITEMS
 from app.config import Settings
-from app.web.reply_guard import repeats_a_phrase
+from app.engine.phrase_limit import repeats_a_phrase
 
 TURN_TIMEOUT_S = 180.0
 T = TypeVar("T")
@@ -339,13 +339,14 @@ def summarize(outcomes: list[Outcome]) -> dict[str, Any]:
             "quality_cut": sum(o.status == "incomplete" for o in outcomes),
             "quality_errors": sum(o.error is not None for o in outcomes),
             "quality_reply_words_p50": words[len(words) // 2] if words else None,
-            "quality_wrong": [_wrong(o) for o in outcomes if not o.correct],
+            "quality_wrong": [_entry(o) for o in outcomes if not o.correct],
+            "quality_looping": [_entry(o) for o in outcomes if o.looped],
         }
     )
     return out
 
 
-def _wrong(outcome: Outcome) -> dict[str, Any]:
+def _entry(outcome: Outcome) -> dict[str, Any]:
     entry = {"id": outcome.item.id, "question": outcome.item.question, "reply": outcome.reply,
              "expected": outcome.item.expected()}  # fmt: skip
     if outcome.error:
@@ -435,6 +436,7 @@ def _model_figures(outcomes: list[Outcome], server: dict[str, Any], elapsed: flo
             "quality_temperature": settings.temperature if settings else "unknown (server's own)",
             "quality_top_p": settings.top_p if settings else "unknown (server's own)",
             "quality_repetition_penalty": settings.repetition_penalty if settings else "unknown (server's own)",
+            "quality_phrase_repeat_limit": settings.phrase_repeat_limit if settings else "unknown (server's own)",
             "quality_weight_bits": settings.weight_bits if settings else "unknown (server's own)",
             "quality_max_new_tokens": settings.max_new_tokens if settings else "unknown (server's own)",
             "quality_elapsed_s": round(elapsed, 1),

@@ -28,6 +28,7 @@ class SamplingParams:
     top_k: int = 0
     top_p: float = 1.0
     repetition_penalty: float = 1.0
+    phrase_repeat_limit: int = 0  # the most times the reply may say one phrase of 4 words (0: no limit; phrase_limit.py)
     max_tokens: int = 128
     stop: tuple[str, ...] = ()
     seed: int | None = None

@@ -27,6 +27,7 @@ from app.config import LOOKUP_DRAFT, Settings
 from app.engine.api import Delta, Priority, SamplingParams
 from app.engine.attention import StepInputs, prepare_step
 from app.engine.detokenizer import IncrementalDetokenizer
+from app.engine.phrase_limit import TokenTexts
 from app.engine.draft_vocab import ShortlistHead, shortlist_ids
 from app.engine.kv_cache import BlockManager
 from app.engine.metrics import EngineMetrics
@@ -106,6 +107,7 @@ class LocalEngine:
         self.tokenizer = AutoTokenizer.from_pretrained(str(self.model_path))
         self.supports_tools = template_supports_tools(self.tokenizer.chat_template)
         self.prompts = PromptBuilder(self.tokenizer)
+        self.token_texts = TokenTexts.of(self.tokenizer)
         dtype = compute_dtype(s.llm_dtype, self.model_path, self.device, lean=s.llm_lean_forward,
                               half_weights=s.llm_half_weights, weight_bits=s.weight_bits)
         self.runner = self._runner(self.model_path, dtype, s.kv_cache_bytes, s.weight_bits)
@@ -250,6 +252,7 @@ class LocalEngine:
             yield Delta(request_id, [], "", True, "error", error=str(exc))
             return
         seq.detok = IncrementalDetokenizer(self.tokenizer, seq.token_ids, params.stop)
+        seq.texts = self.token_texts if params.phrase_repeat_limit else None
         req = _Request(seq, asyncio.Queue(), loop)
         with self._cv:
             refused = None

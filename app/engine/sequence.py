@@ -10,6 +10,7 @@ import torch
 
 from app.engine.api import Priority, SamplingParams
 from app.engine.detokenizer import IncrementalDetokenizer
+from app.engine.phrase_limit import TokenTexts
 
 
 class Status(enum.Enum):
@@ -45,6 +46,7 @@ class Sequence:
     preemptions: int = 0
     generator: torch.Generator | None = None
     detok: IncrementalDetokenizer | None = None  # the reply's text and stop strings (None: token ids only)
+    texts: TokenTexts | None = None  # each token's text, for ``params.phrase_repeat_limit`` (None: no limit)
     token_probs: dict[int, float] | None = None  # the answer to ``params.token_probs``, once read
     probe_position: int | None = None  # the prompt position whose logits answer it ("user_words_end"), if any
 

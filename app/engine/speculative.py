@@ -13,8 +13,8 @@ than one: that is the gain, while the batch is small and the draft is often righ
 Greedy rows accept the longest prefix of proposals that the target's argmax agrees with, plus the
 target's own next token: the output is exactly the plain greedy output. Sampled rows use the
 rejection rule (accept with min(1, p/q), else draw from norm(max(0, p - q))), which keeps the
-target's distribution. p and q both go through the row's repetition penalty, temperature, top-k
-and top-p, over the context each position would see; a looked-up proposal's q is certain (one-hot).
+target's distribution. p and q both go through the row's repetition penalty, temperature, top-k,
+top-p and phrase limit, over the context each position would see; a looked-up proposal's q is certain (one-hot).
 
 The draft's cache lags the target's by the tokens it has not run yet (the last proposal when
 all were accepted, whatever was decoded while speculation was off): its first forward of a step
@@ -33,7 +33,7 @@ import torch
 from app.engine.attention import Chunk, pack
 from app.engine.measured import RecentMedian, RecentMedians
 from app.engine.model_runner import ModelRunner
-from app.engine.sampling import NAN_ERROR, draw, penalise, probabilities, sample
+from app.engine.sampling import NAN_ERROR, ban_for, draw, penalise, pick, probabilities, sample
 from app.engine.scheduler import ScheduledBatch, StepOutcome
 from app.engine.sequence import Sequence
 
@@ -63,9 +63,9 @@ def accept_greedy(target_picks: list[int], proposals: list[int]) -> list[int]:
     """The target's own tokens (``target_picks``: its argmax after each of the k+1 inputs) up to and
     including the first one that differs from the proposal at that place."""
     out: list[int] = []
-    for pick, proposal in zip(target_picks, proposals + [None]):
-        out.append(pick)
-        if pick != proposal:
+    for target, proposal in zip(target_picks, proposals + [None]):
+        out.append(target)
+        if target != proposal:
             break
     return out
 
@@ -346,12 +346,13 @@ class Speculator:
         for i, row in enumerate(rows):
             if not finite[i]:
                 continue  # no proposal: the row's run ends here
-            params = row.seq.params
-            scores = penalise(logits[i], params.repetition_penalty, row.context + row.proposals)
+            params, context = row.seq.params, row.context + row.proposals
+            scores, banned = penalise(logits[i], params.repetition_penalty, context), ban_for(row.seq, context)
             if row.greedy:
-                row.proposals.append(argmax[i] if params.repetition_penalty == 1.0 else int(scores.argmax()))
+                plain = params.repetition_penalty == 1.0 and banned is None
+                row.proposals.append(argmax[i] if plain else pick(scores, banned))
                 continue
-            q = probabilities(scores, params)
+            q = probabilities(scores, params, banned)
             if row.seq.generator is not None:
                 q = q.cpu()
             row.proposals.append(draw(q, row.seq.generator))
@@ -392,12 +393,14 @@ class Speculator:
     @staticmethod
     def _accept_row(row: Row, logits: torch.Tensor) -> list[int]:
         params = row.seq.params
-        scores = [penalise(logits[j], params.repetition_penalty, row.context + row.proposals[:j])
-                  for j in range(len(logits))]
+        contexts = [row.context + row.proposals[:j] for j in range(len(logits))]
+        scores = [penalise(logits[j], params.repetition_penalty, context) for j, context in enumerate(contexts)]
+        bans = [ban_for(row.seq, context) for context in contexts]
         if row.greedy:
-            picks = logits.argmax(dim=-1).tolist() if params.repetition_penalty == 1.0 else [int(s.argmax()) for s in scores]
+            plain = params.repetition_penalty == 1.0 and all(banned is None for banned in bans)
+            picks = logits.argmax(dim=-1).tolist() if plain else [pick(s, banned) for s, banned in zip(scores, bans)]
             return accept_greedy(picks, row.proposals)
-        p = torch.stack([probabilities(s, params) for s in scores])
+        p = torch.stack([probabilities(s, params, banned) for s, banned in zip(scores, bans)])
         if row.seq.generator is not None:
             p = p.cpu()
         if row.q:

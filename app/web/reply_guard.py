@@ -2,22 +2,15 @@
 
 from __future__ import annotations
 
-from collections import Counter
-
-LOOP_WORDS, LOOP_REPEATS = 4, 3
-
-
-def repeats_a_phrase(words: list[str], n: int = LOOP_WORDS, repeats: int = LOOP_REPEATS) -> bool:
-    """Whether one ``n``-word sequence occurs ``repeats`` times or more (overlapping ones too): a reply in
-    a loop. The server ends such a reply; ``bench quality`` counts them by the same rule."""
-    grams = Counter(tuple(words[i : i + n]) for i in range(len(words) - n + 1))
-    return bool(grams) and max(grams.values()) >= repeats
+from app.engine.phrase_limit import repeats_a_phrase, spoken_words
 
 
 class ReplyGuard:
     """When a reply should end before the engine's token limit: a loop (one 4-word sequence said a
     third time: small models can repeat a phrase to the limit) ends it at once, and a spoken reply past
     three quarters of its token budget ends at the next sentence end, so speech never stops mid-sentence.
+    The local engine keeps a reply off the loop in the first place (``phrase_repeat_limit``); the guard
+    ends those it does not (a remote engine's, one that may call tools).
     """
 
     def __init__(self, max_tokens: int, spoken: bool) -> None:
@@ -26,7 +19,7 @@ class ReplyGuard:
 
     def check(self, text: str, tokens: int) -> bool:
         """True when the reply ``text`` (``tokens`` long so far) should end now; ``reason`` says why."""
-        if repeats_a_phrase([w.strip(".,;:!?\"'()").lower() for w in text.split()]):
+        if repeats_a_phrase(spoken_words(text)):
             self.reason = "loop"
         elif self.sentence_budget is not None and tokens >= self.sentence_budget and text.rstrip().endswith((".", "!", "?")):
             self.reason = "sentence"

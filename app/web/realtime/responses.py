@@ -86,16 +86,18 @@ class Responses:
         reads (``Reply.probed``: the end-of-turn score of a speculative turn)."""
         session, settings = self.session, self.session.settings
         limit = min(max_tokens, settings.max_new_tokens) if isinstance(max_tokens, int) else session.config.max_output_tokens
+        tool_use = tool_use or self.session_tool_use()
         return Reply(
             engine=session.parts.engine, tts=session.parts.tts, messages=messages,
             params=SamplingParams(temperature=settings.temperature, top_p=settings.top_p,
-                                  repetition_penalty=settings.repetition_penalty, max_tokens=limit,
-                                  token_probs=end_probs, token_probs_at="user_words_end"),
+                                  repetition_penalty=settings.repetition_penalty,
+                                  phrase_repeat_limit=0 if tool_use.active else settings.phrase_repeat_limit,
+                                  max_tokens=limit, token_probs=end_probs, token_probs_at="user_words_end"),
             priority=priority or (Priority.VOICE if voice else Priority.TEXT), session_id=session.id,
             output_audio=session.config.output_audio if output_audio is None else output_audio,
             output_rate=session.config.output_rate, voice_turn=voice, timing=timing,
             in_conversation=in_conversation, metadata=metadata,
-            tool_use=tool_use or self.session_tool_use(),
+            tool_use=tool_use,
         )  # fmt: skip
 
     async def create(self, event: ResponseCreate) -> None:
