@@ -33,7 +33,7 @@ import torch
 from app.engine.attention import Chunk, pack
 from app.engine.measured import RecentMedian, RecentMedians
 from app.engine.model_runner import ModelRunner
-from app.engine.sampling import NAN_ERROR, ban_for, draw, penalise, pick, probabilities, sample
+from app.engine.sampling import NAN_ERROR, Ban, ban_for, draw, penalise, pick, probabilities, sample
 from app.engine.scheduler import ScheduledBatch, StepOutcome
 from app.engine.sequence import Sequence
 
@@ -70,9 +70,10 @@ def accept_greedy(target_picks: list[int], proposals: list[int]) -> list[int]:
     return out
 
 
-def accept_sampled(p: torch.Tensor, q: torch.Tensor, proposals: list[int],
-                   generator: torch.Generator | None = None) -> list[int]:
-    """Rejection sampling: ``p`` [k+1, V] the target's and ``q`` [k, V] the draft's distributions at each place.
+def accept_sampled(target: Callable[[int], torch.Tensor], drafts: list[torch.Tensor] | None, proposals: list[int],
+                   generator: torch.Generator | None = None) -> list[int]:  # fmt: skip
+    """Rejection sampling: ``target(j)`` [V] the target's distribution at place j (asked only for the places the run
+    reaches: a rejection ends it), ``drafts`` the draft's at each place (None: each proposal certain, as looked up).
 
     Proposal x is kept with probability min(1, p(x)/q(x)); the first one rejected is replaced by a draw
     from norm(max(0, p - q)) and ends the run; when all are kept, one more token is drawn from p's last row.
@@ -80,13 +81,14 @@ def accept_sampled(p: torch.Tensor, q: torch.Tensor, proposals: list[int],
     """
     out: list[int] = []
     for j, x in enumerate(proposals):
-        if torch.rand((), generator=generator).item() * q[j, x].item() < p[j, x].item():
+        p = target(j)
+        if torch.rand((), generator=generator).item() * (drafts[j][x].item() if drafts else 1.0) < p[x].item():
             out.append(x)
             continue
-        residual = (p[j] - q[j]).clamp_min(0)
-        out.append(draw(residual if residual.sum() > 0 else p[j], generator))
+        residual = (p - drafts[j]).clamp_min(0) if drafts else p.index_fill(-1, torch.tensor([x], device=p.device), 0.0)
+        out.append(draw(residual if residual.sum() > 0 else p, generator))
         return out
-    out.append(draw(p[len(proposals)], generator))
+    out.append(draw(target(len(proposals)), generator))
     return out
 
 
@@ -393,19 +395,20 @@ class Speculator:
     @staticmethod
     def _accept_row(row: Row, logits: torch.Tensor) -> list[int]:
         params = row.seq.params
-        contexts = [row.context + row.proposals[:j] for j in range(len(logits))]
-        scores = [penalise(logits[j], params.repetition_penalty, context) for j, context in enumerate(contexts)]
-        bans = [ban_for(row.seq, context) for context in contexts]
+
+        def steered(j: int) -> tuple[torch.Tensor, Ban | None]:  # place j: after the row's context and j proposals
+            context = row.context + row.proposals[:j]
+            return penalise(logits[j], params.repetition_penalty, context), ban_for(row.seq, context)
+
         if row.greedy:
-            plain = params.repetition_penalty == 1.0 and all(banned is None for banned in bans)
-            picks = logits.argmax(dim=-1).tolist() if plain else [pick(s, banned) for s, banned in zip(scores, bans)]
+            places = [steered(j) for j in range(len(logits))]
+            plain = params.repetition_penalty == 1.0 and all(banned is None for _, banned in places)
+            picks = logits.argmax(dim=-1).tolist() if plain else [pick(s, banned) for s, banned in places]
             return accept_greedy(picks, row.proposals)
-        p = torch.stack([probabilities(s, params, banned) for s, banned in zip(scores, bans)])
-        if row.seq.generator is not None:
-            p = p.cpu()
-        if row.q:
-            q = torch.stack(row.q)
-        else:  # looked-up proposals: each one certain, as a draft that always picks it
-            q = torch.zeros(len(row.proposals), p.shape[-1], device=p.device)
-            q[torch.arange(len(row.proposals)), torch.tensor(row.proposals)] = 1.0
-        return accept_sampled(p, q, row.proposals, row.seq.generator)
+
+        def target(j: int) -> torch.Tensor:
+            scores, banned = steered(j)
+            p = probabilities(scores, params, banned)
+            return p.cpu() if row.seq.generator is not None else p
+
+        return accept_sampled(target, row.q or None, row.proposals, row.seq.generator)
