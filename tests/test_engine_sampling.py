@@ -54,16 +54,17 @@ def test_repetition_penalty_matches_transformers():
     assert strong != int(logits.argmax())
 
 
-PIECES = [" remove", " the", " wheel", " tread", "s", ",", " Wheel", " t", "read", "\n", " ", ".", "The", "ad", '"', "<eos>"]
+PIECES = [" remove", " the", " wheel", " tread", "s", ",", " Wheel", " t", "read", "\n", " ", ".", "The", "ad", '"', "-re",
+          "'m", " I", "er", " er", " re-er", " er-er", "<eos>"]
 
 
 def test_the_phrase_limit_bans_exactly_the_tokens_that_make_the_guard_count_a_phrase_once_too_often():
-    """Random replies over pieces that split, glue, capitalise and punctuate words: a token is banned exactly when
-    the reply's text with it says one phrase (the guard's words) more than the limit."""
+    """Random replies over pieces that split, glue, capitalise, hyphenate and punctuate words (one writes two): a token
+    is banned exactly when the reply's text with it says one phrase (the guard's words) more than the limit."""
     texts = TokenTexts(PIECES[:-1] + [""])  # the last: a special token, which writes nothing
     gen = random.Random(3)
     for limit in (1, 2, 3):
-        for _ in range(20):
+        for _ in range(14):
             reply: list[int] = []
             for _ in range(70):
                 banned = phrase_ban(texts, reply, limit)

@@ -1,36 +1,38 @@
 """A reply that says one phrase over and over: the rule that names it, and the tokens that would break it.
 
-A phrase is ``LOOP_WORDS`` words in a row, words as a listener hears them (split at white space, lower case,
-without the punctuation around them). The server's guard ends a reply that says one phrase ``LOOP_REPEATS`` times
-(``app/web/reply_guard.py``) and ``bench quality`` counts those replies as loops. With
-``SamplingParams.phrase_repeat_limit`` the engine goes further: the token that would say a phrase once more than the
-limit is never chosen, so the reply takes another way instead of ending. Words, not token ids: a model steered off a
-token run can spell the same word with other tokens ("Salvador" as " Salv" "ador"); it cannot write the same word.
-A token writes at most one word (byte-level BPE splits text at white space before merging, and so does every chat
-model the engine serves), and a word counts from its first letters on, as the guard reads a reply still streaming.
+A phrase is ``LOOP_WORDS`` words in a row, words as a listener hears them: lower case, split at white space and
+punctuation ("I'm" is two, "re-er-yoo" three: a speech synthesiser reads them so). The server's guard ends a reply that says one
+phrase ``LOOP_REPEATS`` times (``app/web/reply_guard.py``). With ``SamplingParams.phrase_repeat_limit`` the engine goes
+further: a token that would make the reply say a phrase once more than the limit is never chosen, so the reply takes
+another way instead of ending. Words, not token ids: a model steered off a run of tokens can spell the same word with
+other tokens ("Salvador" as " Salv" "ador"); it cannot write the same words. A word counts from its first letters on,
+as the guard reads a reply still streaming.
 """
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Callable
 
 LOOP_WORDS, LOOP_REPEATS = 4, 3
-PUNCTUATION = ".,;:!?\"'()"
-
-
-def spoken_word(word: str) -> str:
-    return word.strip(PUNCTUATION).lower()
+_SPLIT = r"\s!-/:-@\[-`{-~\u00a1-\u00bf\u2010-\u2027"  # white space, ASCII and Latin-1 punctuation, dashes, quotes
+_WORD = re.compile(f"[^{_SPLIT}]+")  # (letters and their combining marks stay together, as in Thai)
+_LAST_WORD = re.compile(f"[^{_SPLIT}]+\\Z")  # a word the text ends in: one the next token may still go on with
 
 
 def spoken_words(text: str) -> list[str]:
-    return [spoken_word(w) for w in text.split()]
+    return _WORD.findall(text.lower())
 
 
 def repeats_a_phrase(words: list[str], n: int = LOOP_WORDS, repeats: int = LOOP_REPEATS) -> bool:
     """Whether one ``n``-word sequence occurs ``repeats`` times or more (overlapping ones too): a reply in a loop."""
-    grams = Counter(tuple(words[i : i + n]) for i in range(len(words) - n + 1))
+    grams = Counter(_phrases(words, n))
     return bool(grams) and max(grams.values()) >= repeats
+
+
+def _phrases(words: list[str], n: int = LOOP_WORDS) -> list[tuple[str, ...]]:
+    return [tuple(words[i : i + n]) for i in range(len(words) - n + 1)]
 
 
 class TokenTexts:
@@ -38,6 +40,7 @@ class TokenTexts:
 
     def __init__(self, pieces: list[str]) -> None:
         self.pieces = pieces
+        self.multi_word = frozenset(t for t, p in enumerate(pieces) if len(spoken_words(p)) > 1)  # a few, if any
 
     @classmethod
     def of(cls, tokenizer) -> TokenTexts:
@@ -53,37 +56,28 @@ class TokenTexts:
 
 def phrase_ban(texts: TokenTexts, reply: list[int], limit: int) -> Callable[[int], bool] | None:
     """Whether a token said next would make ``reply`` say one phrase more than ``limit`` times; None where no token
-    could (most steps: the last words have not been followed by one word ``limit`` times yet)."""
+    could (most steps: no phrase has been said that often)."""
     if limit <= 0:
         return None
-    text = texts.text(reply)
-    words = text.split()
-    tail = words.pop() if words and not text[-1].isspace() else ""  # a word still being written
-    head = [spoken_word(w) for w in words]
-    said = head + [spoken_word(tail)] if tail else head
-    lead = LOOP_WORDS - 1
-    if len(said) < lead:
+    text = texts.text(reply).lower()
+    said = _WORD.findall(text)
+    counts = Counter(_phrases(said))
+    # a token of one word adds at most one phrase: only a phrase said ``limit`` times already can go over
+    hot = any(count >= limit for count in counts.values())
+    if not hot and not texts.multi_word:
         return None
-    counts = Counter(tuple(said[i : i + LOOP_WORDS]) for i in range(len(said) - lead))
-    # the words before a new word, and before the word being written (which a token may still go on with)
-    before_new = tuple(said[-lead:])
-    before_tail = tuple(head[-lead:]) if tail and len(head) >= lead else None
-    if not any(count >= limit and gram[:lead] in (before_new, before_tail) for gram, count in counts.items()):
-        return None
+    tail = match.group() if (match := _LAST_WORD.search(text)) else ""
+    lead = (said[:-1] if tail else said)[-(LOOP_WORDS - 1) :]  # the words before those a token writes or goes on with
     checked: dict[int, bool] = {}
 
     def banned(token: int) -> bool:
+        if not hot and token not in texts.multi_word:
+            return False
         if token not in checked:
-            piece = texts.piece(token)
-            if not piece.strip():
-                checked[token] = False  # no new word: white space ends the one being written
-            elif piece[0].isspace() or not tail:
-                checked[token] = counts[before_new + (spoken_word(piece.split()[0]),)] + 1 > limit
-            elif before_tail is None:
-                checked[token] = False
-            else:  # the token goes on with the word being written: its phrase replaces the one counted with it
-                gram = before_tail + (spoken_word(tail + piece.split()[0]),)
-                checked[token] = counts[gram] - (gram == before_tail + (said[-1],)) + 1 > limit
+            # the text up to ``tail`` ends between words, so the token's words are those of ``tail`` and itself
+            added = Counter(_phrases(lead + spoken_words(tail + texts.piece(token))))
+            added.subtract(_phrases(lead + [tail]) if tail else [])
+            checked[token] = any(counts[phrase] + more > limit for phrase, more in added.items() if more > 0)
         return checked[token]
 
     return banned
