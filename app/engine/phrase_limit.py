@@ -12,13 +12,13 @@ as the guard reads a reply still streaming.
 from __future__ import annotations
 
 import re
-from collections import Counter
-from collections.abc import Callable
+from collections import Counter, defaultdict
 
 LOOP_WORDS, LOOP_REPEATS = 4, 3
 _SPLIT = r"\s!-/:-@\[-`{-~\u00a1-\u00bf\u2010-\u2027"  # white space, ASCII and Latin-1 punctuation, dashes, quotes
 _WORD = re.compile(f"[^{_SPLIT}]+")  # (letters and their combining marks stay together, as in Thai)
 _LAST_WORD = re.compile(f"[^{_SPLIT}]+\\Z")  # a word the text ends in: one the next token may still go on with
+_FIRST_WORD = re.compile(f"[^{_SPLIT}]")  # (matched at the start) a token's text that goes on with the word before it
 
 
 def spoken_words(text: str) -> list[str]:
@@ -36,11 +36,22 @@ def _phrases(words: list[str], n: int = LOOP_WORDS) -> list[tuple[str, ...]]:
 
 
 class TokenTexts:
-    """Each token's text (special tokens none), to read the words of a reply and of its proposals in a step."""
+    """Each token's text (special tokens none), to read the words of a reply and of its proposals in a step, and the
+    tokens by the word they write: those that start one, those that go on with the word before them."""
 
     def __init__(self, pieces: list[str]) -> None:
         self.pieces = pieces
-        self.multi_word = frozenset(t for t, p in enumerate(pieces) if len(spoken_words(p)) > 1)  # a few, if any
+        starting: dict[str, list[int]] = defaultdict(list)
+        going_on: dict[str, list[int]] = defaultdict(list)
+        multi_word = []
+        for token, piece in enumerate(pieces):
+            words = spoken_words(piece)
+            if len(words) == 1:
+                (going_on if _FIRST_WORD.match(piece) else starting)[words[0]].append(token)
+            elif words:
+                multi_word.append(token)
+        self.starting, self.going_on = dict(starting), dict(going_on)
+        self.multi_word = tuple(multi_word)  # a few, if any
 
     @classmethod
     def of(cls, tokenizer) -> TokenTexts:
@@ -54,30 +65,32 @@ class TokenTexts:
         return "".join(self.piece(t) for t in tokens)
 
 
-def phrase_ban(texts: TokenTexts, reply: list[int], limit: int) -> Callable[[int], bool] | None:
-    """Whether a token said next would make ``reply`` say one phrase more than ``limit`` times; None where no token
-    could (most steps: no phrase has been said that often)."""
+def phrase_ban(texts: TokenTexts, reply: list[int], limit: int) -> frozenset[int]:
+    """The tokens that, said next, would make ``reply`` say one phrase more than ``limit`` times (none in most steps:
+    no phrase has been said that often)."""
     if limit <= 0:
-        return None
+        return frozenset()
     text = texts.text(reply).lower()
     said = _WORD.findall(text)
     counts = Counter(_phrases(said))
-    # a token of one word adds at most one phrase: only a phrase said ``limit`` times already can go over
-    hot = any(count >= limit for count in counts.values())
-    if not hot and not texts.multi_word:
-        return None
-    tail = match.group() if (match := _LAST_WORD.search(text)) else ""
-    lead = (said[:-1] if tail else said)[-(LOOP_WORDS - 1) :]  # the words before those a token writes or goes on with
-    checked: dict[int, bool] = {}
+    tail = match.group() if (match := _LAST_WORD.search(text)) else ""  # the token may go on with it
+    lead = (said[:-1] if tail else said)[-(LOOP_WORDS - 1) :]  # the words before those the token writes
+    # a token of one word adds one phrase (and takes the one it goes on with away): only a phrase said ``limit`` times
+    # already can go over, and only through the tokens that write its last word there
+    suspects = set(texts.multi_word)
+    for phrase, count in counts.items():
+        if count < limit:
+            continue
+        *before, word = phrase
+        if before == said[-(LOOP_WORDS - 1) :]:  # a new word
+            suspects.update(texts.starting.get(word, ()), () if tail else texts.going_on.get(word, ()))
+        if tail and before == lead and word.startswith(tail) and word != tail:  # the word being written goes on
+            suspects.update(texts.going_on.get(word[len(tail) :], ()))
+    return frozenset(t for t in suspects if _goes_over(texts, counts, lead, tail, t, limit))
 
-    def banned(token: int) -> bool:
-        if not hot and token not in texts.multi_word:
-            return False
-        if token not in checked:
-            # the text up to ``tail`` ends between words, so the token's words are those of ``tail`` and itself
-            added = Counter(_phrases(lead + spoken_words(tail + texts.piece(token))))
-            added.subtract(_phrases(lead + [tail]) if tail else [])
-            checked[token] = any(counts[phrase] + more > limit for phrase, more in added.items() if more > 0)
-        return checked[token]
 
-    return banned
+def _goes_over(texts: TokenTexts, counts: Counter, lead: list[str], tail: str, token: int, limit: int) -> bool:
+    # the text before ``tail`` ends between words, so the token's words are those of ``tail`` and itself
+    added = Counter(_phrases(lead + spoken_words(tail + texts.piece(token))))
+    added.subtract(_phrases(lead + [tail]) if tail else [])
+    return any(counts[phrase] + more > limit for phrase, more in added.items() if more > 0)

@@ -2,14 +2,12 @@
 
 Logits arrive in fp32 (the half-precision pitfall: softmax over bf16/fp16 logits loses the
 tail). A row with NaN/inf logits fails only its own request; the rest of the batch goes on.
-Order follows transformers: repetition penalty, then temperature, top-k, top-p. Then the phrase limit
-(``app/engine/phrase_limit.py``): a greedy row takes its likeliest token that keeps it, a sampled row draws from the
-nucleus of its logits without the tokens that break it.
+Order follows transformers: repetition penalty and the phrase limit (``app/engine/phrase_limit.py``: the tokens that
+would break it get no chance), then temperature, top-k, top-p.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 
 import torch
@@ -17,8 +15,6 @@ import torch
 from app.engine.api import SamplingParams
 from app.engine.phrase_limit import phrase_ban
 from app.engine.sequence import Sequence
-
-Ban = Callable[[int], bool]  # whether a token breaks the row's phrase limit
 
 
 NAN_ERROR = "the model produced NaN/inf logits for this request"
@@ -30,52 +26,34 @@ class SampleResult:
     errors: list[str | None]
 
 
-def penalise(logits: torch.Tensor, penalty: float, context: list[int]) -> torch.Tensor:
-    """``logits`` [V] with transformers' repetition penalty on the tokens of ``context`` (the same tensor
-    without a penalty, else a copy)."""
-    if penalty == 1.0:
+def steer(logits: torch.Tensor, seq: Sequence, context: list[int]) -> torch.Tensor:
+    """``logits`` [V] of the token after ``context`` (``seq``'s tokens so far, or with proposals) under the row's
+    repetition penalty (transformers' rule, over the whole context) and phrase limit (over the reply): the same tensor
+    where neither changes anything, else a copy."""
+    params = seq.params
+    limit = params.phrase_repeat_limit
+    banned = phrase_ban(seq.texts, context[seq.prompt_len :], limit) if limit and seq.texts is not None else ()
+    if params.repetition_penalty == 1.0 and not banned:
         return logits
     logits = logits.clone()
-    seen = torch.tensor(sorted(set(context)), device=logits.device)
-    scores = logits[seen]
-    logits[seen] = torch.where(scores < 0, scores * penalty, scores / penalty)
+    if params.repetition_penalty != 1.0:
+        seen = torch.tensor(sorted(set(context)), device=logits.device)
+        scores = logits[seen]
+        logits[seen] = torch.where(scores < 0, scores * params.repetition_penalty, scores / params.repetition_penalty)
+    if banned:
+        logits[torch.tensor(sorted(banned), device=logits.device)] = float("-inf")
     return logits
 
 
-def ban_for(seq: Sequence, context: list[int]) -> Ban | None:
-    """The phrase limit of ``seq`` for the token after ``context`` (its tokens so far, or with proposals); None where
-    it bans nothing."""
-    if not seq.params.phrase_repeat_limit or seq.texts is None:
-        return None
-    return phrase_ban(seq.texts, context[seq.prompt_len :], seq.params.phrase_repeat_limit)
-
-
-def pick(logits: torch.Tensor, banned: Ban | None) -> int:
-    """A greedy row's token: the likeliest one of ``logits`` [V] that ``banned`` lets through."""
-    token = int(logits.argmax())
-    while banned is not None and banned(token):
-        logits = logits.index_fill(-1, torch.tensor([token], device=logits.device), float("-inf"))
-        token = int(logits.argmax())
-    return token
-
-
-def probabilities(logits: torch.Tensor, params: SamplingParams, banned: Ban | None = None) -> torch.Tensor:
+def probabilities(logits: torch.Tensor, params: SamplingParams) -> torch.Tensor:
     """What a sampled row draws from, over the whole vocabulary: :func:`nucleus`, zero elsewhere."""
-    ids, probs = nucleus(logits, params, banned)
+    ids, probs = nucleus(logits, params)
     return torch.zeros_like(logits).index_copy_(-1, ids, probs)
 
 
-def nucleus(logits: torch.Tensor, params: SamplingParams, banned: Ban | None = None) -> tuple[torch.Tensor, torch.Tensor]:
-    """The tokens a sampled row may draw and their probabilities: temperature, top-k and top-p over (penalised)
-    ``logits`` [V], less the tokens ``banned`` names (the nucleus of the logits without them)."""
-    ids, probs = _nucleus(logits, params)
-    while banned is not None and (out := [t for t in ids.tolist() if banned(t)]):
-        logits = logits.index_fill(-1, torch.tensor(out, device=logits.device), float("-inf"))
-        ids, probs = _nucleus(logits, params)
-    return ids, probs
-
-
-def _nucleus(logits: torch.Tensor, params: SamplingParams) -> tuple[torch.Tensor, torch.Tensor]:
+def nucleus(logits: torch.Tensor, params: SamplingParams) -> tuple[torch.Tensor, torch.Tensor]:
+    """The tokens a sampled row may draw and their probabilities: temperature, top-k and top-p over (steered)
+    ``logits`` [V]."""
     probs = (logits / params.temperature).softmax(-1)
     vocab = probs.shape[-1]
     if 0 < params.top_k < vocab:
@@ -110,10 +88,19 @@ def draw(probs: torch.Tensor, generator: torch.Generator | None = None) -> int:
                len(cdf) - 1)
 
 
-def _apply_repetition_penalty(logits: torch.Tensor, seqs: list[Sequence]) -> None:
-    for row, seq in enumerate(seqs):
-        if seq.params.repetition_penalty != 1.0:
-            logits[row] = penalise(logits[row], seq.params.repetition_penalty, seq.token_ids)
+def _steered(logits: torch.Tensor, seqs: list[Sequence]) -> torch.Tensor:
+    """``logits`` [N, V] with each row :func:`steer`-ed for its sequence: the same tensor where no row changes."""
+    changed = {}
+    for i, seq in enumerate(seqs):
+        row = logits[i]
+        if (steered := steer(row, seq, seq.token_ids)) is not row:
+            changed[i] = steered
+    if not changed:
+        return logits
+    logits = logits.clone()
+    for i, row in changed.items():
+        logits[i] = row
+    return logits
 
 
 def record_token_probs(logits: torch.Tensor, seq: Sequence) -> None:
@@ -143,21 +130,19 @@ def sample(logits: torch.Tensor, seqs: list[Sequence]) -> SampleResult:
         NAN_ERROR if b else None for b in bad
     ]
     _record_next_token_probs(logits, seqs, bad)
-    logits = logits.clone() if any(s.params.repetition_penalty != 1.0 for s in seqs) else logits
-    _apply_repetition_penalty(logits, seqs)
+    logits = _steered(logits, seqs)
 
-    bans = [None if bad[i] else ban_for(seq, seq.token_ids) for i, seq in enumerate(seqs)]
     greedy_rows = [i for i, s in enumerate(seqs) if not bad[i] and s.params.temperature <= 0.0]
     if greedy_rows:
         rows = logits if len(greedy_rows) == len(seqs) else logits[greedy_rows]
         picks = rows.argmax(dim=-1).tolist()
         for row, tok in zip(greedy_rows, picks):
-            tokens[row] = tok if bans[row] is None else pick(logits[row], bans[row])
+            tokens[row] = tok
 
     for row, seq in enumerate(seqs):
         if bad[row] or seq.params.temperature <= 0.0:
             continue
-        ids, probs = nucleus(logits[row], seq.params, bans[row])
+        ids, probs = nucleus(logits[row], seq.params)
         if seq.generator is not None:
             probs = probs.cpu()  # seeded generators live on the CPU, whatever device the model uses
         tokens[row] = int(ids[draw(probs, seq.generator)])

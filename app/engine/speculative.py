@@ -33,7 +33,7 @@ import torch
 from app.engine.attention import Chunk, pack
 from app.engine.measured import RecentMedian, RecentMedians
 from app.engine.model_runner import ModelRunner
-from app.engine.sampling import NAN_ERROR, Ban, ban_for, draw, penalise, pick, probabilities, sample
+from app.engine.sampling import NAN_ERROR, draw, probabilities, sample, steer
 from app.engine.scheduler import ScheduledBatch, StepOutcome
 from app.engine.sequence import Sequence
 
@@ -348,13 +348,12 @@ class Speculator:
         for i, row in enumerate(rows):
             if not finite[i]:
                 continue  # no proposal: the row's run ends here
-            params, context = row.seq.params, row.context + row.proposals
-            scores, banned = penalise(logits[i], params.repetition_penalty, context), ban_for(row.seq, context)
+            plain = logits[i]
+            scores = steer(plain, row.seq, row.context + row.proposals)
             if row.greedy:
-                plain = params.repetition_penalty == 1.0 and banned is None
-                row.proposals.append(argmax[i] if plain else pick(scores, banned))
+                row.proposals.append(argmax[i] if scores is plain else int(scores.argmax()))
                 continue
-            q = probabilities(scores, params, banned)
+            q = probabilities(scores, row.seq.params)
             if row.seq.generator is not None:
                 q = q.cpu()
             row.proposals.append(draw(q, row.seq.generator))
@@ -394,21 +393,19 @@ class Speculator:
 
     @staticmethod
     def _accept_row(row: Row, logits: torch.Tensor) -> list[int]:
-        params = row.seq.params
+        places = list(logits)  # place j: after the row's context and its first j proposals
 
-        def steered(j: int) -> tuple[torch.Tensor, Ban | None]:  # place j: after the row's context and j proposals
-            context = row.context + row.proposals[:j]
-            return penalise(logits[j], params.repetition_penalty, context), ban_for(row.seq, context)
+        def steered(j: int) -> torch.Tensor:
+            return steer(places[j], row.seq, row.context + row.proposals[:j])
 
         if row.greedy:
-            places = [steered(j) for j in range(len(logits))]
-            plain = params.repetition_penalty == 1.0 and all(banned is None for _, banned in places)
-            picks = logits.argmax(dim=-1).tolist() if plain else [pick(s, banned) for s, banned in places]
+            scores = [steered(j) for j in range(len(places))]
+            plain = all(s is p for s, p in zip(scores, places))
+            picks = logits.argmax(dim=-1).tolist() if plain else [int(s.argmax()) for s in scores]
             return accept_greedy(picks, row.proposals)
 
         def target(j: int) -> torch.Tensor:
-            scores, banned = steered(j)
-            p = probabilities(scores, params, banned)
+            p = probabilities(steered(j), row.seq.params)
             return p.cpu() if row.seq.generator is not None else p
 
         return accept_sampled(target, row.q or None, row.proposals, row.seq.generator)
