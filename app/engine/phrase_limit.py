@@ -43,15 +43,18 @@ class TokenTexts:
         self.pieces = pieces
         starting: dict[str, list[int]] = defaultdict(list)
         going_on: dict[str, list[int]] = defaultdict(list)
-        multi_word = []
+        multi_word: list[int] = []
+        repeating: list[int] = []
         for token, piece in enumerate(pieces):
             words = spoken_words(piece)
             if len(words) == 1:
                 (going_on if _FIRST_WORD.match(piece) else starting)[words[0]].append(token)
             elif words:
-                multi_word.append(token)
+                (repeating if _periodic(words) else multi_word).append(token)
         self.starting, self.going_on = dict(starting), dict(going_on)
-        self.multi_word = tuple(multi_word)  # a few, if any
+        # tokens of several words (a few, if any): one whose words do not repeat adds one phrase at most once, as a
+        # token of one word does; one whose words repeat ("la-la") may add one phrase twice
+        self.multi_word, self.repeating = tuple(multi_word), tuple(repeating)
 
     @classmethod
     def of(cls, tokenizer) -> TokenTexts:
@@ -77,16 +80,22 @@ def phrase_ban(texts: TokenTexts, reply: list[int], limit: int) -> frozenset[int
     lead = (said[:-1] if tail else said)[-(LOOP_WORDS - 1) :]  # the words before those the token writes
     # a token of one word adds one phrase (and takes the one it goes on with away): only a phrase said ``limit`` times
     # already can go over, and only through the tokens that write its last word there
-    suspects = set(texts.multi_word)
+    suspects = set(texts.repeating)
     for phrase, count in counts.items():
         if count < limit:
             continue
+        suspects.update(texts.multi_word)
         *before, word = phrase
         if before == said[-(LOOP_WORDS - 1) :]:  # a new word
             suspects.update(texts.starting.get(word, ()), () if tail else texts.going_on.get(word, ()))
         if tail and before == lead and word.startswith(tail) and word != tail:  # the word being written goes on
             suspects.update(texts.going_on.get(word[len(tail) :], ()))
     return frozenset(t for t in suspects if _goes_over(texts, counts, lead, tail, t, limit))
+
+
+def _periodic(words: list[str]) -> bool:
+    """Whether ``words`` repeat themselves with a period shorter than their number ("la la", "a b a")."""
+    return any(words[i:] == words[: len(words) - i] for i in range(1, len(words)))
 
 
 def _goes_over(texts: TokenTexts, counts: Counter, lead: list[str], tail: str, token: int, limit: int) -> bool:
