@@ -42,7 +42,7 @@ def test_sampled_rows_keep_the_targets_distribution():
     draws = 8000
     for _ in range(draws):
         proposals = [int(torch.multinomial(q[j], 1, generator=gen)) for j in range(2)]
-        out = accept_sampled(lambda j: p[j], list(q), proposals, gen)
+        out = accept_sampled(lambda j: (torch.arange(5), p[j]), list(q), proposals, gen)
         assert 1 <= len(out) <= 3 and out[:-1] == proposals[: len(out) - 1]
         for counts, token in zip((first, second, third), out):
             counts[token] += 1
@@ -63,11 +63,24 @@ def test_a_certain_proposal_keeps_the_targets_distribution():
     draws = 8000
     kept = 0
     for _ in range(draws):
-        out = accept_sampled(lambda j: p[j], None, [1], gen)
+        out = accept_sampled(lambda j: (torch.arange(5), p[j]), None, [1], gen)
         kept += len(out) == 2
         first[out[0]] += 1
     assert _chi_square(first, p[0]) < 18.47
     assert abs(kept / draws - 0.3) < 0.03
+
+
+def test_a_target_nucleus_of_a_few_tokens_keeps_its_distribution():
+    """The target's distribution comes as its nucleus (ids in the order of their probability, zero elsewhere)."""
+    gen = torch.Generator().manual_seed(7)
+    ids, probs = torch.tensor([4, 1, 2]), torch.tensor([0.5, 0.3, 0.2])
+    q = torch.full((5,), 0.2)
+    counts = torch.zeros(5)
+    for _ in range(6000):
+        proposal = int(torch.multinomial(q, 1, generator=gen))
+        counts[accept_sampled(lambda j: (ids, probs), [q], [proposal], gen)[0]] += 1
+    # 99.9% quantile of chi-square with 2 degrees of freedom: 13.82
+    assert counts[0] == counts[3] == 0 and _chi_square(counts[ids], probs) < 13.82
 
 
 def test_lookup_proposes_what_followed_the_latest_earlier_occurrence_of_the_longest_match():
@@ -83,7 +96,7 @@ def test_a_draft_equal_to_the_target_is_always_accepted():
     p = torch.tensor([[0.5, 0.5, 0.0], [0.1, 0.2, 0.7], [0.3, 0.3, 0.4]])
     for _ in range(200):
         proposals = [int(torch.multinomial(p[j], 1, generator=gen)) for j in range(2)]
-        assert accept_sampled(lambda j: p[j], list(p[:2]), proposals, gen)[:2] == proposals
+        assert accept_sampled(lambda j: (torch.arange(3), p[j]), list(p[:2]), proposals, gen)[:2] == proposals
 
 
 def test_the_policy_speculates_on_small_batches_and_not_on_large_ones():

@@ -33,7 +33,7 @@ import torch
 from app.engine.attention import Chunk, pack
 from app.engine.measured import RecentMedian, RecentMedians
 from app.engine.model_runner import ModelRunner
-from app.engine.sampling import NAN_ERROR, draw, probabilities, sample, steer
+from app.engine.sampling import NAN_ERROR, draw, nucleus, probabilities, sample, steer
 from app.engine.scheduler import ScheduledBatch, StepOutcome
 from app.engine.sequence import Sequence
 
@@ -70,10 +70,11 @@ def accept_greedy(target_picks: list[int], proposals: list[int]) -> list[int]:
     return out
 
 
-def accept_sampled(target: Callable[[int], torch.Tensor], drafts: list[torch.Tensor] | None, proposals: list[int],
-                   generator: torch.Generator | None = None) -> list[int]:  # fmt: skip
-    """Rejection sampling: ``target(j)`` [V] the target's distribution at place j (asked only for the places the run
-    reaches: a rejection ends it), ``drafts`` the draft's at each place (None: each proposal certain, as looked up).
+def accept_sampled(target: Callable[[int], tuple[torch.Tensor, torch.Tensor]], drafts: list[torch.Tensor] | None,
+                   proposals: list[int], generator: torch.Generator | None = None) -> list[int]:  # fmt: skip
+    """Rejection sampling: ``target(j)`` the target's distribution at place j as its nucleus (token ids, their
+    probabilities: zero elsewhere; asked only for the places the run reaches, a rejection ends it), ``drafts`` the
+    draft's at each place over the vocabulary (None: each proposal certain, as looked up).
 
     Proposal x is kept with probability min(1, p(x)/q(x)); the first one rejected is replaced by a draw
     from norm(max(0, p - q)) and ends the run; when all are kept, one more token is drawn from p's last row.
@@ -81,14 +82,16 @@ def accept_sampled(target: Callable[[int], torch.Tensor], drafts: list[torch.Ten
     """
     out: list[int] = []
     for j, x in enumerate(proposals):
-        p = target(j)
-        if torch.rand((), generator=generator).item() * (drafts[j][x].item() if drafts else 1.0) < p[x].item():
+        ids, probs = target(j)
+        p_x = float(probs[ids == x].sum())
+        if torch.rand((), generator=generator).item() * (drafts[j][x].item() if drafts else 1.0) < p_x:
             out.append(x)
             continue
-        residual = (p - drafts[j]).clamp_min(0) if drafts else p.index_fill(-1, torch.tensor([x], device=p.device), 0.0)
-        out.append(draw(residual if residual.sum() > 0 else p, generator))
+        residual = (probs - drafts[j][ids]).clamp_min(0) if drafts else probs.masked_fill(ids == x, 0.0)
+        out.append(int(ids[draw(residual if residual.sum() > 0 else probs, generator)]))
         return out
-    out.append(draw(target(len(proposals)), generator))
+    ids, probs = target(len(proposals))
+    out.append(int(ids[draw(probs, generator)]))
     return out
 
 
@@ -404,8 +407,8 @@ class Speculator:
             picks = logits.argmax(dim=-1).tolist() if plain else [int(s.argmax()) for s in scores]
             return accept_greedy(picks, row.proposals)
 
-        def target(j: int) -> torch.Tensor:
-            p = probabilities(steered(j), row.seq.params)
-            return p.cpu() if row.seq.generator is not None else p
+        def target(j: int) -> tuple[torch.Tensor, torch.Tensor]:
+            ids, probs = nucleus(steered(j), row.seq.params)
+            return (ids.cpu(), probs.cpu()) if row.seq.generator is not None else (ids, probs)
 
         return accept_sampled(target, row.q or None, row.proposals, row.seq.generator)
