@@ -349,6 +349,10 @@ class LocalEngine:
         (see ``use_torch_threads``)."""
         try:
             self._threads = self._step_threads = use_torch_threads(self.settings.llm_threads)
+            # a softmax over the vocabulary at a low temperature leaves a tenth of its probabilities below fp32's
+            # smallest normal number, and arithmetic on those runs ~7x slower on x86 (docs/benchmarks.md); as zeros
+            # they change no choice of a token
+            torch.set_flush_denormal(True)
             self._load()
         except BaseException as exc:
             resolve_from_thread(loaded, exc)
