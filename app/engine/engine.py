@@ -27,7 +27,6 @@ from app.config import LOOKUP_DRAFT, Settings
 from app.engine.api import Delta, Priority, SamplingParams
 from app.engine.attention import StepInputs, prepare_step
 from app.engine.detokenizer import IncrementalDetokenizer
-from app.engine.phrase_limit import TokenTexts
 from app.engine.draft_vocab import ShortlistHead, shortlist_ids
 from app.engine.kv_cache import BlockManager
 from app.engine.metrics import EngineMetrics
@@ -35,6 +34,7 @@ from app.cpu_share import speech_activity, voice_work
 from app.device import resolve_device, use_torch_threads
 from app.handoff import resolve_from_thread
 from app.engine.model_runner import ModelRunner, compute_dtype
+from app.engine.phrase_limit import TokenTexts
 from app.engine.prompt import PromptBuilder, PromptTooLongError, render
 from app.engine.sampling import record_token_probs, sample
 from app.engine.scheduler import ScheduledBatch, Scheduler, SchedulerConfig, StepOutcome

@@ -80,13 +80,11 @@ def phrase_ban(texts: TokenTexts, reply: list[int], limit: int) -> frozenset[int
     lead = (said[:-1] if tail else said)[-(LOOP_WORDS - 1) :]  # the words before those the token writes
     # a token of one word adds one phrase (and takes the one it goes on with away): only a phrase said ``limit`` times
     # already can go over, and only through the tokens that write its last word there
-    suspects = set(texts.repeating)
-    for phrase, count in counts.items():
-        if count < limit:
-            continue
-        suspects.update(texts.multi_word)
-        *before, word = phrase
-        if before == said[-(LOOP_WORDS - 1) :]:  # a new word
+    at_limit = [phrase for phrase, count in counts.items() if count >= limit]
+    suspects = set(texts.repeating) | (set(texts.multi_word) if at_limit else set())
+    last_words = said[-(LOOP_WORDS - 1) :]
+    for *before, word in at_limit:
+        if before == last_words:  # a new word
             suspects.update(texts.starting.get(word, ()), () if tail else texts.going_on.get(word, ()))
         if tail and before == lead and word.startswith(tail) and word != tail:  # the word being written goes on
             suspects.update(texts.going_on.get(word[len(tail) :], ()))
