@@ -168,10 +168,10 @@ class Settings(BaseSettings):
         1.0, description="Penalty on tokens already in the conversation (1 = none; transformers' rule)."
     )
     phrase_repeat_limit: int = Field(
-        0, ge=0, description="The most times a reply may say one phrase of 4 words: a token that would say it once more is "
-        "never chosen, so a reply does not loop (0 = no limit: the loop guard ends a reply at a phrase's third time). 2 "
-        "keeps the 1.5B off its rare loops, but a weaker model steered off a loop rambles to the token limit instead "
-        "(docs/benchmarks.md). Local engine; off for a reply that may call tools (calls repeat their own syntax).",
+        2, ge=0, description="The most times a reply may say one phrase of 4 words: where the model's likeliest next token "
+        "would say it once more the reply ends there, and a less likely token that would is never chosen (0 = no limit: "
+        "the loop guard ends a reply at a phrase's third time). Local engine; off for a reply that may call tools (calls "
+        "repeat their own syntax).",
     )
     system_prompt: str = Field(
         "You are a friendly voice assistant. Answer in one or two short spoken sentences.",

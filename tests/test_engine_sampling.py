@@ -100,6 +100,31 @@ def test_a_greedy_row_takes_its_likeliest_allowed_token_and_a_sampled_row_never_
     assert sample(logits, [row(SamplingParams(phrase_repeat_limit=2))]).token_ids == [3]  # " t tread": new words
 
 
+def test_a_reply_ends_where_its_likeliest_token_would_say_a_phrase_once_too_often():
+    """A model whose first choice is the loop has nothing new to say: the reply ends (at its end token) instead of
+    being steered on; a less likely looping token is only never drawn."""
+    texts, end = TokenTexts(PIECES), PIECES.index("<eos>")
+    said = [0, 1, 2, 3, 5, 0, 1, 2, 3, 5, 0, 1, 2]  # " remove the wheel tread," twice, then " remove the wheel"
+    logits = torch.full((1, len(PIECES)), -20.0)
+    logits[0, 3], logits[0, 7], logits[0, end] = 5.0, 4.0, -5.0  # " tread" a third time first, the end far behind
+
+    def row(params: SamplingParams) -> Sequence:
+        seq = Sequence("r", said, params, Priority.TEXT)
+        seq.prompt_len, seq.texts, seq.end_ids = 0, texts, (end,)
+        return seq
+
+    assert sample(logits, [row(SamplingParams(phrase_repeat_limit=2))]).token_ids == [end]
+    sampled = row(SamplingParams(phrase_repeat_limit=2, temperature=1.0, top_p=0.95, seed=3))
+    assert {sample(logits, [sampled]).token_ids[0] for _ in range(30)} == {end}
+    assert sample(logits, [row(SamplingParams(phrase_repeat_limit=2, ignore_eos=True))]).token_ids == [7]  # steered
+    assert sample(logits, [row(SamplingParams())]).token_ids == [3]  # no limit
+    logits[0, 7] = 6.0  # the loop is only the second choice: the reply goes on, and never draws it
+    assert sample(logits, [row(SamplingParams(phrase_repeat_limit=2))]).token_ids == [7]
+    logits[0, 3], logits[0, 7] = 4.0, 5.0  # within the nucleus, were it not banned
+    sampled = row(SamplingParams(phrase_repeat_limit=2, temperature=1.0, top_p=0.99, seed=4))
+    assert {sample(logits, [sampled]).token_ids[0] for _ in range(30)} == {7}
+
+
 def _nucleus_by_full_sort(logits: torch.Tensor, params: SamplingParams) -> dict[int, float]:
     """The textbook filter: mask outside the top-k, softmax, sort the whole vocabulary, keep up to top_p."""
     scaled = logits / params.temperature

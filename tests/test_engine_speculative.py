@@ -352,6 +352,14 @@ async def _a_limited_loop_stays_exact(eng) -> None:
     sampled = SamplingParams(temperature=0.3, top_p=0.9, max_tokens=48, seed=5, ignore_eos=True, phrase_repeat_limit=2)
     first, second = [(await collect(eng, prompt_token_ids=ids, params=sampled))[0] for _ in range(2)]
     assert first == second and not loops(first)
+    # a reply that may end ends where its likeliest token would loop: greedy, the same words up to there, then its end
+    force_k(eng, 0)
+    free = (await collect(eng, prompt_token_ids=ids, params=SamplingParams(max_tokens=48)))[0]
+    ended = await plain_greedy(eng, ids, 48, phrase_repeat_limit=2)
+    assert loops(free) and not loops(ended)
+    assert ended[:-1] == free[: len(ended) - 1] and ended[-1] in eng.scheduler.config.eos_ids
+    force_k(eng, 3)
+    assert (await collect(eng, prompt_token_ids=ids, params=SamplingParams(max_tokens=48, phrase_repeat_limit=2)))[0] == ended
 
 
 @pytest.mark.asyncio(loop_scope="session")

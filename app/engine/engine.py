@@ -253,6 +253,7 @@ class LocalEngine:
             return
         seq.detok = IncrementalDetokenizer(self.tokenizer, seq.token_ids, params.stop)
         seq.texts = self.token_texts if params.phrase_repeat_limit else None
+        seq.end_ids = tuple(sorted(self.scheduler.config.eos_ids))
         req = _Request(seq, asyncio.Queue(), loop)
         with self._cv:
             refused = None

@@ -3,8 +3,9 @@
 A phrase is ``LOOP_WORDS`` words in a row, words as a listener hears them: lower case, split at white space and
 punctuation ("I'm" is two, "re-er-yoo" three: a speech synthesiser reads them so). The server's guard ends a reply that says one
 phrase ``LOOP_REPEATS`` times (``app/web/reply_guard.py``). With ``SamplingParams.phrase_repeat_limit`` the engine goes
-further: a token that would make the reply say a phrase once more than the limit is never chosen, so the reply takes
-another way instead of ending. Words, not token ids: a model steered off a run of tokens can spell the same word with
+further: a token that would make the reply say a phrase once more than the limit is never chosen, and where that token
+is the model's likeliest the reply ends instead (``app/engine/sampling.py``): steered on, a weak model rambles to its
+token limit. Words, not token ids: a model steered off a run of tokens can spell the same word with
 other tokens ("Salvador" as " Salv" "ador"); it cannot write the same words. A word counts from its first letters on,
 as the guard reads a reply still streaming.
 """

@@ -28,8 +28,8 @@ class SampleResult:
 
 def steer(logits: torch.Tensor, seq: Sequence, context: list[int]) -> torch.Tensor:
     """``logits`` [V] of the token after ``context`` (``seq``'s tokens so far, or with proposals) under the row's
-    repetition penalty (transformers' rule, over the whole context) and phrase limit (over the reply): the same tensor
-    where neither changes anything, else a copy."""
+    repetition penalty (transformers' rule, over the whole context) and phrase limit (over the reply; only the reply's
+    end tokens where it would take the likeliest token): the same tensor where neither changes anything, else a copy."""
     params = seq.params
     limit = params.phrase_repeat_limit
     banned = phrase_ban(seq.texts, context[seq.prompt_len :], limit) if limit and seq.texts is not None else ()
@@ -40,6 +40,11 @@ def steer(logits: torch.Tensor, seq: Sequence, context: list[int]) -> torch.Tens
         seen = torch.tensor(sorted(set(context)), device=logits.device)
         scores = logits[seen]
         logits[seen] = torch.where(scores < 0, scores * params.repetition_penalty, scores / params.repetition_penalty)
+    if banned and seq.end_ids and not params.ignore_eos and int(logits.argmax()) in banned:
+        # the likeliest next token would say a phrase once too often: the reply has nothing new to say, so it ends
+        # here (a weak model steered off its loop rambles on to the token limit instead)
+        ends = torch.tensor(seq.end_ids, device=logits.device)
+        return torch.full_like(logits, float("-inf")).index_copy_(0, ends, logits[ends])
     if banned:
         logits[torch.tensor(sorted(banned), device=logits.device)] = float("-inf")
     return logits
