@@ -118,6 +118,9 @@ def test_a_reply_ends_where_its_likeliest_token_would_say_a_phrase_once_too_ofte
     assert {sample(logits, [sampled]).token_ids[0] for _ in range(30)} == {end}
     assert sample(logits, [row(SamplingParams(phrase_repeat_limit=2, ignore_eos=True))]).token_ids == [7]  # steered
     assert sample(logits, [row(SamplingParams())]).token_ids == [3]  # no limit
+    outside = row(SamplingParams(phrase_repeat_limit=2))
+    outside.end_ids = (len(PIECES),)  # an end token the logits do not hold: steered
+    assert sample(logits, [outside]).token_ids == [7]
     logits[0, 7] = 6.0  # the loop is only the second choice: the reply goes on, and never draws it
     assert sample(logits, [row(SamplingParams(phrase_repeat_limit=2))]).token_ids == [7]
     logits[0, 3], logits[0, 7] = 4.0, 5.0  # within the nucleus, were it not banned

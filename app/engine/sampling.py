@@ -40,11 +40,12 @@ def steer(logits: torch.Tensor, seq: Sequence, context: list[int]) -> torch.Tens
         seen = torch.tensor(sorted(set(context)), device=logits.device)
         scores = logits[seen]
         logits[seen] = torch.where(scores < 0, scores * params.repetition_penalty, scores / params.repetition_penalty)
-    if banned and seq.end_ids and not params.ignore_eos and int(logits.argmax()) in banned:
+    ends = [t for t in seq.end_ids if t < len(logits)] if banned and not params.ignore_eos else []
+    if ends and int(logits.argmax()) in banned:
         # the likeliest next token would say a phrase once too often: the reply has nothing new to say, so it ends
         # here (a weak model steered off its loop rambles on to the token limit instead)
-        ends = torch.tensor(seq.end_ids, device=logits.device)
-        return torch.full_like(logits, float("-inf")).index_copy_(0, ends, logits[ends])
+        kept = torch.tensor(ends, device=logits.device)
+        return torch.full_like(logits, float("-inf")).index_copy_(0, kept, logits[kept])
     if banned:
         logits[torch.tensor(sorted(banned), device=logits.device)] = float("-inf")
     return logits
