@@ -285,6 +285,7 @@ static inline void qtile(const RoundedTile& rows, int64_t groups, const uint8_t*
                     dots[r][0] = DotAvx2::dot4(dots[r][0], low, x);
                     dots[r][1] = DotAvx2::dot4(dots[r][1], high, x);
                 }
+                __asm__("" : "+x"(dots[r][0]), "+x"(dots[r][1]));
             }
         }
         if (!Q::SIGNED) {
@@ -390,11 +391,12 @@ struct Tiles {  // 12 rows a tile: 12 sums and 12 dot products fill 24 of the 32
 #else
 template <class Q>
 struct Tiles {  // AVX2's 16 registers hold 2 rows' accumulators
-    static constexpr int ROWS = 2;
+    static constexpr int ROWS = 3;
     static inline void run(int count, const RoundedTile& rows, int64_t groups, const uint8_t* w, const float* bias,
                            float* y, int64_t ldy, int cols) {
         if (count == 1) qtile<Q, 1>(rows, groups, w, bias, y, ldy, cols);
-        else qtile<Q, 2>(rows, groups, w, bias, y, ldy, cols);
+        else if (count == 2) qtile<Q, 2>(rows, groups, w, bias, y, ldy, cols);
+        else qtile<Q, 3>(rows, groups, w, bias, y, ldy, cols);
     }
 };
 #endif
