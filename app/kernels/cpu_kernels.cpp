@@ -285,6 +285,8 @@ static inline void qtile(const RoundedTile& rows, int64_t groups, const uint8_t*
                     dots[r][0] = DotAvx2::dot4(dots[r][0], low, x);
                     dots[r][1] = DotAvx2::dot4(dots[r][1], high, x);
                 }
+                // Add each product as it comes: left free, GCC computed a group's products first, spilled them to the
+                // stack and summed them after, a store and a load per product (docs/benchmarks.md, "A Zen 3 with AVX2 only").
                 __asm__("" : "+x"(dots[r][0]), "+x"(dots[r][1]));
             }
         }
@@ -390,7 +392,7 @@ struct Tiles {  // 12 rows a tile: 12 sums and 12 dot products fill 24 of the 32
 };
 #else
 template <class Q>
-struct Tiles {  // AVX2's 16 registers hold 2 rows' accumulators
+struct Tiles {  // 3 rows: their 6 fp32 and 6 16-bit sums, a quad's 2 weight registers, the mask and x fill the 16 registers
     static constexpr int ROWS = 3;
     static inline void run(int count, const RoundedTile& rows, int64_t groups, const uint8_t* w, const float* bias,
                            float* y, int64_t ldy, int cols) {
