@@ -68,11 +68,10 @@ async def test_text_before_a_call_is_a_message_item_then_the_call(rig: Rig):
 
 
 async def test_tool_choice_none_and_required_shape_the_request(rig: Rig):
-    rig.session.settings = rig.session.settings.model_copy(update={"phrase_repeat_limit": 2})
     await declare(rig, tool_choice="none")
     await ask(rig, "Hi")
     assert rig.engine.requests[-1]["tools"] is None
-    assert rig.engine.requests[-1]["params"].phrase_repeat_limit == 2
+    assert rig.engine.requests[-1]["params"].phrase_repeat_limit == rig.session.settings.phrase_repeat_limit == 2
     rig.engine.reply = '{"seconds": 120}}\n</tool_call>'
     done = await ask(rig, "Two minutes", tool_choice={"type": "function", "name": "set_timer"})
     assert done["response"]["output"][0]["name"] == "set_timer"
