@@ -316,3 +316,35 @@ def test_language_detection_loads_the_multilingual_model_and_a_batch_mixes_langu
                                          languages=["es", "fr", None])  # fmt: skip
     assert [r.language for r in mixed] == ["es", "fr", "es"]
     assert [r.text for r in mixed] == [results[0].text, results[1].text, results[0].text]
+
+
+async def test_start_returns_once_whisper_is_warm_on_the_worker_thread(transcriber, monkeypatch):
+    warmed_on = []
+    warm_up = transcriber.warm_up
+
+    def counted() -> None:
+        warmed_on.append(threading.current_thread().name)
+        warm_up()
+
+    monkeypatch.setattr(transcriber, "warm_up", counted)
+    recognizer = SpeechRecognizer(transcriber)
+    await recognizer.start()
+    try:  # on the thread that decodes the sessions' speech, and counted as none of their batches
+        assert warmed_on == ["asr-worker"]
+        assert recognizer.stats()["asr_batches"] == 0
+    finally:
+        await recognizer.stop()
+
+
+async def test_a_failed_warm_up_still_starts_the_recogniser(transcriber, monkeypatch, clean_speech):
+    def broken() -> None:
+        raise RuntimeError("no kernels")
+
+    monkeypatch.setattr(transcriber, "warm_up", broken)
+    recognizer = SpeechRecognizer(transcriber)
+    await recognizer.start()
+    try:
+        heard = await recognizer.transcribe(clean_speech[1][0], session_id="s")
+        assert heard.text
+    finally:
+        await recognizer.stop()

@@ -82,10 +82,14 @@ class SpeechRecognizer:
         self._last_batch_s = 0.0
 
     async def start(self) -> None:
+        """Start the worker thread; returns once Whisper is warm on it (its first decode on a thread is the slowest:
+        docs/benchmarks.md, so the first turn after a start would wait for it)."""
         if self._thread is None:
             self._stopping = False
-            self._thread = threading.Thread(target=self._run, name="asr-worker", daemon=True)
+            ready = threading.Event()
+            self._thread = threading.Thread(target=self._run, args=(ready,), name="asr-worker", daemon=True)
             self._thread.start()
+            await asyncio.to_thread(ready.wait)
 
     async def stop(self) -> None:
         thread = self._thread
@@ -146,8 +150,13 @@ class SpeechRecognizer:
 
     # --- worker thread ---
 
-    def _run(self) -> None:
+    def _run(self, ready: threading.Event) -> None:
         use_torch_threads(self.threads)  # before its first op: the LLM engine's thread keeps its own count
+        try:
+            self.transcriber.warm_up()
+        except Exception:  # a broken model still reports its error on each real request
+            logger.exception("ASR warm-up failed")
+        ready.set()
         while True:
             with self._wake:
                 while not self._queue and not self._stopping:

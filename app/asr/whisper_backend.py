@@ -228,6 +228,11 @@ class WhisperTranscriber:
             raise ValueError(f"Whisper cannot transcribe {language!r} with this model: it knows {known} (ISO 639-1 codes)")
         return language
 
+    def warm_up(self) -> None:
+        """Decode a second of silence as a partial (no fallback decodes): the first decode on a thread pays for
+        setting up its kernels, four times a short utterance's decode on a CPU."""
+        self.transcribe_batch([np.zeros(SAMPLE_RATE, dtype=np.float32)], [False])
+
     @torch.inference_mode()
     def transcribe_batch(self, audios: list[np.ndarray], finals: list[bool] | None = None,
                          languages: list[str | None] | None = None,
