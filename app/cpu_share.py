@@ -1,12 +1,14 @@
 """Who yields the cores to whom: the speech stages at work right now, so the LLM engine can leave them a core, and
-the voice work in the engine, which speech work that can wait leaves alone.
+the work in the engine, which speech work that can wait leaves alone and a synthesis takes one core beside.
 
 On a small CPU the engine's threads and a speech stage's threads compete for the same cores, and an engine step
 on two threads beside a busy core is no faster than on one: each of its OpenMP regions waits for the thread that lost
 its core (docs/benchmarks.md). So while a speech job that counts runs, the engine steps on fewer threads: the
-transcript of a finished turn, which the user is waiting for, and every synthesis (piper's two threads). Partial
+transcript of a finished turn, which the user is waiting for, and every synthesis. Partial
 transcripts do not count: with several users talking they would keep the engine on fewer threads for good; they
-wait for the engine's voice work instead (:class:`VoiceWork`), as later clauses wait for its voice prefills.
+wait for the engine's voice work instead (:class:`EngineWork`), as later clauses wait for its voice prefills. For the
+same reason a synthesis runs on one thread while the engine steps (and on its two only while it does not): beside
+the engine's one thread, piper's two made both slower than piper's one.
 """
 
 from __future__ import annotations
@@ -47,10 +49,11 @@ speech_activity = SpeechActivity()
 
 
 @dataclass
-class VoiceWork:
-    """The voice work an LLM engine on the CPU holds, as of its latest step (it says so every step; an engine on a
-    GPU shares no cores with speech work and says nothing).
+class EngineWork:
+    """The work an LLM engine on the CPU holds, as of its latest step (it says so every step; an engine on a GPU
+    shares no cores with speech work and says nothing).
 
+    ``stepping``: it holds requests of any kind, so it steps on the cores. A synthesis takes one core beside it.
     ``prefill``: a voice request has no first token yet. That prefill is on a user's critical path, and a speech job
     beside it on two cores slows it down (the engine's threads wait for one another at every op); so speech work that
     can wait (a later clause whose reply still has audio to play) waits until the prefill is done.
@@ -59,8 +62,9 @@ class VoiceWork:
     ASR took a core from the replies others were waiting for most of the time (docs/benchmarks.md).
     """
 
+    stepping: bool = False
     prefill: bool = False
     replies: bool = False
 
 
-voice_work = VoiceWork()
+engine_work = EngineWork()

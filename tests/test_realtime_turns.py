@@ -207,17 +207,17 @@ async def test_the_transcription_deltas_are_increments_of_confirmed_words(rig: R
 
 
 async def test_no_partial_transcript_while_the_engine_on_these_cores_serves_voice_replies(rig: Rig, monkeypatch):
-    from app.cpu_share import VoiceWork
+    from app.cpu_share import EngineWork
 
-    busy, idle = VoiceWork(replies=True), VoiceWork()  # another session's spoken reply is decoding; then none is
+    busy, idle = EngineWork(replies=True), EngineWork()  # another session's spoken reply is decoding; then none is
     rig.recognizer.partials = ["What is", "What is the capital"]
     rig.session.turns.speech_item = "item_speech"
-    monkeypatch.setattr("app.web.realtime.turns.voice_work", busy)
+    monkeypatch.setattr("app.web.realtime.turns.engine_work", busy)
     rig.session.turns.partial_audio(SECOND)
     await asyncio.sleep(0.05)
     assert rig.outbox.of("conversation.item.input_audio_transcription.delta") == []
     assert rig.recognizer.partials == ["What is", "What is the capital"]  # no ASR was asked
-    monkeypatch.setattr("app.web.realtime.turns.voice_work", idle)
+    monkeypatch.setattr("app.web.realtime.turns.engine_work", idle)
     rig.session.turns.partial_audio(SECOND)
     await asyncio.sleep(0.05)
     assert [e["transcript"] for e in rig.outbox.of("conversation.item.input_audio_transcription.delta")] == ["What is"]

@@ -45,6 +45,24 @@ def test_piper_speaks_at_the_voice_rate(piper: PiperSynthesizer, prepared) -> No
     assert list(piper.synthesize("  ")) == []
 
 
+def test_piper_speaks_on_one_thread_while_an_engine_steps_on_the_same_cores(piper, monkeypatch) -> None:
+    from app.cpu_share import EngineWork
+
+    spoke_on = []
+    for voice in (piper._alone, piper._beside_engine):
+        threads = voice.session.get_session_options().intra_op_num_threads
+
+        def spy(text, *, voice=voice, threads=threads):
+            spoke_on.append(threads)
+            return type(voice).synthesize(voice, text)
+
+        monkeypatch.setattr(voice, "synthesize", spy)
+    for stepping in (False, True, False):
+        monkeypatch.setattr("app.tts.piper_backend.engine_work", EngineWork(stepping=stepping))
+        assert_speech_like(list(piper.synthesize(SENTENCE)), piper.sample_rate, 1.0, 5.0)
+    assert spoke_on == [2, 1, 2]  # the settings' threads (2) alone, one beside the engine's
+
+
 def test_piper_voice_that_cannot_load_is_a_clear_error(tmp_path: Path, prepared) -> None:
     broken = tmp_path / "broken.onnx"
     broken.write_bytes(b"not a model")

@@ -98,15 +98,15 @@ async def test_later_chunks_go_to_the_reply_whose_audio_runs_out_first(worker: T
 
 async def test_a_later_chunk_with_audio_in_hand_waits_while_the_engine_prefills_a_voice_request(worker: TTSWorker,
                                                                                              monkeypatch) -> None:
-    from app.cpu_share import VoiceWork
+    from app.cpu_share import EngineWork
 
-    voice_work = VoiceWork()  # the engine's, as the worker reads it
-    monkeypatch.setattr("app.tts.worker.voice_work", voice_work)
+    engine_work = EngineWork()  # the engine's, as the worker reads it
+    monkeypatch.setattr("app.tts.worker.engine_work", engine_work)
 
     long_first = " ".join(f"This is sentence number {i} of a long first answer." for i in range(1, 7))
     assert await collect(worker.synthesize(long_first, reply_id="rich", first=True, out_rate=24000))  # ~15 s in hand
     assert await collect(worker.synthesize("Hi.", reply_id="poor", first=True, out_rate=24000))  # under 1 s
-    voice_work.prefill = True
+    engine_work.prefill = True
     try:
         rich = asyncio.create_task(collect(worker.synthesize("The next part.", reply_id="rich", first=False,
                                                              out_rate=24000)))  # fmt: skip
@@ -117,7 +117,7 @@ async def test_a_later_chunk_with_audio_in_hand_waits_while_the_engine_prefills_
         first = await collect(worker.synthesize("A first chunk.", reply_id="new", first=True, out_rate=24000))
         assert first and not rich.done()  # first chunks never wait
     finally:
-        voice_work.prefill = False
+        engine_work.prefill = False
     assert await asyncio.wait_for(rich, 10)
 
 

@@ -30,7 +30,7 @@ from app.engine.detokenizer import IncrementalDetokenizer
 from app.engine.draft_vocab import ShortlistHead, shortlist_ids
 from app.engine.kv_cache import BlockManager
 from app.engine.metrics import EngineMetrics
-from app.cpu_share import speech_activity, voice_work
+from app.cpu_share import speech_activity, engine_work
 from app.device import resolve_device, use_torch_threads
 from app.handoff import resolve_from_thread
 from app.engine.model_runner import ModelRunner, compute_dtype
@@ -365,18 +365,18 @@ class LocalEngine:
         while True:
             with self._cv:
                 if not self.scheduler.has_work():
-                    self._publish_voice_work()  # none left: speech work need not wait (the step's is published below)
+                    self._publish_work()  # none left: speech work need not wait (the step's is published below)
                 while not self._stopping and not self.scheduler.has_work():
                     self._cv.wait()
                 if self._stopping:
-                    self._publish_voice_work(stopping=True)
+                    self._publish_work(stopping=True)
                     return
                 self._batching_window()
                 self._voice_arrived.clear()
                 try:
                     batch = self.scheduler.schedule(time.monotonic())
                     inputs = self._prepare(batch) if batch else None
-                    self._publish_voice_work()
+                    self._publish_work()
                 except Exception:  # a scheduling bug must not leave every stream waiting forever
                     log.exception("engine scheduling failed; failing all requests")
                     self._fail_all("internal engine error")
@@ -390,13 +390,14 @@ class LocalEngine:
                 log.exception("engine step failed (batch of %d); retrying its requests one by one", batch.num_seqs)
                 self._isolate_failure(batch)
 
-    def _publish_voice_work(self, *, stopping: bool = False) -> None:
-        """Tell the speech stages on the same cores what voice work this engine holds (``app.cpu_share``)."""
+    def _publish_work(self, *, stopping: bool = False) -> None:
+        """Tell the speech stages on the same cores what work this engine holds (``app.cpu_share``)."""
         if self.device.type != "cpu":
             return
+        engine_work.stepping = not stopping and self.scheduler.has_work()
         voice = [] if stopping else [s for s in self.scheduler.running + self.scheduler.waiting if s.priority == Priority.VOICE]
-        voice_work.replies = bool(voice)
-        voice_work.prefill = any(s.first_token_at is None for s in voice)
+        engine_work.replies = bool(voice)
+        engine_work.prefill = any(s.first_token_at is None for s in voice)
 
     def _batching_window(self) -> None:
         """Delayed batching: when the engine was idle, wait a moment so requests arriving

@@ -11,7 +11,10 @@ import onnxruntime
 from piper import PiperVoice
 from piper.config import PiperConfig
 
+from app.cpu_share import engine_work
 from app.tts.synthesizer import SynthesisError
+
+_WARM_UP_TEXT = "Hello."
 
 
 class PiperSynthesizer:
@@ -20,26 +23,34 @@ class PiperSynthesizer:
     name = "piper"
 
     def __init__(self, model_path: str | Path, config_path: str | Path | None = None, *, threads: int = 2) -> None:
-        """``threads``: ONNX Runtime threads, which wait without spinning: the voice shares the CPU with
-        the LLM engine, and busy-waiting threads would slow both. Two threads speak a first clause
-        sooner than one on a 2-core CPU (``voicechat bench tts``), and the first clause is what the user
-        waits for."""
+        """``threads``: ONNX Runtime threads while no LLM engine steps on the same cores, which wait without
+        spinning: the voice shares the CPU with the engine, and busy-waiting threads would slow both. Two threads
+        speak a first clause sooner than one on an idle 2-core CPU (``voicechat bench tts``); while the engine steps
+        (``app.cpu_share.EngineWork.stepping``, on one thread then) the voice speaks on one, which beside it was as
+        fast as two and left the engine its core (docs/benchmarks.md). Both are loaded and warmed up here."""
         config_path = Path(config_path) if config_path else Path(f"{model_path}.json")
         try:
             config = PiperConfig.from_dict(json.loads(config_path.read_text(encoding="utf-8")))
-            options = onnxruntime.SessionOptions()
-            options.intra_op_num_threads = threads
-            options.inter_op_num_threads = 1
-            options.add_session_config_entry("session.intra_op.allow_spinning", "0")
-            session = onnxruntime.InferenceSession(str(model_path), sess_options=options,
-                                                   providers=["CPUExecutionProvider"])  # fmt: skip
+            self._alone = PiperVoice(session=_session(model_path, threads), config=config)
+            self._beside_engine = PiperVoice(session=_session(model_path, 1), config=config) if threads > 1 else self._alone
+            for voice in (self._alone, self._beside_engine) if threads > 1 else (self._alone,):
+                for _ in voice.synthesize(_WARM_UP_TEXT):  # a session's first run is its slowest
+                    pass
         except Exception as error:  # ONNX Runtime's load errors derive from Exception only
             raise SynthesisError(f"cannot load piper voice {model_path}: {error}") from error
-        self._voice = PiperVoice(session=session, config=config)
         self.sample_rate: int = config.sample_rate
 
     def synthesize(self, text: str) -> Iterator[np.ndarray]:
         if not text.strip():
             return
-        for chunk in self._voice.synthesize(text):
+        voice = self._beside_engine if engine_work.stepping else self._alone
+        for chunk in voice.synthesize(text):
             yield np.asarray(chunk.audio_float_array, dtype=np.float32).reshape(-1)
+
+
+def _session(model_path: str | Path, threads: int) -> onnxruntime.InferenceSession:
+    options = onnxruntime.SessionOptions()
+    options.intra_op_num_threads = threads
+    options.inter_op_num_threads = 1
+    options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+    return onnxruntime.InferenceSession(str(model_path), sess_options=options, providers=["CPUExecutionProvider"])

@@ -7,7 +7,7 @@ session go before later chunks of other replies, in arrival order. Later chunks 
 moment their reply's client runs out of audio (its first audio plus all audio made for it since),
 so a reply with seconds of speech still to play yields to one about to fall silent; equal deadlines
 (chunks of one reply) keep arrival order, and a later chunk with audio still in hand waits while an LLM engine on
-the CPU prefills a voice request (``app.cpu_share.VoiceWork``). Cancelling a reply (barge-in, disconnect) drops its
+the CPU prefills a voice request (``app.cpu_share.EngineWork``). Cancelling a reply (barge-in, disconnect) drops its
 queued chunks at once and stops the running one after the piece in progress.
 """
 
@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from app.audio import StreamResampler, float32_to_pcm16
-from app.cpu_share import speech_activity, voice_work
+from app.cpu_share import speech_activity, engine_work
 from app.tts.normalize import normalize_for_speech
 from app.tts.synthesizer import SpeechSynthesizer, SynthesisError, create_synthesizer
 
@@ -199,7 +199,7 @@ class TTSWorker:
                     self._cond.wait()
                 if self._stopping:
                     return
-                if voice_work.prefill and self._can_wait(self._queue[0]):
+                if engine_work.prefill and self._can_wait(self._queue[0]):
                     self._cond.wait(_HOLD_POLL_S)  # a first token is on its way: this audio can wait
                     continue
                 job = heapq.heappop(self._queue)

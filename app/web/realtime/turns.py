@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from app.cpu_share import voice_work
+from app.cpu_share import engine_work
 from app.vad import SpeechPaused, SpeechStarted, SpeechStopped
 from app.web.realtime import server_events as ev
 from app.web.realtime.conversation import Entry
@@ -145,8 +145,8 @@ class Turns:
 
     def partial_audio(self, audio: np.ndarray) -> None:
         """The speech so far, for a partial transcript: none while one is in ASR, or while the LLM engine on these
-        cores serves voice replies (``app.cpu_share.VoiceWork``)."""
-        if self._partial_busy or self.speech_item is None or voice_work.replies:
+        cores serves voice replies (``app.cpu_share.EngineWork``)."""
+        if self._partial_busy or self.speech_item is None or engine_work.replies:
             return
         self._partial_busy = True
         self.session.spawn(self._partial(audio, self.speech_item))
