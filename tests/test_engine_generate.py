@@ -125,7 +125,10 @@ async def test_a_reply_after_a_prefill_of_its_open_words_computes_only_the_rest(
     words = "Which planet is the largest one in our solar system"
     conversation = chat(words + "?")
     opened = [*conversation[:-1], {"role": "user", "content": " ".join(words.split()[:-2]), "prefix": True}]
-    await collect(engine, messages=opened, params=SamplingParams(max_tokens=1))
+    steps = engine.stats()["steps"]
+    ahead, _, last = await collect(engine, messages=opened, params=SamplingParams(max_tokens=64, prompt_only=True))
+    assert len(ahead) == 1 and last.finished  # one step: the prompt's prefill, whatever room it leaves the reply
+    assert engine.stats()["steps"] == steps + 1
     hits_before = engine.stats()["prefix_hit_tokens"]
     tokens, _, _ = await collect(engine, messages=conversation, params=SamplingParams(max_tokens=10))
     reused = engine.stats()["prefix_hit_tokens"] - hits_before

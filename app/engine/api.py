@@ -30,6 +30,9 @@ class SamplingParams:
     repetition_penalty: float = 1.0
     phrase_repeat_limit: int = 0  # the most times the reply may say one phrase of 4 words (0: no limit; phrase_limit.py)
     max_tokens: int = 128
+    # ends the request at its first token: a prompt sent ahead into the prefix cache for a reply to come, which
+    # ``max_tokens`` still sizes (the prompt leaves that reply's room, so the two keep the same turns)
+    prompt_only: bool = False
     stop: tuple[str, ...] = ()
     seed: int | None = None
     ignore_eos: bool = False

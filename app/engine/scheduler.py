@@ -192,7 +192,7 @@ class Scheduler:
 
     def _projected_blocks(self, seq: Sequence) -> int:
         """Blocks a request holds when it ends (prompt plus its whole reply, up to max_seq_len)."""
-        final = min(seq.prompt_len + seq.params.max_tokens, self.config.max_seq_len)
+        final = min(seq.prompt_len + seq.max_new_tokens, self.config.max_seq_len)
         return self.blocks.blocks_for(max(final, len(seq)))
 
     def _kv_limit(self, ranked_waiting: list[Sequence]) -> int:
@@ -336,6 +336,6 @@ class Scheduler:
         """Why the reply ends at ``token`` (just appended), or None while it goes on."""
         if stop_string or (token in self.config.eos_ids and not seq.params.ignore_eos):
             return "stop"
-        if seq.num_generated >= seq.params.max_tokens or len(seq) >= self.config.max_seq_len:
+        if seq.num_generated >= seq.max_new_tokens or len(seq) >= self.config.max_seq_len:
             return "length"
         return None

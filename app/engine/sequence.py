@@ -60,6 +60,11 @@ class Sequence:
         return len(self.token_ids)
 
     @property
+    def max_new_tokens(self) -> int:
+        """The tokens it may generate (a ``prompt_only`` request: its first)."""
+        return 1 if self.params.prompt_only else self.params.max_tokens
+
+    @property
     def num_generated(self) -> int:
         return len(self.token_ids) - self.prompt_len
 

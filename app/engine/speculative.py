@@ -267,7 +267,7 @@ class Speculator:
         rows = []
         for seq in batch.decode:
             room = len(seq.block_table) * self.block_size - seq.num_computed
-            left = min(seq.params.max_tokens - seq.num_generated, self.max_seq_len - len(seq) + 1)
+            left = min(seq.max_new_tokens - seq.num_generated, self.max_seq_len - len(seq) + 1)
             k_row = max(0, min(k, room - 1, left - 1))
             if self.draft is None:
                 proposals = lookup(seq.token_ids, k_row) if k_row else []

@@ -3,7 +3,7 @@
 A reply's prompt is the conversation, the user's words and the template's end. Its prefill is on the path from the
 end of speech to the first audio, and on two CPU cores it is most of the engine's share of it when several users
 finish talking at once (docs/benchmarks.md). The partial transcripts already say most of the words before the
-speech ends, so each one is prefilled as the user's open message (a request cancelled at its first token): by the
+speech ends, so each one is prefilled as the user's open message (a request that ends at its first token): by the
 end of the turn the engine's prefix cache holds the conversation and all but the last few words, and the reply
 prefills only those and the template's end. The last word of a partial is left out, as the audio may cut it; a
 partial whose other words differ from the final transcript costs the blocks after the first difference, nothing
@@ -61,8 +61,9 @@ class PrefillAhead:
 
     async def _prefill(self, messages: list[dict], request_id: str) -> None:
         session = self.session
-        # the reply's own token limit, so that the engine fits both prompts into the context alike (same turns kept)
-        params = SamplingParams(max_tokens=session.config.max_output_tokens)
+        # the reply's own token limit, so that the engine fits both prompts into the context alike (same turns kept);
+        # the request ends at its first token in the engine, which would otherwise decode on until the cancel came
+        params = SamplingParams(max_tokens=session.config.max_output_tokens, prompt_only=True)
         stream = session.parts.engine.generate(messages=messages, tools=session.responses.session_tool_use().template_tools(),
                                                params=params, priority=Priority.TEXT, session_id=session.id,
                                                request_id=request_id)  # fmt: skip
