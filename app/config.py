@@ -220,7 +220,9 @@ class Settings(BaseSettings):
     # --- speech out ---
     output_sample_rate: int = Field(24000, description="Default sample rate of audio sent to clients.")
     tts_threads: int = Field(
-        2, description="CPU threads of the piper voice (its threads sleep when idle, so they take no core from the LLM)."
+        2,
+        description="CPU threads of the piper voice while no LLM engine steps on the same cores (one while one does; "
+        "its threads sleep when idle, so they take no core from the LLM).",
     )
 
     # --- sessions ---
