@@ -221,8 +221,8 @@ class Settings(BaseSettings):
     output_sample_rate: int = Field(24000, description="Default sample rate of audio sent to clients.")
     tts_threads: int = Field(
         2,
-        description="CPU threads of the piper voice while no LLM engine steps on the same cores (one while one does; "
-        "its threads sleep when idle, so they take no core from the LLM).",
+        description="CPU threads of the piper voice (one while an LLM engine on the same cores decodes several spoken "
+        "replies; its threads sleep when idle, so they take no core from the LLM).",
     )
 
     # --- sessions ---

@@ -7,8 +7,8 @@ its core (docs/benchmarks.md). So while a speech job that counts runs, the engin
 transcript of a finished turn, which the user is waiting for, and every synthesis. Partial
 transcripts do not count: with several users talking they would keep the engine on fewer threads for good; they
 wait for the engine's voice work instead (:class:`EngineWork`), as later clauses wait for its voice prefills. For the
-same reason a synthesis runs on one thread while the engine steps (and on its two only while it does not): beside
-the engine's one thread, piper's two made both slower than piper's one.
+same reason a synthesis runs on one thread while the engine decodes several users' spoken replies: beside the engine's
+one thread, piper's two made both slower than piper's one.
 """
 
 from __future__ import annotations
@@ -53,7 +53,9 @@ class EngineWork:
     """The work an LLM engine on the CPU holds, as of its latest step (it says so every step; an engine on a GPU
     shares no cores with speech work and says nothing).
 
-    ``stepping``: it holds requests of any kind, so it steps on the cores. A synthesis takes one core beside it.
+    ``voice_replies``: how many voice requests are waiting or running. With more than one, the other users' replies
+    are on their paths too, and a synthesis takes one core beside them; with one at most (most often the reply being
+    spoken, decoding its rest) its user waits for the synthesis, on two.
     ``prefill``: a voice request has no first token yet. That prefill is on a user's critical path, and a speech job
     beside it on two cores slows it down (the engine's threads wait for one another at every op); so speech work that
     can wait (a later clause whose reply still has audio to play) waits until the prefill is done.
@@ -62,7 +64,7 @@ class EngineWork:
     ASR took a core from the replies others were waiting for most of the time (docs/benchmarks.md).
     """
 
-    stepping: bool = False
+    voice_replies: int = 0
     prefill: bool = False
     replies: bool = False
 

@@ -291,7 +291,7 @@ async def test_a_bf16_kv_cache_holds_twice_the_tokens_and_keeps_the_replies(bf16
 @pytest.mark.parametrize("priority", [Priority.VOICE, Priority.TEXT])
 async def test_the_engine_says_when_a_voice_request_awaits_its_first_token_and_runs(engine, monkeypatch, priority):
     """Speech work that can wait (app.cpu_share.engine_work) waits for voice requests, not for typed ones: later clauses
-    for a voice prefill, partial transcripts for voice replies; a synthesis takes one core beside any request."""
+    for a voice prefill, partial transcripts for voice replies; a synthesis counts them."""
     from app.cpu_share import engine_work
 
     steps = [(threading.Event(), threading.Event()) for _ in range(2)]  # (entered, release): the prefill, a decode
@@ -312,12 +312,12 @@ async def test_the_engine_says_when_a_voice_request_awaits_its_first_token_and_r
     try:
         assert await asyncio.to_thread(prefill_entered.wait, 10)
         assert (engine_work.prefill, engine_work.replies) == (voice, voice)  # its prefill is in the step now running
-        assert engine_work.stepping  # a synthesis takes one core beside it, whatever the request
+        assert engine_work.voice_replies == int(voice)
         prefill_release.set()
         assert await asyncio.to_thread(decode_entered.wait, 10)
-        assert (engine_work.prefill, engine_work.replies, engine_work.stepping) == (False, voice, True)  # it decodes
+        assert (engine_work.prefill, engine_work.replies, engine_work.voice_replies) == (False, voice, int(voice))  # it decodes
     finally:
         prefill_release.set()
         decode_release.set()
     await reply
-    await wait_until(lambda: not engine_work.prefill and not engine_work.replies and not engine_work.stepping)
+    await wait_until(lambda: not engine_work.prefill and not engine_work.replies and engine_work.voice_replies == 0)

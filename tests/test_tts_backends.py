@@ -45,7 +45,7 @@ def test_piper_speaks_at_the_voice_rate(piper: PiperSynthesizer, prepared) -> No
     assert list(piper.synthesize("  ")) == []
 
 
-def test_piper_speaks_on_one_thread_while_an_engine_steps_on_the_same_cores(piper, monkeypatch) -> None:
+def test_piper_speaks_on_one_thread_while_an_engine_on_the_same_cores_decodes_several_spoken_replies(piper, monkeypatch) -> None:
     from app.cpu_share import EngineWork
 
     spoke_on = []
@@ -57,10 +57,10 @@ def test_piper_speaks_on_one_thread_while_an_engine_steps_on_the_same_cores(pipe
             return type(voice).synthesize(voice, text)
 
         monkeypatch.setattr(voice, "synthesize", spy)
-    for stepping in (False, True, False):
-        monkeypatch.setattr("app.tts.piper_backend.engine_work", EngineWork(stepping=stepping))
+    for replies in (0, 1, 2, 4, 1):
+        monkeypatch.setattr("app.tts.piper_backend.engine_work", EngineWork(voice_replies=replies, replies=replies > 0))
         assert_speech_like(list(piper.synthesize(SENTENCE)), piper.sample_rate, 1.0, 5.0)
-    assert spoke_on == [2, 1, 2]  # the settings' threads (2) alone, one beside the engine's
+    assert spoke_on == [2, 2, 1, 1, 2]  # the settings' threads (2) for one reply at most, else one beside the engine's
 
 
 def test_piper_voice_that_cannot_load_is_a_clear_error(tmp_path: Path, prepared) -> None:

@@ -394,8 +394,8 @@ class LocalEngine:
         """Tell the speech stages on the same cores what work this engine holds (``app.cpu_share``)."""
         if self.device.type != "cpu":
             return
-        engine_work.stepping = not stopping and self.scheduler.has_work()
         voice = [] if stopping else [s for s in self.scheduler.running + self.scheduler.waiting if s.priority == Priority.VOICE]
+        engine_work.voice_replies = len(voice)
         engine_work.replies = bool(voice)
         engine_work.prefill = any(s.first_token_at is None for s in voice)
 

@@ -23,11 +23,12 @@ class PiperSynthesizer:
     name = "piper"
 
     def __init__(self, model_path: str | Path, config_path: str | Path | None = None, *, threads: int = 2) -> None:
-        """``threads``: ONNX Runtime threads while no LLM engine steps on the same cores, which wait without
-        spinning: the voice shares the CPU with the engine, and busy-waiting threads would slow both. Two threads
-        speak a first clause sooner than one on an idle 2-core CPU (``voicechat bench tts``); while the engine steps
-        (``app.cpu_share.EngineWork.stepping``, on one thread then) the voice speaks on one, which beside it was as
-        fast as two and left the engine its core (docs/benchmarks.md). Both are loaded and warmed up here."""
+        """``threads``: ONNX Runtime threads, which wait without spinning: the voice shares the CPU with the LLM
+        engine, and busy-waiting threads would slow both. Two threads speak a first clause sooner than one on a
+        2-core CPU (``voicechat bench tts``); while the engine on the same cores decodes several users' spoken
+        replies (``app.cpu_share.EngineWork.voice_replies``; it steps on one thread during a synthesis) the voice
+        speaks on one, which beside it was as fast as two and left the engine its core (docs/benchmarks.md). Both
+        are loaded and warmed up here."""
         config_path = Path(config_path) if config_path else Path(f"{model_path}.json")
         try:
             config = PiperConfig.from_dict(json.loads(config_path.read_text(encoding="utf-8")))
@@ -43,7 +44,7 @@ class PiperSynthesizer:
     def synthesize(self, text: str) -> Iterator[np.ndarray]:
         if not text.strip():
             return
-        voice = self._beside_engine if engine_work.stepping else self._alone
+        voice = self._beside_engine if engine_work.voice_replies > 1 else self._alone
         for chunk in voice.synthesize(text):
             yield np.asarray(chunk.audio_float_array, dtype=np.float32).reshape(-1)
 
