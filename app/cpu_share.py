@@ -59,14 +59,17 @@ class EngineWork:
     ``prefill``: a voice request has no first token yet. That prefill is on a user's critical path, and a speech job
     beside it on two cores slows it down (the engine's threads wait for one another at every op); so speech work that
     can wait (a later clause whose reply still has audio to play) waits until the prefill is done.
-    ``replies``: voice requests are waiting or running. Partial transcripts, which only show the words sooner (and
+    ``replies``: any voice request is waiting or running. Partial transcripts, which only show the words sooner (and
     feed the prefill ahead, which stops then too), are not made while they are: with several users talking, their
     ASR took a core from the replies others were waiting for most of the time (docs/benchmarks.md).
     """
 
     voice_replies: int = 0
     prefill: bool = False
-    replies: bool = False
+
+    @property
+    def replies(self) -> bool:
+        return self.voice_replies > 0
 
 
 engine_work = EngineWork()

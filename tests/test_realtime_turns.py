@@ -209,7 +209,7 @@ async def test_the_transcription_deltas_are_increments_of_confirmed_words(rig: R
 async def test_no_partial_transcript_while_the_engine_on_these_cores_serves_voice_replies(rig: Rig, monkeypatch):
     from app.cpu_share import EngineWork
 
-    busy, idle = EngineWork(replies=True), EngineWork()  # another session's spoken reply is decoding; then none is
+    busy, idle = EngineWork(voice_replies=1), EngineWork()  # another session's spoken reply is decoding; then none is
     rig.recognizer.partials = ["What is", "What is the capital"]
     rig.session.turns.speech_item = "item_speech"
     monkeypatch.setattr("app.web.realtime.turns.engine_work", busy)

@@ -58,7 +58,7 @@ def test_piper_speaks_on_one_thread_while_an_engine_on_the_same_cores_decodes_se
 
         monkeypatch.setattr(voice, "synthesize", spy)
     for replies in (0, 1, 2, 4, 1):
-        monkeypatch.setattr("app.tts.piper_backend.engine_work", EngineWork(voice_replies=replies, replies=replies > 0))
+        monkeypatch.setattr("app.tts.piper_backend.engine_work", EngineWork(voice_replies=replies))
         assert_speech_like(list(piper.synthesize(SENTENCE)), piper.sample_rate, 1.0, 5.0)
     assert spoke_on == [2, 2, 1, 1, 2]  # the settings' threads (2) for one reply at most, else one beside the engine's
 

@@ -396,7 +396,6 @@ class LocalEngine:
             return
         voice = [] if stopping else [s for s in self.scheduler.running + self.scheduler.waiting if s.priority == Priority.VOICE]
         engine_work.voice_replies = len(voice)
-        engine_work.replies = bool(voice)
         engine_work.prefill = any(s.first_token_at is None for s in voice)
 
     def _batching_window(self) -> None:
