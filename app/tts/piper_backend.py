@@ -12,9 +12,7 @@ from piper import PiperVoice
 from piper.config import PiperConfig
 
 from app.cpu_share import engine_work
-from app.tts.synthesizer import SynthesisError
-
-_WARM_UP_TEXT = "Hello."
+from app.tts.synthesizer import WARM_UP_TEXT, SynthesisError
 
 
 class PiperSynthesizer:
@@ -27,15 +25,16 @@ class PiperSynthesizer:
         engine, and busy-waiting threads would slow both. Two threads speak a first clause sooner than one on a
         2-core CPU (``voicechat bench tts``); while the engine on the same cores decodes several users' spoken
         replies (``app.cpu_share.EngineWork.voice_replies``; it steps on one thread during a synthesis) the voice
-        speaks on one, which beside it was as fast as two and left the engine its core (docs/benchmarks.md). Both
-        are loaded and warmed up here."""
+        speaks on one, which beside it was as fast as two and left the engine its core (docs/benchmarks.md). The
+        one-thread voice is warmed up here: a caller's own warm-up (``TTSWorker.start``) runs while no engine decodes,
+        so it reaches only the other."""
         config_path = Path(config_path) if config_path else Path(f"{model_path}.json")
         try:
             config = PiperConfig.from_dict(json.loads(config_path.read_text(encoding="utf-8")))
             self._alone = PiperVoice(session=_session(model_path, threads), config=config)
             self._beside_engine = PiperVoice(session=_session(model_path, 1), config=config) if threads > 1 else self._alone
-            for voice in (self._alone, self._beside_engine) if threads > 1 else (self._alone,):
-                for _ in voice.synthesize(_WARM_UP_TEXT):  # a session's first run is its slowest
+            if self._beside_engine is not self._alone:
+                for _ in self._beside_engine.synthesize(WARM_UP_TEXT):
                     pass
         except Exception as error:  # ONNX Runtime's load errors derive from Exception only
             raise SynthesisError(f"cannot load piper voice {model_path}: {error}") from error

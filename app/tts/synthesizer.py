@@ -15,6 +15,7 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 DEFAULT_PIPER_VOICE = "joe-medium"  # the packaged voice; also the settings default of ``tts_voice``
+WARM_UP_TEXT = "Hello."  # spoken once before the first request: a synthesiser's first call is its slowest
 
 
 class SynthesisError(RuntimeError):

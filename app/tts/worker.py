@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 from app.audio import StreamResampler, float32_to_pcm16
 from app.cpu_share import speech_activity, engine_work
 from app.tts.normalize import normalize_for_speech
-from app.tts.synthesizer import SpeechSynthesizer, SynthesisError, create_synthesizer
+from app.tts.synthesizer import WARM_UP_TEXT, SpeechSynthesizer, SynthesisError, create_synthesizer
 
 if TYPE_CHECKING:
     from app.config import Settings
@@ -37,7 +37,6 @@ logger = logging.getLogger(__name__)
 
 _END = object()  # end of one job's stream
 _REMEMBERED_REPLIES = 4096  # cancelled / playing reply ids remembered (oldest forgotten first)
-_WARM_UP_TEXT = "Hello."
 _AUDIO_IN_HAND_S = 0.5  # a later chunk waits for a voice prefill only while its reply keeps this much audio in hand
 _HOLD_POLL_S = 0.02
 _CHARS_PER_AUDIO_S = 12.0  # speech rate, to guess how long a chunk's synthesis takes before its first one is timed
@@ -188,7 +187,7 @@ class TTSWorker:
 
     def _run(self, ready: threading.Event) -> None:
         try:
-            for _ in self.synthesizer.synthesize(_WARM_UP_TEXT):
+            for _ in self.synthesizer.synthesize(WARM_UP_TEXT):
                 pass
         except Exception:  # a broken synthesiser still reports its error on each real request
             logger.exception("warm-up of %s failed", self.synthesizer.name)
