@@ -20,7 +20,7 @@ import pytest
 import websockets
 
 from app.audio import float32_to_pcm16, resample
-from app.bench.client import RealtimeClient
+from app.bench.client import INPUT_RATE, RealtimeClient, ReplyRecord
 from app.bench.speech_samples import espeak_speech
 from app.config import Settings
 from app.web.server import MAX_FRAME_BYTES, ServerThread, create_app
@@ -441,6 +441,18 @@ async def test_manual_turns_commit_then_respond(ws_url: str, question: np.ndarra
         assert reply.status in ("completed", "incomplete") and reply.text.strip()
 
 
+async def audible_reply(client: RealtimeClient, timeout_s: float = 120.0) -> ReplyRecord:
+    """Stream silence, as an open microphone does, until a reply's first audio arrives; that reply."""
+    frame = np.zeros(INPUT_RATE // 50, np.float32)  # one 20 ms frame
+    deadline = asyncio.get_running_loop().time() + timeout_s
+    while asyncio.get_running_loop().time() < deadline:
+        audible = [r for r in client.replies.values() if r.first_audio_at is not None]
+        if audible:
+            return audible[0]
+        await client.stream_audio(frame, trailing_silence_s=0)
+    raise AssertionError(f"no reply was audible within {timeout_s:.0f} s")
+
+
 async def test_barge_in_cancels_the_reply_and_truncates_history_to_what_was_heard(
     ws_url: str, server_settings: Settings
 ):
@@ -450,14 +462,11 @@ async def test_barge_in_cancels_the_reply_and_truncates_history_to_what_was_hear
         session_id = client.session["id"]
         await client.send({"type": "session.update", "session": {"instructions": LONG_REPLY}})
         await client.wait_for("session.updated")
-        # silence past the longest end-of-turn wait, as a live microphone sends it: the turn ends however late the
-        # pause's score comes on a busy machine (after 0.5 s of silence the server heard no more and waited on)
-        await client.stream_audio(story, trailing_silence_s=1.5)
-        first = await client.wait_for("response.created", timeout=120)
-        reply = client.replies[first["response"]["id"]]
-        while reply.first_audio_at is None:  # the reply is audible
-            await asyncio.sleep(0.02)
-        await asyncio.sleep(0.3)
+        # a live microphone sends silence until the user talks again: the turn ends however late the pause's score
+        # comes on a busy machine, and the user talks over the reply as soon as it is audible, however fast the
+        # machine speaks it (a fast one has the whole reply out a second after its first audio)
+        await client.stream_audio(story, trailing_silence_s=0)
+        reply = await audible_reply(client)
         seen = len(client.events)
         await client.stream_audio(interruption, trailing_silence_s=1.5)
         barge = await client.wait_for("input_audio_buffer.speech_started", after=seen)
