@@ -50,6 +50,14 @@ def test_first_chunk_after_a_few_words_without_punctuation_avoids_hanging_words(
     assert " ".join(chunks) == "We could go to the park after lunch and walk along the river for an hour or two"
 
 
+def test_first_chunk_is_cut_as_soon_as_a_phrase_can_end_after_three_words() -> None:
+    chunker = ClauseChunker()
+    pushed = [chunker.push(delta) for delta in ["The", " tallest", " mountain", " in"]]
+    assert pushed == [[], [], [], ["The tallest mountain"]]  # not waiting for "the world" to cut at the same place
+    assert chunk_all_ways("Spiders have eight legs and six eyes.")[0] == "Spiders have eight legs"  # a number hangs
+    assert chunk_all_ways("The capital of France is Paris.")[0] == "The capital of France"
+
+
 def test_long_later_sentences_are_cut_at_clauses() -> None:
     text = ("Yes. The museum opens early on weekdays, but on Sundays it stays closed until noon, "
             "so plan your visit for Saturday.")
@@ -178,5 +186,5 @@ def test_chunks_keep_every_word_and_do_not_depend_on_how_the_stream_is_split(
 
 
 def test_a_reply_pushed_whole_is_cut_where_a_streamed_one_is() -> None:
-    text = "Hi " * 8 + "\n"  # the first clause ends only after the first chunk's word limit
-    assert chunk_stream([text]) == chunk_stream(list(text)) == ["Hi Hi Hi Hi Hi", "Hi Hi Hi"]
+    text = "Hi " * 8 + "\n"  # the first clause ends only after the first chunk's cut
+    assert chunk_stream([text]) == chunk_stream(list(text)) == ["Hi Hi Hi", "Hi Hi Hi Hi Hi"]

@@ -1,7 +1,9 @@
 """Cut an LLM token stream into speakable chunks at sentence and clause ends.
 
 Synthesis of the first chunk starts the moment it is cut, so the first cut comes as early as is natural:
-at the first clause end, or after a few words when no punctuation arrives. Later chunks are longer
+at the first clause end, or, when no punctuation comes, at the first word after the third that leaves no
+phrase hanging, as soon as that word is complete (waiting to see the fifth word would cost the reply's first
+audio one or two more decode steps, for the same cut in most sentences). Later chunks are longer
 (whole sentences, or long clauses) for better prosody; they are synthesised while earlier audio plays.
 A boundary is a punctuation mark followed by whitespace, so "3.5", "1,000", "3:30", "example.com" and
 "..." never split; abbreviations ("Dr.", "e.g.", "U.S.") and list markers ("1.") are not sentence ends;
@@ -32,6 +34,11 @@ _FUNCTION_WORDS = {
     "you", "we", "they", "it", "he", "she", "not", "so", "if", "than", "then", "very", "about", "into",
     "will", "would", "can", "could", "should", "must", "may", "might", "have", "has", "had", "do", "does",
 }  # fmt: skip
+# A number hangs without what it counts ("Spiders have eight | legs").
+_NUMBER_WORDS = {
+    "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve", "twenty",
+    "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety", "hundred", "thousand", "million", "billion",
+}  # fmt: skip
 _WORD = re.compile(r"\S+")
 
 
@@ -42,10 +49,13 @@ class ClauseChunker:
     state at that point, so a long reply (or a long code block) costs linear time, not quadratic.
     """
 
-    def __init__(self, *, first_max_words: int = 5, min_clause_words: int = 6, max_words: int = 40) -> None:
-        """``first_max_words``: the first chunk is cut after this many words if no clause ended sooner;
+    def __init__(self, *, first_min_words: int = 3, first_max_words: int = 5, min_clause_words: int = 6,
+                 max_words: int = 40) -> None:
+        """``first_min_words``..``first_max_words``: without a clause end sooner, the first chunk is cut after the
+        first word in that range that leaves no phrase hanging, else after ``first_max_words`` words;
         ``min_clause_words``: later chunks end at a clause only when they are at least this long;
-        ``max_words``: any chunk is cut by then, at the best word boundary."""
+        ``max_words``: any later chunk is cut by then, at the best word boundary."""
+        self.first_min_words = first_min_words
         self.first_max_words = first_max_words
         self.min_clause_words = min_clause_words
         self.max_words = max_words
@@ -103,10 +113,9 @@ class ClauseChunker:
                     break
                 if found is not None:
                     end, kind = found
-                    limit = self.first_max_words if first else self.max_words
-                    # the phrase ran past the word limit before this mark arrived: a streamed reply
-                    # was cut there already, so a reply pushed whole is cut there too
-                    if _complete_words(text, i) >= limit and (forced := _forced_cut(text[:i], limit)) is not None:
+                    # a forced cut came before this mark: a streamed reply was cut there already, so a
+                    # reply pushed whole is cut there too
+                    if (forced := self._forced_cut(text[:i], first)) is not None:
                         return forced
                     words = _count_words(text[:end])
                     if words and (kind == "sentence" or first or words >= self.min_clause_words):
@@ -115,6 +124,13 @@ class ClauseChunker:
             self._scanned = i
         if self._in_fence or self._in_inline:
             return None
+        return self._forced_cut(text, first)
+
+    def _forced_cut(self, text: str, first: bool) -> int | None:
+        """Where ``text`` is cut without a mark: the first chunk soon (see the module's docstring), a later one
+        only once it is ``max_words`` long."""
+        if first and (soon := _first_phrase_end(text, self.first_min_words, self.first_max_words)) is not None:
+            return soon
         return _forced_cut(text, self.first_max_words if first else self.max_words)
 
 
@@ -146,22 +162,36 @@ def _boundary_at(text: str, i: int) -> tuple[int, str] | None:
     return end, "sentence" if ch in _SENTENCE_END else "clause"
 
 
+def _complete_word_matches(text: str) -> list[re.Match[str]]:
+    return [m for m in _WORD.finditer(text) if m.end() < len(text)]  # words followed by whitespace
+
+
+def _ends_phrase(word: str) -> bool:
+    """A cut after ``word`` leaves no phrase hanging (not "the", "to", "Dr.", "3" before its unit)."""
+    word = word.strip(_CLOSERS).lower()
+    return (word not in _FUNCTION_WORDS and word not in _NUMBER_WORDS and word.rstrip(".") not in _ABBREVIATIONS
+            and not word[-1:].isdigit())  # fmt: skip
+
+
+def _first_phrase_end(text: str, least: int, most: int) -> int | None:
+    """The end of the first complete word, from the ``least``-th to the ``most``-th, after which a cut leaves no
+    phrase hanging."""
+    for match in _complete_word_matches(text)[least - 1 : most]:
+        if _ends_phrase(match[0]) and not _inside_code(text[: match.end()]):
+            return match.end()
+    return None
+
+
 def _forced_cut(text: str, limit: int) -> int | None:
     """After ``limit`` complete words, cut at the last word boundary that does not leave a phrase hanging."""
-    matches = [m for m in _WORD.finditer(text) if m.end() < len(text)]  # words followed by whitespace
+    matches = _complete_word_matches(text)
     if len(matches) < limit:
         return None
     candidates = [m for m in matches[:limit] if not _inside_code(text[:m.end()])]
     for match in reversed(candidates[max(limit // 2, 1) - 1:]):
-        word = match[0].strip(_CLOSERS).lower()
-        if word not in _FUNCTION_WORDS and word.rstrip(".") not in _ABBREVIATIONS and not word[-1:].isdigit():
+        if _ends_phrase(match[0]):
             return match.end()
     return candidates[-1].end() if candidates else None
-
-
-def _complete_words(text: str, end: int) -> int:
-    """Words of ``text[:end]`` known to be complete (followed by whitespace), as ``_forced_cut`` counts them."""
-    return sum(1 for m in _WORD.finditer(text, 0, end) if m.end() < end)
 
 
 def _count_words(text: str) -> int:
