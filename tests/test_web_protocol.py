@@ -20,9 +20,10 @@ import pytest
 import websockets
 
 from app.audio import float32_to_pcm16, resample
-from app.bench.client import INPUT_RATE, RealtimeClient, ReplyRecord
+from app.bench.client import RealtimeClient, ReplyRecord
 from app.bench.speech_samples import espeak_speech
 from app.config import Settings
+from app.web.realtime.wire import INPUT_RATE
 from app.web.server import MAX_FRAME_BYTES, ServerThread, create_app
 
 pytestmark = pytest.mark.usefixtures("sdk_checked_events")

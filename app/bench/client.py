@@ -21,8 +21,8 @@ import websockets
 
 from app.audio import StreamResampler, float32_to_pcm16, pcm16_to_float32
 from app.bench.speech_samples import speech_bounds
+from app.web.realtime.wire import INPUT_RATE
 
-INPUT_RATE = 16000
 FRAME_MS = 20
 
 

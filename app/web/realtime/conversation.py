@@ -19,12 +19,11 @@ from app.audio.resample import resample
 from app.web.history import HistoryQuotaExceeded, StoredMessage
 from app.web.realtime import server_events as ev
 from app.web.realtime.client_events import ROOT, InputMessage, ItemCreate, ItemDelete, ItemRetrieve, ItemTruncate
-from app.web.realtime.wire import ProtocolError
+from app.web.realtime.wire import INPUT_RATE, ProtocolError
 
 if TYPE_CHECKING:
     from app.web.realtime.session import Session
 
-INPUT_RATE = 16000
 HISTORY_LIMIT = 1000  # messages loaded when a session resumes
 
 

@@ -22,14 +22,13 @@ from app.vad.end_of_turn import WAITS
 from app.web.realtime import server_events as ev
 from app.web.realtime.client_events import AudioAppend, AudioClear, AudioCommit
 from app.web.realtime.session_config import TurnDetection
-from app.web.realtime.wire import ProtocolError
+from app.web.realtime.wire import INPUT_RATE, ProtocolError
 
 if TYPE_CHECKING:
     from app.web.realtime.session import Session
 
 log = logging.getLogger(__name__)
 
-INPUT_RATE = 16000  # what the VAD and ASR take; binary frames are at this rate
 AUDIO_BACKLOG_S = 10.0  # audio waiting for the VAD beyond this (or the audio budget) is refused
 SLICE_BYTES = 2 * INPUT_RATE * 5  # an append is decoded and resampled 5 s (at 16 kHz) at a time
 

@@ -1,5 +1,5 @@
-"""What every part of the protocol shares: the client-mistake error, ids, and the decoding of a text
-frame into a JSON object that is safe to hold (bounded nesting, integers a client can also read,
+"""What every part of the protocol shares: the client-mistake error, ids, the speech input rate, and the decoding
+of a text frame into a JSON object that is safe to hold (bounded nesting, integers a client can also read,
 strings that encode back to UTF-8)."""
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ from typing import Any
 
 MAX_JSON_DEPTH = 32  # the deepest real event (a session.update) nests 6 levels
 MAX_SAFE_INTEGER = 2**53 - 1  # what a JavaScript client can hold exactly
+INPUT_RATE = 16000  # binary audio frames come at this rate; the VAD and ASR take it, other rates are resampled to it
 
 
 class ProtocolError(Exception):
