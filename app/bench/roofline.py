@@ -4,7 +4,7 @@ A decode step must stream every weight once (as the engine stores it: 4/8-bit re
 plus each row's KV cache (as stored), and do two FLOPs per weight per row plus the attention products;
 it can be no faster than the slower of the two. The machine's side is its best: the highest memory
 bandwidth over several methods and sizes, and the highest matmul peak over the dtypes the kernels could
-compute in, never just the dtype the engine happened to choose.
+compute in (the 4-bit integer kernel's too), never just the dtype the engine happened to choose.
 """
 
 from __future__ import annotations
@@ -73,6 +73,16 @@ def _best_seconds(work, repeats: int, device: torch.device) -> float:
     return best
 
 
+def _q4_kernel_flops(repeats: int) -> float:
+    """The engine's 4-bit kernel over 16 rows (a batch-8 decode step's rows, and more when it verifies speculated
+    tokens) of a weight the caches hold: it multiplies in integer dot products (VNNI on AVX-512), faster than any
+    float matmul of the CPU, so a decode limit that took only the float peaks would be one the engine can beat."""
+    rows, inputs = 16, 8192
+    layer = Linear(timing_weight(16 * 2**20, inputs))
+    x = torch.ones(rows, inputs)
+    return 2 * rows * inputs * layer.out_features / _best_seconds(lambda: layer(x), 4 * repeats, torch.device("cpu"))
+
+
 @torch.inference_mode()
 def measure_machine(device: torch.device, dtypes: list[torch.dtype]) -> MachineLimits:
     """Best of several runs: the figures are ceilings, and a shared machine only ever makes them
@@ -109,6 +119,8 @@ def measure_machine(device: torch.device, dtypes: list[torch.dtype]) -> MachineL
         b = torch.randn(size, size, device=device).to(dtype)
         seconds = _best_seconds(lambda: a @ b, repeats, device)
         peaks[str(dtype).removeprefix("torch.")] = 2 * size**3 / seconds
+    if not gpu and cpu_kernels.load() is not None:
+        peaks["q4_kernel"] = _q4_kernel_flops(repeats)
     return MachineLimits(
         read_bytes_per_s=max(methods.values()),
         copy_bytes_per_s=copy_bytes / copy_s,
