@@ -54,7 +54,7 @@ class SemanticEndOfTurn:
         started = time.perf_counter()
         score = None
         if session.turns.speculative is not turn:
-            log.debug("end of turn %r: words came after the pause ended (%s)", text[-40:],
+            log.debug("end of turn %r: words came after the pause ended (%s)", _last_words(text),
                       "committed" if turn.committed.is_set() else "speech resumed")  # fmt: skip
             return
         source = "nothing"  # what gave the score: no words, no score
@@ -75,5 +75,10 @@ class SemanticEndOfTurn:
             in_time = session.turns.speculative is turn  # else the user talked on, or the longest wait ended the turn
             if in_time:
                 session.audio_in.endpointer.end_pause_after(wait)
-        log.debug("end of turn %r: score %s, wait %d ms (scored by %s in %.0f ms%s)", text[-40:], score, wait, source,
+        log.debug("end of turn %r: score %s, wait %d ms (scored by %s in %.0f ms%s)", _last_words(text), score, wait, source,
                   (time.perf_counter() - started) * 1000, "" if in_time else ", after the pause ended")  # fmt: skip
+
+
+def _last_words(text: str, most: int = 40) -> str:
+    """The end of a long transcript for a log line, marked as cut ("What is the ..." would read as "at is the ...")."""
+    return text if len(text) <= most else "..." + text[-most:].split(" ", 1)[-1]
