@@ -115,7 +115,7 @@ class ClauseChunker:
                     end, kind = found
                     # a forced cut came before this mark: a streamed reply was cut there already, so a
                     # reply pushed whole is cut there too
-                    if (forced := self._forced_cut(text[:i], first)) is not None:
+                    if (forced := self._cut_without_mark(text[:i], first)) is not None:
                         return forced
                     words = _count_words(text[:end])
                     if words and (kind == "sentence" or first or words >= self.min_clause_words):
@@ -124,9 +124,9 @@ class ClauseChunker:
             self._scanned = i
         if self._in_fence or self._in_inline:
             return None
-        return self._forced_cut(text, first)
+        return self._cut_without_mark(text, first)
 
-    def _forced_cut(self, text: str, first: bool) -> int | None:
+    def _cut_without_mark(self, text: str, first: bool) -> int | None:
         """Where ``text`` is cut without a mark: the first chunk soon (see the module's docstring), a later one
         only once it is ``max_words`` long."""
         if first and (soon := _first_phrase_end(text, self.first_min_words, self.first_max_words)) is not None:
