@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import importlib.metadata
 import sys
 from typing import Any, get_args, get_origin
 
 from pydantic import ValidationError
 
+from app import __version__
 from app.config import Settings, load_settings
 from app.log_format import configure_logging
 
@@ -66,7 +66,7 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
         description="Real-time voice chat server: browser mic -> Whisper -> shared continuous-batching LLM -> TTS.",
         epilog="Every setting is also read from a VOICECHAT_<NAME> environment variable; see the README.",
     )
-    parser.add_argument("--version", action="version", version=f"voicechat {importlib.metadata.version('voicechat')}")
+    parser.add_argument("--version", action="version", version=f"voicechat {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     serve = commands.add_parser(

@@ -87,3 +87,16 @@ def test_a_benchmarks_own_option_shadows_the_setting_of_that_name() -> None:
     assert args.turn_modes == "both" and _settings_from(args).turn_detection == "auto"  # the setting keeps its default
     argv = ["serve", "--turn-detection", "semantic_vad", "--llm-model", "smollm2-135m"]
     assert _settings_from(build_parser(argv).parse_args(argv)).turn_detection == "semantic_vad"
+
+
+def test_version_needs_no_installed_package_metadata() -> None:
+    # A source checkout run as `python -m app.cli` (PYTHONPATH=.) has no voicechat distribution installed.
+    code = (
+        "import importlib.metadata as m, sys\n"
+        "def missing(name): raise m.PackageNotFoundError(name)\n"
+        "m.version = m.distribution = missing\n"
+        "from app.cli import main; sys.exit(main(sys.argv[1:]))"
+    )
+    result = _voicechat("--version", code=code)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == f"voicechat {importlib.metadata.version('voicechat')}"
