@@ -18,10 +18,26 @@ T = TypeVar("T")
 
 
 def resolve_device(setting: str) -> torch.device:
-    """The ``device`` setting: 'auto' is the first GPU when torch sees one, else the CPU."""
-    if setting == "auto":
-        return torch.device("cuda" if torch.cuda.is_available() else "cpu")
-    return torch.device(setting)
+    """The ``device`` setting: 'auto' is the first GPU when torch sees one, else the CPU.
+
+    On CUDA, torch's attention stops choosing cuDNN's (see ``_attention_without_shape_plans``).
+    """
+    device = torch.device(("cuda" if torch.cuda.is_available() else "cpu") if setting == "auto" else setting)
+    if device.type == "cuda":
+        _attention_without_shape_plans()
+    return device
+
+
+def _attention_without_shape_plans() -> None:
+    """Keep ``scaled_dot_product_attention`` off cuDNN's attention for the whole process.
+
+    torch tries cuDNN's attention first on Hopper and Blackwell GPUs with a recent cuDNN. It builds an
+    execution plan for each exact shape, key length included, and a plan takes tens of milliseconds of host
+    time to build. Each decode step of the LLM and of Whisper attends over one more key than the last, so
+    every step would build a new plan. Flash and memory-efficient attention take any length. The switch is
+    process-wide in torch (not per thread), which suits: both stages decode.
+    """
+    torch.backends.cuda.enable_cudnn_sdp(False)
 
 
 @functools.cache

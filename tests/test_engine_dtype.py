@@ -1,4 +1,4 @@
-"""Which precision the LLM computes in when ``llm_dtype`` is 'auto'."""
+"""Which precision the LLM computes in when ``llm_dtype`` is 'auto', and how the device setting prepares a GPU."""
 
 from __future__ import annotations
 
@@ -66,3 +66,20 @@ def test_a_cpu_without_bf16_computes_in_fp32_as_before(tmp_path, cpu_with_bf16) 
     cpu_with_bf16(frozenset({"avx2", "fma", "f16c"}))
     fp32 = checkpoint(tmp_path / "fp32", "float32")
     assert compute_dtype("auto", fp32, CPU, lean=True, half_weights=True) == torch.float32
+
+
+@pytest.fixture
+def cudnn_attention_restored():
+    """torch's process-wide cuDNN attention switch, as it was before the test."""
+    before = torch.backends.cuda.cudnn_sdp_enabled()
+    yield
+    torch.backends.cuda.enable_cudnn_sdp(before)
+
+
+def test_a_cuda_device_keeps_attention_off_cudnn_and_the_cpu_leaves_it(cudnn_attention_restored) -> None:
+    # cuDNN's attention builds a plan per key length: every decode step would build one
+    torch.backends.cuda.enable_cudnn_sdp(True)
+    assert app.device.resolve_device("cpu") == CPU
+    assert torch.backends.cuda.cudnn_sdp_enabled()
+    assert app.device.resolve_device("cuda:0") == torch.device("cuda:0")
+    assert not torch.backends.cuda.cudnn_sdp_enabled()
