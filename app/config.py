@@ -177,6 +177,11 @@ class Settings(BaseSettings):
         "You are a friendly voice assistant. Answer in one or two short spoken sentences.",
         description="System prompt of every conversation.",
     )
+    spelling_hints: bool = Field(
+        True,
+        description="Give the model the letters of a word the user asks how to spell (the model reads words as "
+        "multi-letter tokens and cannot see them), added to that question in the reply's prompt.",
+    )
 
     # --- speech in ---
     turn_detection: Literal["auto", "server_vad", "semantic_vad"] = Field(

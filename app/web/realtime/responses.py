@@ -14,6 +14,7 @@ from collections import deque
 from typing import TYPE_CHECKING, Any, Callable
 
 from app.engine.api import Priority, SamplingParams
+from app.engine.spelling import with_spelling_hint
 from app.web.realtime import server_events as ev
 from app.web.realtime.client_events import ResponseCancel, ResponseCreate
 from app.web.realtime.conversation import Context
@@ -62,7 +63,8 @@ class Responses:
     # ------------------------------------------------------------------ producing
 
     def prompt(self, instructions: str | None, context: Context | None, extra_user: str | None = None) -> list[dict[str, str]]:
-        """The chat messages of a reply: the conversation so far (or ``context``), plus ``extra_user``."""
+        """The chat messages of a reply: the conversation so far (or ``context``), plus ``extra_user``; a newest user
+        message that asks how a word is spelled gets the word's letters (``spelling_hints``)."""
         messages = [{"role": "system", "content": self.session.config.instructions if instructions is None else instructions}]
         if context is None:
             messages += self.session.conversation.context()
@@ -70,7 +72,7 @@ class Responses:
             messages += [{"role": c.role, "content": c.text} for c in context if c.text]
         if extra_user is not None:
             messages.append({"role": "user", "content": extra_user})
-        return messages
+        return with_spelling_hint(messages) if self.session.settings.spelling_hints else messages
 
     def session_tool_use(self) -> ToolUse:
         """The session's tools and choice: a reply's without its own, and the end-of-turn score's (one prompt prefix)."""

@@ -1,0 +1,73 @@
+"""The letters of a word the user asks how to spell, written into the question for the model.
+
+A language model reads words as multi-letter tokens and never sees their letters, so asked how a word is
+spelled it repeats the word or spells it wrongly ("recieve"); given the letters beside the question it reads
+them back (docs/benchmarks.md, "Spelling"). ``with_spelling_hint`` adds them to the newest user message of a
+reply's prompt; the conversation keeps the user's own words.
+"""
+
+from __future__ import annotations
+
+import re
+
+MAX_WORDS = 3  # "Los Angeles", "Saint Petersburg": a name, not a sentence
+_WORD = r"[^\W\d_]+(?:['’-][^\W\d_]+)*"
+_NAME = rf"{_WORD}(?:\s+{_WORD}){{0,{MAX_WORDS - 1}}}"
+_OPEN, _CLOSE = "\"'‘“«", "\"'’”»"
+# the ways of asking for a spelling; "is 'recieve' spelled right?" asks something else, and its letters would
+# tell the model the word is spelled so
+_ASKS = re.compile(
+    r"(?:\bhow\s+(?:do|would|should|can|could|to|does|did)\s+(?:(?:you|i|we|one)\s+)?spell"
+    r"|\b(?:can|could|would|will)\s+you\s+(?:please\s+)?spell|\bplease\s+spell|^\W*spell|\bspell\s+out"
+    r"|\bspelling\s+of)\b(?:\s+out\b)?(?:\s+(?:the|a)\s+(?:word|name)\b)?(?:\s*[:,])?\s*(?P<after>.*)",
+    re.I | re.S,
+)
+_HOW_SPELLED = re.compile(rf"\bhow\s+(?:is|are|was)\s+[{_OPEN}]?\s*(?P<name>{_NAME})\s*[{_CLOSE}]?\s+spelled\b", re.I)
+_QUOTED = re.compile(rf"[{_OPEN}]\s*({_NAME})\s*[{_CLOSE}]")
+_NEXT_WORD = re.compile(rf"\s*({_WORD})")
+_TAIL = {"for", "please", "again", "correctly", "properly", "right", "now", "backwards", "backward", "to", "me", "in"}
+_NOT_A_WORD = {"it", "that", "this", "these", "those", "them", "they", "he", "she", "him", "her", "his", "its", "my",
+               "your", "our", "their", "me", "you", "we", "us", "i", "what", "which", "words", "something", "anything",
+               "everything", "things", "the", "a", "an", "out", "well"}
+
+
+def asked_word(text: str) -> str | None:
+    """The word (or name of up to ``MAX_WORDS`` words) whose spelling ``text`` asks for, else None."""
+    how = _HOW_SPELLED.search(text)
+    asks = _ASKS.search(text) if how is None else None
+    if how is not None:
+        name, rest = how["name"], ""
+    elif asks is None:
+        return None
+    elif quoted := _QUOTED.match(asks["after"]):
+        name, rest = quoted[1], asks["after"][quoted.end():]
+    else:
+        kept, rest = [], asks["after"]
+        while (word := _NEXT_WORD.match(rest)) and word[1].lower() not in _TAIL:
+            kept.append(word[1])
+            rest = rest[word.end() :]
+        name = " ".join(kept)
+    words = name.split()
+    if not words or len(words) > MAX_WORDS or any(w.lower() in _NOT_A_WORD for w in words):
+        return None
+    if re.match(r"\s*in\s+[A-Za-z]", rest):  # "in French": another language's spelling, which these letters would mislead
+        return None
+    return name
+
+
+def letters(name: str) -> str:
+    """'Los Angeles' -> 'L-O-S A-N-G-E-L-E-S'; 'mother-in-law' -> 'M-O-T-H-E-R hyphen I-N hyphen L-A-W'."""
+    marks = {"-": "hyphen", "'": "apostrophe", "’": "apostrophe"}
+    spelled = [marks.get(piece) or "-".join(piece.upper()) for piece in re.split(r"(['’-])|\s+", name) if piece]
+    return " ".join(spelled)
+
+
+def with_spelling_hint(messages: list[dict]) -> list[dict]:
+    """``messages`` with the letters added to the last one when it is a user message asking how a word is spelled."""
+    if not messages or messages[-1].get("role") != "user" or not isinstance(messages[-1].get("content"), str):
+        return messages
+    word = asked_word(messages[-1]["content"])
+    if word is None:
+        return messages
+    hint = f'\n\n(The word "{word}" is spelled {letters(word)}.)'
+    return [*messages[:-1], {**messages[-1], "content": messages[-1]["content"] + hint}]
