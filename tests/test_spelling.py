@@ -22,6 +22,7 @@ from app.engine.spelling import asked_word, letters, with_spelling_hint
         ('He said "hi". I never know how to spell accommodate, can you help?', "accommodate"),
         ("Please spell out mother-in-law.", "mother-in-law"),
         ("how do you spell cat backwards", "cat"),
+        ("How do you spell receive in English?", "receive"),
     ],
 )
 def test_a_question_asking_for_a_spelling_names_its_word(question: str, word: str) -> None:

@@ -25,6 +25,8 @@ _ASKS = re.compile(
 _HOW_SPELLED = re.compile(rf"\bhow\s+(?:is|are|was)\s+[{_OPEN}]?\s*(?P<name>{_NAME})\s*[{_CLOSE}]?\s+spelled\b", re.I)
 _QUOTED = re.compile(rf"[{_OPEN}]\s*({_NAME})\s*[{_CLOSE}]")
 _NEXT_WORD = re.compile(rf"\s*({_WORD})")
+# "in French": another language's spelling, which these letters would mislead
+_OTHER_LANGUAGE = re.compile(r"\s*in\s+(?!english\b)[^\W\d_]", re.I)
 _TAIL = {"for", "please", "again", "correctly", "properly", "right", "now", "backwards", "backward", "to", "me", "in"}
 _NOT_A_WORD = {"it", "that", "this", "these", "those", "them", "they", "he", "she", "him", "her", "his", "its", "my",
                "your", "our", "their", "me", "you", "we", "us", "i", "what", "which", "words", "something", "anything",
@@ -33,26 +35,28 @@ _NOT_A_WORD = {"it", "that", "this", "these", "those", "them", "they", "he", "sh
 
 def asked_word(text: str) -> str | None:
     """The word (or name of up to ``MAX_WORDS`` words) whose spelling ``text`` asks for, else None."""
-    how = _HOW_SPELLED.search(text)
-    asks = _ASKS.search(text) if how is None else None
-    if how is not None:
+    if how := _HOW_SPELLED.search(text):
         name, rest = how["name"], ""
-    elif asks is None:
-        return None
-    elif quoted := _QUOTED.match(asks["after"]):
-        name, rest = quoted[1], asks["after"][quoted.end():]
+    elif asks := _ASKS.search(text):
+        quoted = _QUOTED.match(asks["after"])
+        name, rest = (quoted[1], asks["after"][quoted.end() :]) if quoted else _leading_words(asks["after"])
     else:
-        kept, rest = [], asks["after"]
-        while (word := _NEXT_WORD.match(rest)) and word[1].lower() not in _TAIL:
-            kept.append(word[1])
-            rest = rest[word.end() :]
-        name = " ".join(kept)
+        return None
     words = name.split()
     if not words or len(words) > MAX_WORDS or any(w.lower() in _NOT_A_WORD for w in words):
         return None
-    if re.match(r"\s*in\s+[A-Za-z]", rest):  # "in French": another language's spelling, which these letters would mislead
+    if _OTHER_LANGUAGE.match(rest):
         return None
     return name
+
+
+def _leading_words(text: str) -> tuple[str, str]:
+    """The words ``text`` starts with, up to a punctuation mark or a word of ``_TAIL``; and the text after them."""
+    kept = []
+    while (word := _NEXT_WORD.match(text)) and word[1].lower() not in _TAIL:
+        kept.append(word[1])
+        text = text[word.end() :]
+    return " ".join(kept), text
 
 
 def letters(name: str) -> str:
