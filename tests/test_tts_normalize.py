@@ -55,6 +55,8 @@ def test_ordinal_to_words(number: int, words: str) -> None:
         ("Tom & Jerry: 2 + 2 = 4", "Tom and Jerry: two plus two equals four"),
         ("Call #5 @ home", "Call number five at home"),
         ("It is 1/2 done", "It is one half done"),
+        ("It is spelled N-E-C-E-S-S-A-R-Y.", "It is spelled N, E, C, E, S, S, A, R, Y."),
+        ("spelled r-e-c-e-i-v-e, and a T-shirt", "spelled R, E, C, E, I, V, E, and a T-shirt"),
     ],
 )
 def test_numbers_currency_times_and_symbols_are_spoken(text: str, spoken: str) -> None:
