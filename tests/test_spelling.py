@@ -41,6 +41,7 @@ def test_a_question_asking_for_a_spelling_names_its_word(question: str, word: st
         "Any tips for a spelling bee?",
         "What is the capital of France?",
         "how to spell",
+        "How do you spell " + "ab-" * 30 + "ab?",  # past MAX_CHARS: not a word
     ],
 )
 def test_other_questions_get_no_letters(question: str) -> None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 MAX_WORDS = 3  # "Los Angeles", "Saint Petersburg": a name, not a sentence
+MAX_CHARS = 48  # the longest word in English dictionaries has 45 letters; a longer run is not a word to spell
 _WORD = r"[^\W\d_]+(?:['’-][^\W\d_]+)*"
 _NAME = rf"{_WORD}(?:\s+{_WORD}){{0,{MAX_WORDS - 1}}}"
 _OPEN, _CLOSE = "\"'‘“«", "\"'’”»"
@@ -43,7 +44,7 @@ def asked_word(text: str) -> str | None:
     else:
         return None
     words = name.split()
-    if not words or len(words) > MAX_WORDS or any(w.lower() in _NOT_A_WORD for w in words):
+    if not words or len(words) > MAX_WORDS or len(name) > MAX_CHARS or any(w.lower() in _NOT_A_WORD for w in words):
         return None
     if _OTHER_LANGUAGE.match(rest):
         return None
