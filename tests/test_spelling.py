@@ -23,6 +23,8 @@ from app.engine.spelling import asked_word, letters, with_spelling_hint
         ("Please spell out mother-in-law.", "mother-in-law"),
         ("how do you spell cat backwards", "cat"),
         ("How do you spell receive in English?", "receive"),
+        ("Have you spell necessary?", "necessary"),  # a transcript's mishearing of "how do you spell"
+        ("I can't spell well. How do you spell necessary?", "necessary"),
     ],
 )
 def test_a_question_asking_for_a_spelling_names_its_word(question: str, word: str) -> None:
@@ -38,6 +40,10 @@ def test_a_question_asking_for_a_spelling_names_its_word(question: str, word: st
         "How do you spell it?",
         "How do you spell this word: it is the one after Tuesday in the week, with an odd d?",
         "I spell words badly.",
+        "The witch cast a spell on him.",
+        "We had a spell of rain.",
+        "Spell checkers help.",
+        "What does 'spell' mean?",
         "Any tips for a spelling bee?",
         "What is the capital of France?",
         "how to spell",
@@ -58,7 +64,8 @@ def test_letters_are_spelled_out_with_hyphens_and_names_apart() -> None:
 def test_only_the_newest_user_message_gets_them() -> None:
     asked = {"role": "user", "content": "How do you spell 'receive'?"}
     hinted = with_spelling_hint([{"role": "system", "content": "Be brief."}, asked])
-    assert hinted[-1]["content"] == "How do you spell 'receive'?\n\n(The word \"receive\" is spelled R-E-C-E-I-V-E.)"
+    assert hinted[-1]["content"] == ("How do you spell 'receive'?\n\n"
+                                     '(The word "receive" is spelled R-E-C-E-I-V-E. Answer by saying these letters.)')
     assert asked["content"] == "How do you spell 'receive'?"  # the conversation's own message is left as it was
     answered = [asked, {"role": "assistant", "content": "R-E-C-E-I-V-E."}]
     assert with_spelling_hint(answered) == answered

@@ -9,55 +9,64 @@ reply's prompt; the conversation keeps the user's own words.
 from __future__ import annotations
 
 import re
+from itertools import islice
 
 MAX_WORDS = 3  # "Los Angeles", "Saint Petersburg": a name, not a sentence
 MAX_CHARS = 48  # the longest word in English dictionaries has 45 letters; a longer run is not a word to spell
 _WORD = r"[^\W\d_]+(?:['’-][^\W\d_]+)*"
 _NAME = rf"{_WORD}(?:\s+{_WORD}){{0,{MAX_WORDS - 1}}}"
 _OPEN, _CLOSE = "\"'‘“«", "\"'’”»"
-# the ways of asking for a spelling; "is 'recieve' spelled right?" asks something else, and its letters would
-# tell the model the word is spelled so
-_ASKS = re.compile(
-    r"(?:\bhow\s+(?:do|would|should|can|could|to|does|did)\s+(?:(?:you|i|we|one)\s+)?spell"
-    r"|\b(?:can|could|would|will)\s+you\s+(?:please\s+)?spell|\bplease\s+spell|^\W*spell|\bspell\s+out"
-    r"|\bspelling\s+of)\b(?:\s+out\b)?(?:\s+(?:the|a)\s+(?:word|name)\b)?(?:\s*[:,])?\s*(?P<after>.*)",
-    re.I | re.S,
-)
+# "spell X" in any form of question or request ("how do you spell X", "can you spell X", "spell X", and a transcript's
+# "have you spell X"), and "the spelling of X"; "is 'recieve' spelled right?" asks something else, and its letters
+# would tell the model the word is spelled so
+_ASKS = re.compile(r"(?:\bspell(?:\s+out)?|\bspelling\s+(?:of|for))\b(?:\s+(?:the|a)\s+(?:word|name)\b)?(?:\s*[:,])?\s*",
+                   re.I)
+MAX_ASKS = 4  # the "spell"s of a message looked at: a long one costs no more than a short one
 _HOW_SPELLED = re.compile(rf"\bhow\s+(?:is|are|was)\s+[{_OPEN}]?\s*(?P<name>{_NAME})\s*[{_CLOSE}]?\s+spelled\b", re.I)
 _QUOTED = re.compile(rf"[{_OPEN}]\s*({_NAME})\s*[{_CLOSE}]")
 _NEXT_WORD = re.compile(rf"\s*({_WORD})")
 # "in French": another language's spelling, which these letters would mislead
 _OTHER_LANGUAGE = re.compile(r"\s*in\s+(?!english\b)[^\W\d_]", re.I)
 _TAIL = {"for", "please", "again", "correctly", "properly", "right", "now", "backwards", "backward", "to", "me", "in"}
-_NOT_A_WORD = {"it", "that", "this", "these", "those", "them", "they", "he", "she", "him", "her", "his", "its", "my",
-               "your", "our", "their", "me", "you", "we", "us", "i", "what", "which", "words", "something", "anything",
-               "everything", "things", "the", "a", "an", "out", "well"}
+_NOT_A_WORD = {  # what follows "spell" where it is not a word to spell: pronouns, "a spell of rain", "spell checkers"
+    "it", "that", "this", "these", "those", "them", "they", "he", "she", "him", "her", "his", "its", "my", "your", "our",
+    "their", "me", "you", "we", "us", "i", "what", "which", "words", "names", "something", "anything", "everything",
+    "things", "the", "a", "an", "out", "well", "of", "on", "over", "at", "with", "from", "into", "by", "is", "was", "are",
+    "were", "and", "or", "but", "so", "check", "checks", "checker", "checkers", "checking", "bee", "book", "books",
+    "spell", "spelled", "spelling",
+}
 
 
 def asked_word(text: str) -> str | None:
     """The word (or name of up to ``MAX_WORDS`` words) whose spelling ``text`` asks for, else None."""
     if how := _HOW_SPELLED.search(text):
-        name, rest = how["name"], ""
-    elif asks := _ASKS.search(text):
-        quoted = _QUOTED.match(asks["after"])
-        name, rest = (quoted[1], asks["after"][quoted.end() :]) if quoted else _leading_words(asks["after"])
-    else:
-        return None
+        return _a_name(how["name"], how.end(), text)
+    for asks in islice(_ASKS.finditer(text), MAX_ASKS):  # "I can't spell well: how do you spell X?" asks at its second
+        if quoted := _QUOTED.match(text, asks.end()):
+            name = _a_name(quoted[1], quoted.end(), text)
+        else:
+            name = _a_name(*_leading_words(text, asks.end()), text)
+        if name is not None:
+            return name
+    return None
+
+
+def _leading_words(text: str, pos: int) -> tuple[str, int]:
+    """The words from ``pos`` on, up to a punctuation mark or a word of ``_TAIL`` (at most one past ``MAX_WORDS``),
+    and where they end."""
+    kept: list[str] = []
+    while len(kept) <= MAX_WORDS and (word := _NEXT_WORD.match(text, pos)) and word[1].lower() not in _TAIL:
+        kept.append(word[1])
+        pos = word.end()
+    return " ".join(kept), pos
+
+
+def _a_name(name: str, end: int, text: str) -> str | None:
+    """``name`` where it is one to spell (it ends at ``end`` in ``text``), else None."""
     words = name.split()
     if not words or len(words) > MAX_WORDS or len(name) > MAX_CHARS or any(w.lower() in _NOT_A_WORD for w in words):
         return None
-    if _OTHER_LANGUAGE.match(rest):
-        return None
-    return name
-
-
-def _leading_words(text: str) -> tuple[str, str]:
-    """The words ``text`` starts with, up to a punctuation mark or a word of ``_TAIL``; and the text after them."""
-    kept = []
-    while (word := _NEXT_WORD.match(text)) and word[1].lower() not in _TAIL:
-        kept.append(word[1])
-        text = text[word.end() :]
-    return " ".join(kept), text
+    return None if _OTHER_LANGUAGE.match(text, end) else name
 
 
 def letters(name: str) -> str:
@@ -74,5 +83,5 @@ def with_spelling_hint(messages: list[dict]) -> list[dict]:
     word = asked_word(messages[-1]["content"])
     if word is None:
         return messages
-    hint = f'\n\n(The word "{word}" is spelled {letters(word)}.)'
+    hint = f'\n\n(The word "{word}" is spelled {letters(word)}. Answer by saying these letters.)'
     return [*messages[:-1], {**messages[-1], "content": messages[-1]["content"] + hint}]
