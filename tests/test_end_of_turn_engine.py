@@ -9,6 +9,7 @@ from engine_helpers import collect
 
 from app.engine import Priority, SamplingParams, create_backend
 from app.engine.prompt import render
+from app.engine.spelling import with_spelling_hint
 from app.vad.end_of_turn import EndOfTurnScorer
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")
@@ -89,6 +90,15 @@ async def test_a_reply_reads_the_score_after_the_users_words_in_its_own_prefill(
     assert list(first.token_probs.values()) == pytest.approx(expected, rel=1e-3, abs=1e-7)
     plain, _, _ = await collect(engine, messages=conversation, params=SamplingParams(max_tokens=12))
     assert tokens == plain
+    # a spelling question's letters are the server's note, not the user's words: the score is read before them
+    asked = with_spelling_hint([*SYSTEM, {"role": "user", "content": "How do you spell necessary?"}])
+    assert "N-E-C-E-S-S-A-R-Y" in asked[-1]["content"]
+    stream = engine.generate(messages=asked, params=probe, priority=Priority.VOICE)
+    first = await anext(stream)
+    await stream.aclose()
+    opened = render(engine.tokenizer, [*SYSTEM, {"role": "user", "content": "How do you spell necessary", "prefix": True}])
+    expected = hf_probabilities(hf_model, opened, scorer.end_ids)
+    assert list(first.token_probs.values()) == pytest.approx(expected, rel=1e-3, abs=1e-7)
     # nothing to read where the messages do not end in a user's words
     continued = [*conversation, {"role": "assistant", "content": "Paris", "prefix": True}]
     _, _, last = await collect(engine, messages=continued, params=SamplingParams(max_tokens=1, token_probs=scorer.end_ids,

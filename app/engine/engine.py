@@ -41,6 +41,7 @@ from app.engine.scheduler import ScheduledBatch, Scheduler, SchedulerConfig, Ste
 from app.engine.sequence import Sequence, Status
 from app.engine.tool_calls import ToolsUnsupportedError, template_supports_tools
 from app.engine.speculative import SpecPlan, Speculator
+from app.engine.spelling import user_words
 
 log = logging.getLogger(__name__)
 TRAILING_PUNCTUATION = " \t\n.?!,;:…"  # what a transcript's words may end in (Whisper's sentence marks)
@@ -325,7 +326,7 @@ class LocalEngine:
         words = last.get("content")
         if last.get("role") != "user" or last.get("prefix") or not isinstance(words, str):
             return None
-        words = words.rstrip(TRAILING_PUNCTUATION)
+        words = user_words(words).rstrip(TRAILING_PUNCTUATION)
         if not words.strip():
             return None
         opened = self.prompts.build([*messages[:-1], {"role": "user", "content": words, "prefix": True}],

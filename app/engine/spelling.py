@@ -76,6 +76,10 @@ def letters(name: str) -> str:
     return " ".join(spelled)
 
 
+_HINT = '\n\n(The word "{word}" is spelled {letters}. Answer by saying these letters.)'
+_HINT_START, _HINT_END = _HINT.split("{word}")[0], _HINT.split("{letters}")[1]
+
+
 def with_spelling_hint(messages: list[dict]) -> list[dict]:
     """``messages`` with the letters added to the last one when it is a user message asking how a word is spelled."""
     if not messages or messages[-1].get("role") != "user" or not isinstance(messages[-1].get("content"), str):
@@ -83,5 +87,12 @@ def with_spelling_hint(messages: list[dict]) -> list[dict]:
     word = asked_word(messages[-1]["content"])
     if word is None:
         return messages
-    hint = f'\n\n(The word "{word}" is spelled {letters(word)}. Answer by saying these letters.)'
+    hint = _HINT.format(word=word, letters=letters(word))
     return [*messages[:-1], {**messages[-1], "content": messages[-1]["content"] + hint}]
+
+
+def user_words(content: str) -> str:
+    """A user message's own words, without the letters ``with_spelling_hint`` added: where the end-of-turn score is
+    read (after the words the user said, not after the server's note)."""
+    start = content.rfind(_HINT_START)
+    return content[:start] if start >= 0 and content.endswith(_HINT_END) else content
