@@ -18,18 +18,15 @@ T = TypeVar("T")
 
 
 def resolve_device(setting: str) -> torch.device:
-    """The ``device`` setting: 'auto' is the first GPU when torch sees one, else the CPU.
-
-    On CUDA, torch's attention stops choosing cuDNN's (see ``_attention_without_shape_plans``).
-    """
-    device = torch.device(("cuda" if torch.cuda.is_available() else "cpu") if setting == "auto" else setting)
-    if device.type == "cuda":
-        _attention_without_shape_plans()
-    return device
+    """The ``device`` setting: 'auto' is the first GPU when torch sees one, else the CPU."""
+    if setting == "auto":
+        return torch.device("cuda" if torch.cuda.is_available() else "cpu")
+    return torch.device(setting)
 
 
-def _attention_without_shape_plans() -> None:
-    """Keep ``scaled_dot_product_attention`` off cuDNN's attention for the whole process.
+def prepare_attention(device: torch.device) -> None:
+    """On CUDA, keep ``scaled_dot_product_attention`` off cuDNN's attention for the whole process; called by the stages
+    that decode (the LLM engine, Whisper) before their first step.
 
     torch tries cuDNN's attention first on Hopper and Blackwell GPUs with a recent cuDNN. It builds an
     execution plan for each exact shape, key length included, and a plan takes tens of milliseconds of host
@@ -37,7 +34,8 @@ def _attention_without_shape_plans() -> None:
     every step would build a new plan. Flash and memory-efficient attention take any length. The switch is
     process-wide in torch (not per thread), which suits: both stages decode.
     """
-    torch.backends.cuda.enable_cudnn_sdp(False)
+    if device.type == "cuda":
+        torch.backends.cuda.enable_cudnn_sdp(False)
 
 
 @functools.cache

@@ -16,15 +16,19 @@ from app.engine.spelling import asked_word, letters, with_spelling_hint
         ("how do you spell necessary", "necessary"),  # as a transcript comes: no quotes, no capital
         ("Can you spell the word receive for me?", "receive"),
         ("How is “rhythm” spelled?", "rhythm"),
+        ("How is the word necessary spelled?", "necessary"),
         ("Spell Mississippi.", "Mississippi"),
+        ("Hey, spell necessary", "necessary"),
         ("What's the spelling of Wednesday?", "Wednesday"),
-        ("How do you spell Los Angeles?", "Los Angeles"),
+        ("How do you spell Los Angeles?", "Los Angeles"),  # a name: capitalised as the user wrote it
         ('He said "hi". I never know how to spell accommodate, can you help?', "accommodate"),
         ("Please spell out mother-in-law.", "mother-in-law"),
-        ("how do you spell cat backwards", "cat"),
         ("How do you spell receive in English?", "receive"),
         ("Have you spell necessary?", "necessary"),  # a transcript's mishearing of "how do you spell"
         ("I can't spell well. How do you spell necessary?", "necessary"),
+        ("How is it spelled? I mean, how do you spell necessary?", "necessary"),
+        ("How do you spell 'their'?", "their"),  # quoted: any word
+        ("how do you spell necessary thanks", "necessary"),
     ],
 )
 def test_a_question_asking_for_a_spelling_names_its_word(question: str, word: str) -> None:
@@ -35,13 +39,23 @@ def test_a_question_asking_for_a_spelling_names_its_word(question: str, word: st
     "question",
     [
         "Is 'recieve' spelled right?",  # the letters would tell the model it is
-        "How do you spell hola in Spanish?",  # another language's spelling
+        "How do you spell seperate?",  # not a word: its letters would be read back as the spelling
+        "How do you spell 'recieve' correctly?",
+        "How do you spell hello in Spanish?",  # another language's spelling
+        "how do you spell cat backwards",  # these letters, the wrong way round
         "How do you spell your name?",
         "How do you spell it?",
         "How do you spell this word: it is the one after Tuesday in the week, with an odd d?",
         "I spell words badly.",
         "The witch cast a spell on him.",
         "We had a spell of rain.",
+        "What spell did Harry use?",
+        "A spell called Expelliarmus",
+        "The warm spell ended yesterday",
+        "This could spell trouble for us.",
+        "Low sales spell doom",
+        "I'm under your spell tonight",
+        "Spelling for dummies",
         "Spell checkers help.",
         "What does 'spell' mean?",
         "Any tips for a spelling bee?",
@@ -54,11 +68,17 @@ def test_other_questions_get_no_letters(question: str) -> None:
     assert asked_word(question) is None
 
 
+def test_runs_of_white_space_reach_the_patterns_as_single_spaces() -> None:
+    # a message of the longest typed length, all white space between its words: single spaces before any pattern
+    assert asked_word("how is" + " " * 4000 + "necessary" + "\n" * 4000 + "spelled") == "necessary"
+
+
 def test_letters_are_spelled_out_with_hyphens_and_names_apart() -> None:
     assert letters("necessary") == "N-E-C-E-S-S-A-R-Y"
     assert letters("Los Angeles") == "L-O-S A-N-G-E-L-E-S"
     assert letters("mother-in-law") == "M-O-T-H-E-R hyphen I-N hyphen L-A-W"
     assert letters("o'clock") == "O apostrophe C-L-O-C-K"
+    assert letters("Straße") == "S-T-R-A-ß-E"  # one letter each: "ß".upper() is two
 
 
 def test_only_the_newest_user_message_gets_them() -> None:
@@ -85,14 +105,42 @@ async def test_the_served_model_spells_the_word_out(tools_server_url: str) -> No
                 item={"type": "message", "role": "user", "content": [{"type": "input_text", "text": question}]}
             )
             await connection.response.create()
-            text, stored = "", None
+            text, item_id = "", None
             async for event in connection:
                 assert event.type != "error", event
                 if event.type == "conversation.item.added" and event.item.role == "user":
-                    stored = event.item.content[0].text
+                    item_id = event.item.id
                 if event.type == "response.output_text.delta":
                     text += event.delta
                 if event.type == "response.done":
                     break
-            assert stored == question  # the conversation holds the user's words, not the letters
             assert spelled_words(text) == [word], text
+            await connection.conversation.item.retrieve(item_id=item_id)  # after the reply: what the server kept
+            async for event in connection:
+                if event.type == "conversation.item.retrieved":
+                    assert event.item.content[0].text == question  # the user's words, not the letters
+                    break
+
+
+async def test_a_reply_gets_the_letters_and_the_conversation_keeps_the_words(tmp_path) -> None:
+    """The session's wiring, on the realtime rig's fake engine: the reply's prompt has the note; the stored item and
+    the history have the user's words; a response with its own instructions, or with spelling_hints off, has none."""
+    from realtime_fakes import make_rig
+
+    for hints in (True, False):
+        rig = await make_rig(tmp_path / str(hints), spelling_hints=hints)
+        try:
+            await rig.send({"type": "conversation.item.create", "item": {"type": "message", "role": "user", "content": [
+                {"type": "input_text", "text": "How do you spell necessary?"}]}})  # fmt: skip
+            await rig.send({"type": "response.create"})
+            await rig.outbox.wait_for("response.done")
+            asked = rig.engine.requests[0]["messages"][-1]["content"]
+            assert ("N-E-C-E-S-S-A-R-Y" in asked) is hints
+            assert [m.text for m in rig.history.load_sync(rig.session.id)][0] == "How do you spell necessary?"
+            await rig.send({"type": "conversation.item.create", "item": {"type": "message", "role": "user", "content": [
+                {"type": "input_text", "text": "How do you spell rhythm?"}]}})  # fmt: skip
+            await rig.send({"type": "response.create", "response": {"instructions": "Reply with one word."}})
+            await rig.outbox.wait_for("response.done", count=2)
+            assert rig.engine.requests[-1]["messages"][-1]["content"] == "How do you spell rhythm?"
+        finally:
+            await rig.close()

@@ -31,7 +31,7 @@ from app.engine.draft_vocab import ShortlistHead, shortlist_ids
 from app.engine.kv_cache import BlockManager
 from app.engine.metrics import EngineMetrics
 from app.cpu_share import speech_activity, engine_work
-from app.device import resolve_device, use_torch_threads
+from app.device import prepare_attention, resolve_device, use_torch_threads
 from app.handoff import resolve_from_thread
 from app.engine.model_runner import ModelRunner, compute_dtype
 from app.engine.phrase_limit import TokenTexts
@@ -76,6 +76,7 @@ class LocalEngine:
         self.model_path = model_path
         self.draft_path = draft_path
         self.device = resolve_device(settings.device)
+        prepare_attention(self.device)
         self.metrics = EngineMetrics(self.device)
         self._cv = threading.Condition()
         self._requests: dict[str, _Request] = {}

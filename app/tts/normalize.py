@@ -79,8 +79,9 @@ _NEGATIVE = re.compile(r"(?<![\w.])-(?=\d)")
 _VERSION = re.compile(r"\b\d+(?:\.\d+){2,}\b")
 _LEADING_POINT = re.compile(r"(?<![\w.])\.(\d+)")
 # a word spelled out ("N-E-C-E-S-S-A-R-Y"): said as letters one by one, as a person spells; joined by hyphens, the
-# synthesiser runs them together and reads a lone "A" as the article
-_SPELLED_OUT = re.compile(r"(?<![\w-])[^\W\d_](?:-[^\W\d_])+(?![\w-])")
+# synthesiser runs them together and reads a lone "A" as the article. Three letters or more, and not a part of an
+# address ("a-b-c.com", "j-d-x@...")
+_SPELLED_OUT = re.compile(r"(?<![\w@./-])[^\W\d_](?:-[^\W\d_]){2,}(?![\w-]|[.@]\w)")
 _PLAIN_NUMBER = re.compile(rf"(?<!\d)({_NUMBER})(?!\d)")
 _SPACES = re.compile(r"[ \t]+")
 _SPACE_BEFORE_PUNCT = re.compile(r"\s+([,.;:!?])")

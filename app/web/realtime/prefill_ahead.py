@@ -49,7 +49,7 @@ class PrefillAhead:
         if not words or words == self._words:
             return
         self._words = words
-        messages = [*session.responses.prompt(None, None), {"role": "user", "content": words, "prefix": True}]
+        messages = [*session.responses.prompt(None, None, spelling=False), {"role": "user", "content": words, "prefix": True}]
         self._request_id = request_id = f"ahead-{uuid.uuid4().hex}"
         self._task = session.spawn(self._prefill(messages, request_id))
 

@@ -62,9 +62,11 @@ class Responses:
 
     # ------------------------------------------------------------------ producing
 
-    def prompt(self, instructions: str | None, context: Context | None, extra_user: str | None = None) -> list[dict[str, str]]:
-        """The chat messages of a reply: the conversation so far (or ``context``), plus ``extra_user``; a newest user
-        message that asks how a word is spelled gets the word's letters (``spelling_hints``)."""
+    def prompt(self, instructions: str | None, context: Context | None, extra_user: str | None = None, *,
+               spelling: bool = True) -> list[dict[str, str]]:  # fmt: skip
+        """The chat messages of a reply: the conversation so far (or ``context``), plus ``extra_user``. With
+        ``spelling`` (and ``spelling_hints`` on), a newest user message that asks how a word is spelled gets the word's
+        letters, unless the response brings its own ``instructions`` (a task of the client's, not an answer)."""
         messages = [{"role": "system", "content": self.session.config.instructions if instructions is None else instructions}]
         if context is None:
             messages += self.session.conversation.context()
@@ -72,7 +74,9 @@ class Responses:
             messages += [{"role": c.role, "content": c.text} for c in context if c.text]
         if extra_user is not None:
             messages.append({"role": "user", "content": extra_user})
-        return with_spelling_hint(messages) if self.session.settings.spelling_hints else messages
+        if spelling and instructions is None and self.session.settings.spelling_hints:
+            return with_spelling_hint(messages)
+        return messages
 
     def session_tool_use(self) -> ToolUse:
         """The session's tools and choice: a reply's without its own, and the end-of-turn score's (one prompt prefix)."""
