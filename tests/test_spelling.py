@@ -29,6 +29,9 @@ from app.engine.spelling import asked_word, letters, with_spelling_hint
         ("How is it spelled? I mean, how do you spell necessary?", "necessary"),
         ("How do you spell 'their'?", "their"),  # quoted: any word
         ("how do you spell necessary thanks", "necessary"),
+        ("How is 'their' spelled?", "their"),
+        ("I can’t spell necessary", "necessary"),
+        ("HOW DO YOU SPELL NECESSARY", "NECESSARY"),
     ],
 )
 def test_a_question_asking_for_a_spelling_names_its_word(question: str, word: str) -> None:
@@ -40,6 +43,11 @@ def test_a_question_asking_for_a_spelling_names_its_word(question: str, word: st
     [
         "Is 'recieve' spelled right?",  # the letters would tell the model it is
         "How do you spell seperate?",  # not a word: its letters would be read back as the spelling
+        "HOW DO YOU SPELL SEPERATE",  # all capitals: not a name
+        "Spell books are expensive.",  # lowercase words of a sentence, not a name
+        "This is going to spell trouble.",
+        "spell hello in Hebrew",
+        "how do you spell necessary today",
         "How do you spell 'recieve' correctly?",
         "How do you spell hello in Spanish?",  # another language's spelling
         "how do you spell cat backwards",  # these letters, the wrong way round

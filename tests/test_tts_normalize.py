@@ -57,6 +57,7 @@ def test_ordinal_to_words(number: int, words: str) -> None:
         ("It is 1/2 done", "It is one half done"),
         ("It is spelled N-E-C-E-S-S-A-R-Y.", "It is spelled N, E, C, E, S, S, A, R, Y."),
         ("spelled r-e-c-e-i-v-e, and a T-shirt", "spelled R, E, C, E, I, V, E, and a T-shirt"),
+        ("It is spelled G-O, not x-y.", "It is spelled G, O, not x-y."),
         ("Mail j-d-x@example.com or see https://a-b-c.example.com/x",
          "Mail j-d-x at example dot com or see a-b-c dot example dot com"),
     ],

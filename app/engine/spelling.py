@@ -19,19 +19,20 @@ MAX_ASKS = 4  # the "spell"s of a message looked at
 _WORD = r"[^\W\d_]+(?:['’-][^\W\d_]+)*"
 _NAME = rf"{_WORD}(?: {_WORD}){{0,{MAX_WORDS - 1}}}"  # over text whose white space is single spaces
 _OPEN, _CLOSE = "\"'‘“«„", "\"'’”»“"
-# "spell" where it asks: at a sentence's start ("Spell X", "Please spell X") or after a person or "to" ("how do you
-# spell X", "can you spell X", a transcript's "have you spell X", "how to spell X", "I can't spell X"), and "the
-# spelling of X"; not "a spell of rain" or "this could spell trouble"; nor "is 'recieve' spelled right?", which asks
-# something else, and whose letters would tell the model the word is spelled so
-_ASKS = re.compile(r"(?:(?:^|[.!?,] |\b(?:you|i|we|one|to|me|please|never|not|can't|cannot) )spell(?: out)?|\bspelling of)"
-                   r"\b(?: (?:the|a) (?:word|name)\b)?(?: ?[:,])? ?", re.I)
-_HOW_SPELLED = re.compile(rf"\bhow (?:is|are|was) (?:the word )?[{_OPEN}]?(?P<name>{_NAME})[{_CLOSE}]? spelled\b", re.I)
+# "spell" where it asks: at a sentence's start ("Spell X", "Please spell X") or after a person ("how do you spell X",
+# "can you spell X", a transcript's "have you spell X", "I can't spell X") or "how/want/need/learn to"; and "the
+# spelling of X"; not "a spell of rain" or "this is going to spell trouble"; nor "is 'recieve' spelled right?", which
+# asks something else, and whose letters would tell the model the word is spelled so
+_ASKS = re.compile(r"(?:(?:^|[.!?,] |\b(?:you|u|i|we|one|me|please|never|can['’]t|cannot|(?:how|want|need|learn|like) to) )"
+                   r"spell(?: out)?|\bspelling of)\b(?: (?:the|a) (?:word|name)\b)?(?: ?[:,])? ?", re.I)
+_HOW_SPELLED = re.compile(rf"\bhow (?:is|are|was) (?:the word )?(?P<open>[{_OPEN}]?)(?P<name>{_NAME})[{_CLOSE}]? spelled\b",
+                          re.I)
 _QUOTED = re.compile(rf"[{_OPEN}]({_NAME})[{_CLOSE}]")
 _NEXT_WORD = re.compile(rf" ?({_WORD})")
 # after the word: another language's spelling ("hello in Spanish") or its letters backwards, which these would mislead
 _NOT_THESE_LETTERS = re.compile(
-    r" (?:in (?:spanish|french|german|italian|portuguese|dutch|russian|chinese|japanese|korean|arabic|hindi|latin|greek"
-    r"|swedish|polish|turkish)|backwards?)\b", re.I)
+    r" (?:in (?!(?:english|british|american|capitals?|capital letters|full|the|a|one|uppercase|lowercase)\b)[^\W\d_]"
+    r"|in reverse\b|backwards?\b)", re.I)
 _TAIL = {"for", "please", "again", "correctly", "properly", "right", "now", "to", "me", "in", "backwards", "backward",
          "thanks", "thank", "slowly", "quickly", "so", "and", "or", "but"}
 _NOT_A_WORD = {  # what follows an asking "spell" where it names no word: "how do you spell it", "I can't spell well"
@@ -57,7 +58,7 @@ def load_dictionary() -> None:
 def asked_word(text: str) -> str | None:
     """The word (or name of up to ``MAX_WORDS`` words) whose spelling ``text`` asks for, else None."""
     text = " ".join(text.split())  # single spaces: no pattern below meets a long run of white space
-    if (how := _HOW_SPELLED.search(text)) and (name := _a_name(how["name"], how.end(), text, quoted=False)):
+    if (how := _HOW_SPELLED.search(text)) and (name := _a_name(how["name"], how.end(), text, quoted=bool(how["open"]))):
         return name
     for asks in islice(_ASKS.finditer(text), MAX_ASKS):  # "I can't spell well: how do you spell X?" asks at its second
         if quoted := _QUOTED.match(text, asks.end()):
@@ -80,20 +81,23 @@ def _leading_words(text: str, pos: int) -> tuple[str, int]:
 
 
 def _a_name(name: str, end: int, text: str, *, quoted: bool) -> str | None:
-    """``name`` where it is one to spell (it ends at ``end`` in ``text``), else None. A quoted name may be any word
-    ("How do you spell 'their'?"); every word must be in the dictionary or capitalised."""
+    """``name`` where it is one to spell (it ends at ``end`` in ``text``), else None. A quoted name may be any word of
+    the dictionary ("How do you spell 'their'?"); an unquoted one no pronoun or filler; every word must be in the
+    dictionary or a name (capitalised, not all capitals), and several words unquoted must all be names ("Los
+    Angeles"), not the words of a sentence ("Spell books are expensive")."""
     words = name.split()
-    if not words or len(words) > MAX_WORDS or len(name) > MAX_CHARS or _NOT_THESE_LETTERS.match(text, end):
+    if not words or len(words) > MAX_WORDS or len(name) > MAX_CHARS or len(name) < 2 or _NOT_THESE_LETTERS.match(text, end):
         return None
-    if not quoted and any(w.lower() in _NOT_A_WORD for w in words):
+    names = [w[0].isupper() and not w.isupper() for w in words]
+    if not quoted and (any(w.lower() in _NOT_A_WORD for w in words) or (len(words) > 1 and not all(names))):
         return None
-    return name if all(w[0].isupper() or _in_dictionary(w) for w in words) else None
+    return name if all(is_name or _in_dictionary(w) for w, is_name in zip(words, names)) else None
 
 
 def _in_dictionary(word: str) -> bool:
     """The word, or each part of it between hyphens and apostrophes ("mother-in-law"), is in the word list."""
     dictionary = _dictionary()
-    return word.lower() in dictionary or not dictionary.unknown(p.lower() for p in re.split(r"['’-]", word))
+    return word.lower() in dictionary or all(p.lower() in dictionary for p in re.split(r"['’-]", word))
 
 
 def letters(name: str) -> str:

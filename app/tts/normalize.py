@@ -79,9 +79,9 @@ _NEGATIVE = re.compile(r"(?<![\w.])-(?=\d)")
 _VERSION = re.compile(r"\b\d+(?:\.\d+){2,}\b")
 _LEADING_POINT = re.compile(r"(?<![\w.])\.(\d+)")
 # a word spelled out ("N-E-C-E-S-S-A-R-Y"): said as letters one by one, as a person spells; joined by hyphens, the
-# synthesiser runs them together and reads a lone "A" as the article. Three letters or more, and not a part of an
-# address ("a-b-c.com", "j-d-x@...")
-_SPELLED_OUT = re.compile(r"(?<![\w@./-])[^\W\d_](?:-[^\W\d_]){2,}(?![\w-]|[.@]\w)")
+# synthesiser runs them together and reads a lone "A" as the article. Three letters or more, or two capitals ("G-O"),
+# and not a part of an address ("a-b-c.com", "j-d-x@...")
+_SPELLED_OUT = re.compile(r"(?<![\w@./-])(?:[^\W\d_](?:-[^\W\d_]){2,}|[A-Z]-[A-Z])(?![\w-]|[.@]\w)")
 _PLAIN_NUMBER = re.compile(rf"(?<!\d)({_NUMBER})(?!\d)")
 _SPACES = re.compile(r"[ \t]+")
 _SPACE_BEFORE_PUNCT = re.compile(r"\s+([,.;:!?])")
@@ -92,7 +92,7 @@ def normalize_for_speech(text: str) -> str:
     """Turn one chunk of reply text into plain words for a synthesiser (empty when nothing is speakable)."""
     text = _strip_markup(text)
     text = _ABBREVIATION.sub(_expand_abbreviation, text)
-    text = _SPELLED_OUT.sub(lambda m: ", ".join(m[0].upper().split("-")), text)
+    text = _SPELLED_OUT.sub(lambda m: ", ".join(c.upper() if len(c.upper()) == 1 else c for c in m[0].split("-")), text)
     text = _EMAIL.sub(lambda m: f"{_spell_address(m[1])} at {_spell_address(m[2])}", text)
     text = _URL.sub(lambda m: _spell_address(_url_host(m[0])), text)
     text = _DOMAIN.sub(lambda m: _spell_address(m[0]), text)
