@@ -43,16 +43,12 @@ _NOT_A_WORD = {  # what follows an asking "spell" where it names no word: "how d
 
 
 @functools.cache
-def _dictionary():
-    """pyspellchecker's English word list (160,000 words; 0.3 s and ~40 MB the first time)."""
+def load_dictionary():
+    """pyspellchecker's English word list, read once: the server calls this at start, so the first spelling question
+    does not read it on the event loop (its cost: docs/benchmarks.md, "Spelling")."""
     from spellchecker import SpellChecker
 
     return SpellChecker(language="en", distance=1)
-
-
-def load_dictionary() -> None:
-    """Load the word list now (at server start), not at the first spelling question."""
-    _dictionary()
 
 
 def asked_word(text: str) -> str | None:
@@ -96,7 +92,7 @@ def _a_name(name: str, end: int, text: str, *, quoted: bool) -> str | None:
 
 def _in_dictionary(word: str) -> bool:
     """The word, or each part of it between hyphens and apostrophes ("mother-in-law"), is in the word list."""
-    dictionary = _dictionary()
+    dictionary = load_dictionary()
     return word.lower() in dictionary or all(p.lower() in dictionary for p in re.split(r"['’-]", word))
 
 
