@@ -24,9 +24,16 @@ def resolve_device(setting: str) -> torch.device:
     return torch.device(setting)
 
 
+def working_device(setting: str) -> torch.device:
+    """The device a stage runs its torch work on (``resolve_device``), made ready for it: called by the stages that
+    run models (the LLM engine, Whisper, Coqui, ``bench engine``) before their first step."""
+    device = resolve_device(setting)
+    prepare_attention(device)
+    return device
+
+
 def prepare_attention(device: torch.device) -> None:
-    """On CUDA, keep ``scaled_dot_product_attention`` off cuDNN's attention for the whole process; called by the stages
-    that decode (the LLM engine, Whisper) before their first step.
+    """On CUDA, keep ``scaled_dot_product_attention`` off cuDNN's attention for the whole process.
 
     torch tries cuDNN's attention first on Hopper and Blackwell GPUs with a recent cuDNN. It builds an
     execution plan for each exact shape, key length included, and a plan takes tens of milliseconds of host

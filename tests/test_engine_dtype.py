@@ -79,7 +79,7 @@ def cudnn_attention_restored():
 def test_a_cuda_device_keeps_attention_off_cudnn_and_the_cpu_leaves_it(cudnn_attention_restored) -> None:
     # cuDNN's attention builds a plan per key length: every decode step would build one
     torch.backends.cuda.enable_cudnn_sdp(True)
-    app.device.prepare_attention(CPU)
+    assert app.device.working_device("cpu") == CPU
     assert torch.backends.cuda.cudnn_sdp_enabled()
-    app.device.prepare_attention(torch.device("cuda:0"))
+    assert app.device.working_device("cuda:0") == torch.device("cuda:0")  # no GPU needed to name one
     assert not torch.backends.cuda.cudnn_sdp_enabled()

@@ -5,7 +5,7 @@ from __future__ import annotations
 from app.asr.recognizer import SpeechRecognizer, Transcript
 from app.asr.whisper_backend import Recognition, WhisperTranscriber
 from app.config import Settings
-from app.device import prepare_attention, resolve_device, resolve_dtype
+from app.device import resolve_dtype, working_device
 
 __all__ = [
     "Recognition",
@@ -19,8 +19,7 @@ __all__ = [
 
 def create_transcriber(settings: Settings, prepared, *, full_window: bool | None = None) -> WhisperTranscriber:
     """The Whisper model the settings select (``full_window`` overrides ``settings.asr_full_window``)."""
-    device = resolve_device(settings.device)
-    prepare_attention(device)
+    device = working_device(settings.device)
     return WhisperTranscriber(
         prepared.whisper_pt,
         language=settings.asr_language,

@@ -381,7 +381,7 @@ def _long_prompt(tokenizer, settings: Settings, index: int, tokens: int) -> list
 def run(args: argparse.Namespace, settings: Settings) -> dict[str, Any]:
     from transformers import AutoTokenizer
 
-    from app.device import prepare_attention, resolve_device
+    from app.device import working_device
     from app.engine.metrics import peak_rss_bytes
     from app.engine.model_runner import compute_dtype
     from app.models.prepare import prepare_models
@@ -389,8 +389,7 @@ def run(args: argparse.Namespace, settings: Settings) -> dict[str, Any]:
     started = time.perf_counter()
     use_torch_threads(1)  # this thread only prepares; each contender runs on its own thread (see below)
     plan = Plan.of(args.quick, args.requests)
-    device = resolve_device(settings.device)
-    prepare_attention(device)  # before the transformers baselines too: the same attention as the engine's
+    device = working_device(settings.device)  # before the transformers baselines too: the same attention as the engine's
     llm_dir = prepare_models(settings).llm_dir
     dtype = compute_dtype(settings.llm_dtype, llm_dir, device, lean=settings.llm_lean_forward,
                           half_weights=settings.llm_half_weights,

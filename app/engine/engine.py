@@ -31,7 +31,7 @@ from app.engine.draft_vocab import ShortlistHead, shortlist_ids
 from app.engine.kv_cache import BlockManager
 from app.engine.metrics import EngineMetrics
 from app.cpu_share import speech_activity, engine_work
-from app.device import prepare_attention, resolve_device, use_torch_threads
+from app.device import use_torch_threads, working_device
 from app.handoff import resolve_from_thread
 from app.engine.model_runner import ModelRunner, compute_dtype
 from app.engine.phrase_limit import TokenTexts
@@ -75,8 +75,7 @@ class LocalEngine:
         self.settings = settings
         self.model_path = model_path
         self.draft_path = draft_path
-        self.device = resolve_device(settings.device)
-        prepare_attention(self.device)
+        self.device = working_device(settings.device)
         self.metrics = EngineMetrics(self.device)
         self._cv = threading.Condition()
         self._requests: dict[str, _Request] = {}

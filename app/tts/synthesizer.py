@@ -43,12 +43,10 @@ def create_synthesizer(settings: Settings, prepared: PreparedModels | None = Non
                 raise SynthesisError("the piper voice has not been prepared (run `voicechat prepare`)")
             return PiperSynthesizer(prepared.piper_model, prepared.piper_config, threads=settings.tts_threads)
         if settings.tts_backend == "coqui":
-            from app.device import prepare_attention, resolve_device
+            from app.device import working_device
             from app.tts.coqui_backend import CoquiSynthesizer
 
-            device = resolve_device(settings.device)
-            prepare_attention(device)
-            return CoquiSynthesizer(settings.tts_voice, device=str(device))
+            return CoquiSynthesizer(settings.tts_voice, device=str(working_device(settings.device)))
     except SynthesisError as error:
         logger.warning("%s backend unavailable (%s); speaking with espeak-ng instead", settings.tts_backend, error)
     from app.tts.espeak_backend import EspeakSynthesizer
