@@ -174,8 +174,17 @@ class Settings(BaseSettings):
         "repeat their own syntax).",
     )
     system_prompt: str = Field(
-        "You are a friendly voice assistant. Answer in one or two short spoken sentences.",
-        description="System prompt of every conversation.",
+        "You are a friendly voice assistant running on this computer. Answer in one or two short spoken sentences.",
+        description="System prompt of every conversation whose client sets none (see limits_prompt).",
+    )
+    limits_prompt: str = Field(
+        "You know everything the user has told you in this conversation and answer from it. You can only talk and use "
+        "the tools you are given. You have no internet access, so never pretend to know live facts (the time, weather, "
+        "news, prices, scores) or to do things (timers, reminders, calls, messages, music, lights) without a tool for "
+        "them; say briefly that you can't.",
+        description="Added after system_prompt for a reply that has no tools to call, so that the model says it cannot "
+        "rather than inventing the weather or agreeing to call a taxi; not with tools, where it made the model write "
+        "malformed calls (docs/benchmarks.md, 'What it cannot do'); '' = nothing added.",
     )
     spelling_hints: bool = Field(
         True,
@@ -323,6 +332,11 @@ class Settings(BaseSettings):
         from app.device import resolve_device
 
         return "base" if resolve_device(self.device).type == "cuda" else "tiny.en"
+
+    def default_instructions(self, *, tools: bool) -> str:
+        """The system prompt of a reply whose client set none: ``system_prompt``, with ``limits_prompt`` after it
+        where the reply has no tools to call."""
+        return self.system_prompt if tools or not self.limits_prompt else f"{self.system_prompt} {self.limits_prompt}".strip()
 
     @property
     def weight_bits(self) -> str:

@@ -178,11 +178,11 @@ def test_a_real_run_through_the_server_reports_the_figures(settings: Settings, p
     from app.cli import main
 
     path = tmp_path / "quality.json"
-    argv = ["bench", "quality", "--limit", "10", "--concurrency", "4", "--json", str(path),
+    argv = ["bench", "quality", "--limit", str(len(CATEGORIES)), "--concurrency", "4", "--json", str(path),
             "--model-dir", str(settings.model_dir), "--llm-model", settings.llm_model]  # fmt: skip
     assert main(argv) == 0
     data = json.loads(path.read_text())
-    assert data["quality_items"] == 10 and data["quality_multi_items"] == 1
+    assert data["quality_items"] == len(CATEGORIES) and data["quality_multi_items"] == 1  # one item of each
     assert data["machine_cpu"] and data["quality_concurrency"] == 4
     figures = data["quality_models"][settings.llm_model]
     assert figures["quality_server_model"] == settings.llm_model
@@ -196,5 +196,5 @@ def test_a_real_run_through_the_server_reports_the_figures(settings: Settings, p
     assert figures["quality_max_new_tokens"] == settings.max_new_tokens
     assert figures["quality_elapsed_s"] > 0
     wrong = figures["quality_wrong"]
-    assert len(wrong) == round(10 * (1 - figures["quality_correct"]))
+    assert len(wrong) == round(len(CATEGORIES) * (1 - figures["quality_correct"]))
     assert all(entry["reply"] and entry["id"] and entry["question"] for entry in wrong)

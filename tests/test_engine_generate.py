@@ -109,8 +109,10 @@ async def test_the_first_request_after_a_start_finds_the_default_system_prompt_c
         question = "What is the capital of France?"
         tokens, _, _ = await collect(fresh, messages=[{"role": "user", "content": question}],  # the default system prompt
                                      params=SamplingParams(max_tokens=8))  # fmt: skip
-        warm_up = render(fresh.tokenizer, [{"role": "system", "content": SYSTEM}, {"role": "user", "content": ""}])
-        asked = render(fresh.tokenizer, chat(question))
+        system = {"role": "system", "content": fresh.settings.default_instructions(tools=False)}
+        assert system["content"].startswith(SYSTEM) and fresh.settings.limits_prompt in system["content"]
+        warm_up = render(fresh.tokenizer, [system, {"role": "user", "content": ""}])
+        asked = render(fresh.tokenizer, [system, {"role": "user", "content": question}])
         shared = next(i for i, (a, b) in enumerate(zip(warm_up, asked)) if a != b)
         block = fresh.settings.kv_block_size
         assert fresh.stats()["prefix_hit_tokens"] == shared // block * block > 0  # the warm-up's prefill, whole blocks

@@ -183,11 +183,12 @@ class LocalEngine:
     def _warm_up(self) -> None:
         """One prefill and one decode step before the first request, so one-off costs (kernel selection, weight
         layouts, allocator growth) do not land on a user's first token. The prefill is of the default system prompt
-        (at most a step's tokens of it), left in the prefix cache: the first turns after a start without tools of
-        their own do not prefill the prompt that every session shares (several users starting at once would each
-        wait for the others' prefills of it too)."""
+        of a reply without tools (at most a step's tokens of it), left in the prefix cache: the first turns after a
+        start without tools of their own do not prefill the prompt that every session shares (several users starting
+        at once would each wait for the others' prefills of it too)."""
         s = self.settings
-        system = [{"role": "system", "content": s.system_prompt}] if s.system_prompt else []
+        instructions = s.default_instructions(tools=False)
+        system = [{"role": "system", "content": instructions}] if instructions else []
         ids = render(self.tokenizer, [*system, {"role": "user", "content": ""}])
         ids = ids[: max(2, min(s.llm_max_step_tokens, (self.blocks.num_blocks - 1) * self.blocks.block_size))]
         seq = Sequence("warm-up", ids, SamplingParams(max_tokens=2), Priority.BACKGROUND)
@@ -299,7 +300,7 @@ class LocalEngine:
         dropped = 0
         if messages is not None:
             reply_room = min(params.max_tokens, s.max_seq_len // 2)
-            rendered = self.prompts.build(messages, default_system=s.system_prompt or None,
+            rendered = self.prompts.build(messages, default_system=s.default_instructions(tools=bool(tools)) or None,
                                           max_prompt_tokens=s.max_seq_len - reply_room, tools=tools)
             ids, dropped = rendered.token_ids, rendered.dropped_turns
             if params.token_probs and params.token_probs_at == "user_words_end":
@@ -330,7 +331,7 @@ class LocalEngine:
         if not words.strip():
             return None
         opened = self.prompts.build([*messages[:-1], {"role": "user", "content": words, "prefix": True}],
-                                    default_system=self.settings.system_prompt or None,
+                                    default_system=self.settings.default_instructions(tools=bool(tools)) or None,
                                     max_prompt_tokens=max_prompt_tokens, tools=tools).token_ids  # fmt: skip
         return len(opened) - 1 if len(opened) < len(ids) and ids[: len(opened)] == opened else None
 

@@ -63,18 +63,24 @@ class Responses:
     # ------------------------------------------------------------------ producing
 
     def prompt(self, instructions: str | None, context: Context | None, extra_user: str | None = None, *,
-               spelling: bool = True) -> list[dict[str, str]]:  # fmt: skip
-        """The chat messages of a reply: the conversation so far (or ``context``), plus ``extra_user``. With
-        ``spelling`` (and ``spelling_hints`` on), a newest user message that asks how a word is spelled gets the word's
-        letters, unless the response brings its own ``instructions`` (a task of the client's, not an answer)."""
-        messages = [{"role": "system", "content": self.session.config.instructions if instructions is None else instructions}]
+               spelling: bool = True, tool_use: ToolUse | None = None) -> list[dict[str, str]]:  # fmt: skip
+        """The chat messages of a reply: the conversation so far (or ``context``), plus ``extra_user``. A session on the
+        server's own system prompt gets ``limits_prompt`` after it where the reply (``tool_use``: the session's unless
+        given) has no tools. With ``spelling`` (and ``spelling_hints`` on), a newest user message that asks how a word is
+        spelled gets the word's letters, unless the response brings its own ``instructions`` (a task of the client's,
+        not an answer)."""
+        settings = self.session.settings
+        system = self.session.config.instructions if instructions is None else instructions
+        if instructions is None and system == settings.system_prompt:
+            system = settings.default_instructions(tools=(tool_use or self.session_tool_use()).active)
+        messages = [{"role": "system", "content": system}]
         if context is None:
             messages += self.session.conversation.context()
         else:
             messages += [{"role": c.role, "content": c.text} for c in context if c.text]
         if extra_user is not None:
             messages.append({"role": "user", "content": extra_user})
-        if spelling and instructions is None and self.session.settings.spelling_hints:
+        if spelling and instructions is None and settings.spelling_hints:
             return with_spelling_hint(messages)
         return messages
 
@@ -122,7 +128,7 @@ class Responses:
             in_conversation=not event.out_of_band, metadata=event.metadata,
             priority=Priority.BACKGROUND if event.out_of_band else None, tool_use=tool_use,
         )  # fmt: skip
-        build = lambda: self.prompt(event.instructions, context)  # noqa: E731  once every item has its words
+        build = lambda: self.prompt(event.instructions, context, tool_use=tool_use)  # noqa: E731  once every item has its words
         if event.out_of_band:
             task = self._start(reply, build)
             self._side[reply.id] = (reply, task)

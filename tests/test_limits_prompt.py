@@ -1,0 +1,83 @@
+"""What the assistant cannot do, said in the system prompt of a reply without tools (``limits_prompt``)."""
+
+from __future__ import annotations
+
+from app.bench.quality import matches
+from app.bench.quality_questions import DECLINES
+from app.config import Settings
+
+ASKED = [{"type": "input_text", "text": "Set an alarm for 6 AM."}]
+SAY = {"type": "conversation.item.create", "item": {"type": "message", "role": "user", "content": ASKED}}
+TOOL = {"type": "function", "name": "set_alarm", "description": "Set an alarm.",
+        "parameters": {"type": "object", "properties": {"time": {"type": "string"}}, "required": ["time"]}}  # fmt: skip
+
+
+def test_the_default_instructions_add_the_limits_only_without_tools() -> None:
+    settings = Settings(system_prompt="Be brief.", limits_prompt="You cannot set alarms.")
+    assert settings.default_instructions(tools=False) == "Be brief. You cannot set alarms."
+    assert settings.default_instructions(tools=True) == "Be brief."
+    assert Settings(system_prompt="Be brief.", limits_prompt="").default_instructions(tools=False) == "Be brief."
+
+
+async def test_a_reply_without_tools_gets_the_limits_and_one_with_tools_or_own_instructions_does_not(tmp_path) -> None:
+    """The session's wiring, on the realtime rig's fake engine: the system message of each reply the engine was asked
+    for."""
+    from realtime_fakes import make_rig
+
+    rig = await make_rig(tmp_path)
+    settings = rig.session.settings
+    try:
+        async def system_of_next_reply(create: dict) -> str:
+            count = len(rig.engine.requests)
+            await rig.send(SAY)
+            await rig.send(create)
+            await rig.outbox.wait_for("response.done", count=count + 1)
+            return rig.engine.requests[-1]["messages"][0]["content"]
+
+        plain = {"type": "response.create"}
+        assert await system_of_next_reply(plain) == f"{settings.system_prompt} {settings.limits_prompt}"
+        with_tools = {"type": "response.create", "response": {"tools": [TOOL]}}
+        assert await system_of_next_reply(with_tools) == settings.system_prompt  # the tool format follows it
+        await rig.send({"type": "session.update", "session": {"type": "realtime", "tools": [TOOL]}})
+        assert await system_of_next_reply(plain) == settings.system_prompt
+        await rig.send({"type": "session.update", "session": {"type": "realtime", "tools": [],
+                                                              "instructions": "You are a pirate."}})  # fmt: skip
+        assert await system_of_next_reply(plain) == "You are a pirate."  # the client's own prompt, as it wrote it
+        own = {"type": "response.create", "response": {"instructions": "Answer in French."}}
+        assert await system_of_next_reply(own) == "Answer in French."
+    finally:
+        await rig.close()
+
+
+async def test_the_served_model_says_it_cannot_and_still_recalls_what_it_was_told(tools_server_url: str) -> None:
+    """The real 1.5B through the real server, greedy, no tools: requests it cannot meet are declined, not pretended
+    ("Sure, I'll call a taxi for you." before), and what the user said in an earlier turn is still answered from."""
+    from openai import AsyncOpenAI
+
+    client = AsyncOpenAI(api_key="not-needed", base_url=tools_server_url + "/v1",
+                         websocket_base_url=tools_server_url.replace("http://", "ws://") + "/v1")
+
+    async def replies(*turns: str) -> list[str]:
+        said = []
+        async with client.realtime.connect(model="qwen2.5-1.5b") as connection:
+            await connection.session.update(session={"type": "realtime", "output_modalities": ["text"]})
+            for turn in turns:
+                await connection.conversation.item.create(
+                    item={"type": "message", "role": "user", "content": [{"type": "input_text", "text": turn}]}
+                )
+                await connection.response.create()
+                text = ""
+                async for event in connection:
+                    assert event.type != "error", event
+                    if event.type == "response.output_text.delta":
+                        text += event.delta
+                    if event.type == "response.done":
+                        break
+                said.append(text)
+        return said
+
+    for request in ("Call a taxi for me.", "What are today's top headlines?", "Set an alarm for 6 AM."):
+        (reply,) = await replies(request)
+        assert matches(reply, DECLINES), (request, reply)
+    reply = (await replies("I live in Lisbon.", "Which city do I live in?"))[-1]
+    assert matches(reply, ["lisbon"]) and not matches(reply, DECLINES), reply
