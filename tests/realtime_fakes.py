@@ -48,6 +48,7 @@ class FakeEngine:
 
     def __init__(self, reply: str = "Paris is the capital of France."):
         self.reply = reply
+        self.reply_without_tools: str | None = None  # for a request with no tools, where set
         self.gate: asyncio.Event | None = None
         self.requests: list[dict[str, Any]] = []
         self.cancelled: list[str] = []
@@ -75,7 +76,7 @@ class FakeEngine:
         probed = None
         if params.token_probs and self.replies_probe and messages and messages[-1]["role"] == "user":
             probed = self._end_probs(params, normalise(messages[-1]["content"]))
-        words = self.reply.split(" ")
+        words = (self.reply if tools or self.reply_without_tools is None else self.reply_without_tools).split(" ")
         for index, word in enumerate(words):
             if self.gate is not None:
                 await self.gate.wait()

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import asyncio
 
-from app.bench.tool_requests import REQUESTS, TOOL_OUTPUTS, TOOLS
-from app.bench.tools import Outcome, call_is_right, run_all, summarize
+from app.bench.quality import matches
+from app.bench.quality_questions import DECLINES
+from app.bench.tool_requests import BEYOND_TOOLS, REQUESTS, TOOL_OUTPUTS, TOOLS
+from app.bench.tools import Outcome, all_requests, call_is_right, run_all, summarize
 from app.engine.tool_calls import ToolCall
 from app.web.realtime.function_calls import checked_tools
 
@@ -16,6 +18,8 @@ def test_the_set_is_half_tool_requests_over_declared_valid_tools():
     assert abs(len(needing) - (len(REQUESTS) - len(needing))) <= 1
     assert set(needing) <= {t["name"] for t in TOOLS} == set(TOOL_OUTPUTS)
     assert 3 <= len(checked_tools(TOOLS, "tools")) <= 5  # the server accepts them as declared
+    assert len(BEYOND_TOOLS) >= 8 and not set(BEYOND_TOOLS) & {request for request, _, _ in REQUESTS}
+    assert len(all_requests()) == len(REQUESTS) + len(BEYOND_TOOLS)
 
 
 def test_a_call_is_right_with_the_tool_valid_arguments_and_the_expected_values():
@@ -26,17 +30,30 @@ def test_a_call_is_right_with_the_tool_valid_arguments_and_the_expected_values()
     assert not call_is_right(ToolCall("get_current_time", "{}"), "get_weather", {"city": "paris"})
 
 
-def test_the_figures_count_right_calls_false_calls_and_misses():
+def test_the_figures_count_right_calls_false_calls_misses_and_declines():
     timer = ToolCall("set_timer", '{"seconds": 10}')
     outcomes = [
         Outcome("Ten second timer", "set_timer", {"seconds": 10}, [timer], correct=True, followup_ok=True),
         Outcome("Weather in Rome?", "get_weather", {"city": "rome"}),
         Outcome("Capital of Italy?", None, {}, [timer]),
         Outcome("Hello", None, {}, correct=True),
+        Outcome("Call a taxi", None, {}, [timer], beyond_tools=True),
+        Outcome("Play jazz", None, {}, reply="I can't play music.", correct=True, beyond_tools=True),
     ]
     figures = summarize(outcomes)
     assert (figures["tools_correct"], figures["tools_false_calls"], figures["tools_missed"]) == (0.5, 0.5, 1)
-    assert figures["tools_followup_ok"] == 1.0 and len(figures["tools_wrong"]) == 2
+    assert figures["tools_followup_ok"] == 1.0 and figures["tools_declined"] == 0.5
+    assert [w["id"] for w in figures["tools_wrong"]] == ["Weather in Rome?", "Capital of Italy?", "Call a taxi"]
+    assert figures["tools_wrong"][-1]["expected"] == "no call, saying it cannot"
+
+
+def test_a_request_beyond_the_tools_is_declined_by_the_served_model(tools_server_url):
+    """The 1.5B calls an undeclared ``play_music`` here; the server answers again without tools, and the reply says
+    it cannot (before: an ``invalid_tool_call`` error and nothing said)."""
+    url = tools_server_url.replace("http://", "ws://") + "/ws"
+    (outcome,), _ = asyncio.run(run_all(url, 1, requests=[("Play some jazz music.", None, {}, True)]))
+    assert outcome.error is None and outcome.beyond_tools and not outcome.calls
+    assert outcome.correct and matches(outcome.reply, DECLINES), outcome.reply
 
 
 def test_a_short_run_through_the_server_scores_a_call_and_a_plain_answer(tools_server_url):

@@ -1,6 +1,7 @@
 """Function calling in the realtime session, with a scripted engine (no models): declared tools reach the
 model, its calls become function_call items (never text or speech), outputs come back as tool messages,
-and every mistake is an error event. Every event sent is checked against the SDK's types."""
+and every mistake is an error event, but for a call to a tool nobody declared, which is answered again without tools.
+Every event sent is checked against the SDK's types."""
 
 from __future__ import annotations
 
@@ -87,8 +88,29 @@ async def test_a_call_that_breaks_the_schema_fails_the_response_with_its_own_cod
     assert done["response"]["status"] == "failed"
     assert rig.outbox.of("error")[-1]["error"]["code"] == "invalid_tool_call"
     rig.engine.reply = '<tool_call>{"name": "launch_rocket", "arguments": {}}</tool_call>'
-    done = await ask(rig, "Go")
+    done = await ask(rig, "Go", tool_choice="required")  # a call the client requires: no answer in words instead
     assert done["response"]["status_details"]["error"]["code"] == "invalid_tool_call"
+
+
+async def test_a_call_to_a_tool_nobody_declared_is_answered_again_without_tools(rig: Rig):
+    """ "Play some jazz" beside a timer: the model called ``play_music``, which the client never declared; the reply
+    is written again as one without tools (the system prompt saying what it cannot do), not failed in silence."""
+    await declare(rig)
+    settings = rig.session.settings
+    for call in ('<tool_call>{"name": "play_music", "arguments": {"genre": "jazz"}}</tool_call>',
+                 '<tool_call>{{"name": "play_music", "arguments": {"genre": "jazz"}}}}</tool_call>'):  # does not parse
+        rig.engine.reply, rig.engine.reply_without_tools = call, "I can't play music here."
+        errors = len(rig.outbox.of("error"))
+        done = await ask(rig, "Play some jazz.")
+        assert done["response"]["status"] == "completed" and len(rig.outbox.of("error")) == errors
+        [message] = done["response"]["output"]
+        assert message["type"] == "message" and message["content"][0]["text"] == "I can't play music here."
+        first, again = rig.engine.requests[-2:]
+        assert first["id"] == again["id"]  # one reply: its first request ended, written again
+        assert first["tools"] and again["tools"] is None
+        assert first["messages"][0]["content"] == settings.system_prompt
+        assert again["messages"][0]["content"] == settings.default_instructions(tools=False)
+        assert again["messages"][1:] == first["messages"][1:]
 
 
 async def test_outputs_need_a_call_and_tools_need_a_model_that_has_a_format(rig: Rig):

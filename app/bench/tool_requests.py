@@ -104,3 +104,17 @@ REQUESTS: list[tuple[str, str | None, dict[str, int | str]]] = [
     ("Can you recommend a classic novel?", None, {}),
     ("What is a shopping list?", None, {}),
 ]
+
+# Requests for what none of the four tools does: right when the reply makes no call and says it cannot (a call to a
+# tool that does something else, "set_timer" for a taxi, or "Sure, I'll call a taxi" is wrong).
+BEYOND_TOOLS: list[str] = [
+    "Call a taxi for me.",
+    "Play some jazz music.",
+    "Turn off the bedroom lights.",
+    "Send a message to Anna saying I'm on my way.",
+    "Book a table for two at an Italian restaurant tonight.",
+    "Order a large pizza for me.",
+    "Remind me to call my mother on Sunday.",
+    "What are today's top news headlines?",
+]
+

@@ -9,8 +9,9 @@ text with no further call (and, for the weather, carry the reported temperature)
 
 Figures, per model: tools_correct (share of tool requests right), tools_false_calls (share of no-tool
 requests answered with a call), tools_missed (tool requests answered without a call),
-tools_followup_ok (share of right calls whose answer from the tool's output is good), tools_errors,
-and tools_wrong: every miss with its request, calls and reply.
+tools_followup_ok (share of right calls whose answer from the tool's output is good), tools_declined (share
+of the requests no declared tool meets, "Call a taxi for me.", answered without a call by saying it cannot),
+tools_errors, and tools_wrong: every miss with its request, calls and reply.
 """
 
 from __future__ import annotations
@@ -23,7 +24,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from app.bench.quality import add_server_arguments, each_in_turn, matches, own_server, report_models
-from app.bench.tool_requests import REQUESTS, TOOL_OUTPUTS, TOOLS
+from app.bench.quality_questions import DECLINES
+from app.bench.tool_requests import BEYOND_TOOLS, REQUESTS, TOOL_OUTPUTS, TOOLS
 from app.config import Settings
 from app.engine.tool_calls import ToolCall, check_call
 
@@ -41,6 +43,7 @@ class Outcome:
     error: str | None = None
     correct: bool = False
     followup_ok: bool = False
+    beyond_tools: bool = False  # no declared tool meets it: right when it says it cannot, without a call
 
 
 def _calls_after(events: list[dict[str, Any]], start: int) -> list[ToolCall]:
@@ -69,10 +72,11 @@ def call_is_right(call: ToolCall, tool: str, expected: dict[str, int | str]) -> 
     return True
 
 
-async def _run_one(url: str, request: str, tool: str | None, expected: dict, server: dict[str, Any]) -> Outcome:
+async def _run_one(url: str, request: str, tool: str | None, expected: dict, server: dict[str, Any],
+                   beyond_tools: bool = False) -> Outcome:  # fmt: skip
     from app.bench.client import RealtimeClient
 
-    outcome = Outcome(request, tool, expected)
+    outcome = Outcome(request, tool, expected, beyond_tools=beyond_tools)
     try:
         async with RealtimeClient(url) as client:
             server.setdefault("session", client.session)
@@ -89,6 +93,7 @@ async def _run_one(url: str, request: str, tool: str | None, expected: dict, ser
                 outcome.error = f"error events: {', '.join(errors)}"
             if tool is None or not outcome.calls or outcome.error:
                 outcome.correct = tool is None and not outcome.calls and outcome.error is None
+                outcome.correct &= not beyond_tools or matches(outcome.reply, DECLINES)
                 return outcome
             outcome.correct = call_is_right(outcome.calls[0], tool, expected)
             seen = len(client.events)
@@ -111,17 +116,25 @@ async def _run_one(url: str, request: str, tool: str | None, expected: dict, ser
     return outcome
 
 
-async def run_all(url: str, concurrency: int, label: str = "", requests: list = REQUESTS) -> tuple[list[Outcome], dict[str, Any]]:
-    """Every request in its own conversation, ``concurrency`` at once; progress on stderr."""
+def all_requests() -> list[tuple[str, str | None, dict, bool]]:
+    """(request, tool, expected arguments, beyond the tools) of every request."""
+    return [(*entry, False) for entry in REQUESTS] + [(request, None, {}, True) for request in BEYOND_TOOLS]
+
+
+async def run_all(url: str, concurrency: int, label: str = "",
+                  requests: list | None = None) -> tuple[list[Outcome], dict[str, Any]]:  # fmt: skip
+    """Every request (``all_requests`` unless given) in its own conversation, ``concurrency`` at once; progress on
+    stderr."""
     server: dict[str, Any] = {}
-    outcomes = await each_in_turn(lambda entry: _run_one(url, *entry, server), requests, concurrency,
-                                  f"tools{label}", "requests")  # fmt: skip
+    outcomes = await each_in_turn(lambda entry: _run_one(url, *entry[:3], server, *entry[3:]), requests or all_requests(),
+                                  concurrency, f"tools{label}", "requests")  # fmt: skip
     return outcomes, server
 
 
 def summarize(outcomes: list[Outcome]) -> dict[str, Any]:
     needing = [o for o in outcomes if o.tool is not None]
-    not_needing = [o for o in outcomes if o.tool is None]
+    not_needing = [o for o in outcomes if o.tool is None and not o.beyond_tools]
+    beyond = [o for o in outcomes if o.beyond_tools]
     right = [o for o in needing if o.correct]
 
     def share(count: int, total: int) -> float | None:
@@ -132,6 +145,7 @@ def summarize(outcomes: list[Outcome]) -> dict[str, Any]:
         "tools_false_calls": share(sum(bool(o.calls) for o in not_needing), len(not_needing)),
         "tools_missed": sum(not o.calls for o in needing),
         "tools_followup_ok": share(sum(o.followup_ok for o in right), len(right)),
+        "tools_declined": share(sum(o.correct for o in beyond), len(beyond)),
         "tools_errors": sum(o.error is not None for o in outcomes),
         "tools_wrong": [_wrong(o) for o in outcomes if not o.correct or (o.correct and o.tool and not o.followup_ok)],
     }
@@ -142,7 +156,8 @@ def _wrong(outcome: Outcome) -> dict[str, Any]:
     entry = {
         "id": outcome.request,
         "reply": f"{calls} | {outcome.reply}" + (f" | then: {outcome.followup}" if outcome.followup else ""),
-        "expected": f"{outcome.tool}({json.dumps(outcome.expected)})" if outcome.tool else "no call",
+        "expected": f"{outcome.tool}({json.dumps(outcome.expected)})" if outcome.tool else
+                    "no call, saying it cannot" if outcome.beyond_tools else "no call",
     }
     if outcome.error:
         entry["error"] = outcome.error
@@ -168,7 +183,7 @@ def run(args: argparse.Namespace, settings: Settings) -> dict[str, Any]:
                 results[model] = {**summarize(outcomes), "tools_elapsed_s": round(time.perf_counter() - started, 1)}
         where = "own (127.0.0.1, free port), one per model"
     shared = {
-        "tools_requests": len(REQUESTS),
+        "tools_requests": len(all_requests()),
         "tools_needing_a_tool": sum(tool is not None for _, tool, _ in REQUESTS),
         "tools_declared": ",".join(t["name"] for t in TOOLS),
         "tools_concurrency": args.concurrency,

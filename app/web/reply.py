@@ -10,7 +10,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import re
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from app.engine.api import LLMBackend, Priority, SamplingParams
@@ -33,6 +35,17 @@ class StageError(Exception):
         super().__init__(f"{stage}: {message}")
         self.stage = stage
         self.code = code
+
+
+class UndeclaredCall(StageError):
+    """A call (parsed or not) that names a tool the client did not declare: the model meant something none of the
+    declared tools does."""
+
+    def __init__(self, message: str):
+        super().__init__("llm", message, "invalid_tool_call")
+
+
+_CALLED_NAME = re.compile(r'"name"\s*:\s*"([^"]+)"')
 
 
 @dataclass
@@ -73,6 +86,9 @@ class Reply:
     in_conversation: bool = True  # False: an out-of-band response, neither stored nor shown as an item
     metadata: dict[str, str] | None = None
     tool_use: ToolUse = field(default_factory=ToolUse)
+    # the same prompt for a reply without tools: where the model's call fits no declared tool, the reply is written
+    # again without them (see ``_answers_without_tools``); None: such a call fails the reply
+    without_tools: Callable[[list[dict[str, str]]], list[dict[str, str]]] | None = None
     id: str = field(default_factory=lambda: new_id("resp"))
     item_id: str = field(default_factory=lambda: new_id("item"))
 
@@ -120,46 +136,14 @@ class Reply:
 
     async def _produce_text(self) -> None:
         chunker = ClauseChunker() if self.output_audio else None
-        guard = ReplyGuard(self.params.max_tokens, spoken=self.output_audio)
-        finish_reason: str | None = None
-        prefix = self.tool_use.call_prefix()
-        calls = ToolCallParser() if self.tool_use.active else None
-        if calls is not None:
-            calls.feed(prefix)  # the model continues from inside a call the client requires
         try:
-            stream = self.engine.generate(
-                messages=[*self.messages, {"role": "assistant", "content": prefix, "prefix": True}] if prefix else self.messages,
-                params=self.params,
-                priority=self.priority,
-                session_id=self.session_id,
-                request_id=self.id,
-                tools=self.tool_use.template_tools(),
-            )
-            async for delta in stream:
-                if not self._first_delta.is_set():
-                    self.token_probs = delta.token_probs
-                    self._first_delta.set()
-                if delta.error:
-                    raise StageError("llm", delta.error)
-                if delta.prompt_tokens is not None:
-                    self.input_tokens = delta.prompt_tokens
-                if delta.token_ids:
-                    self.output_tokens += len(delta.token_ids)
-                if delta.text:
-                    if self.timing.first_token is None:
-                        self.timing.first_token = time.perf_counter()
-                    for piece in calls.feed(delta.text) if calls is not None else [delta.text]:
-                        self._take(piece, chunker)
-                if delta.finished:
-                    finish_reason = delta.finish_reason
-                    break
-                if guard.check(self.text, self.output_tokens):
-                    log.info("reply %s ends early (%s) after %d tokens", self.id, guard.reason, self.output_tokens)
-                    self.engine.cancel(self.id)
-                    finish_reason = "stop"
-                    break
-            for piece in calls.finish() if calls is not None else []:
-                self._take(piece, chunker)
+            try:
+                finish_reason = await self._generate(self.messages, self.tool_use, chunker)
+            except StageError as error:
+                if not self._answers_without_tools(error):
+                    raise
+                log.info("reply %s: %s; answering without tools", self.id, error)
+                finish_reason = await self._generate(self.without_tools(self.messages), ToolUse(), chunker)
             if chunker is not None:
                 for clause in speakable_end(chunker.flush(), finish_reason):
                     self._queue_clause(clause)
@@ -178,7 +162,61 @@ class Reply:
                 self._clause_queue.put_nowait(None)
         self.outputs.put_nowait(Output("end", finish_reason=finish_reason))
 
-    def _take(self, piece: str | ToolCall | MalformedCall, chunker: ClauseChunker | None) -> None:
+    def _answers_without_tools(self, error: StageError) -> bool:
+        """A call to a tool the client did not declare, before any text or call went out, where the client did not
+        require a call: the model meant something none of the tools does ("Play some jazz" -> ``play_music`` beside a
+        timer and a clock), so the reply is written again as a reply without tools, which may say it cannot
+        (``limits_prompt``) instead of failing with nothing said. A declared tool's call that breaks its schema still
+        fails the reply (``invalid_tool_call``): the tool was the right one."""
+        return (isinstance(error, UndeclaredCall) and self.without_tools is not None and self.tool_use.choice == "auto"
+                and not self.text and not self.calls and not self.stopped)
+
+    async def _generate(self, messages: list[dict[str, str]], tool_use: ToolUse, chunker: ClauseChunker | None) -> str | None:
+        """Stream one engine request into the reply's text, calls and clauses; its finish reason."""
+        guard = ReplyGuard(self.params.max_tokens, spoken=self.output_audio)
+        finish_reason: str | None = None
+        tokens_before = self.output_tokens  # a failed call's, where this is the reply written again
+        prefix = tool_use.call_prefix()
+        calls = ToolCallParser() if tool_use.active else None
+        if calls is not None:
+            calls.feed(prefix)  # the model continues from inside a call the client requires
+        # closed on the way out, so an abandoned request is cancelled now, before a reply written again reuses its id
+        async with contextlib.aclosing(self.engine.generate(
+                messages=[*messages, {"role": "assistant", "content": prefix, "prefix": True}] if prefix else messages,
+                params=self.params,
+                priority=self.priority,
+                session_id=self.session_id,
+                request_id=self.id,
+                tools=tool_use.template_tools(),
+        )) as stream:
+            async for delta in stream:
+                if not self._first_delta.is_set():
+                    self.token_probs = delta.token_probs
+                    self._first_delta.set()
+                if delta.error:
+                    raise StageError("llm", delta.error)
+                if delta.prompt_tokens is not None:
+                    self.input_tokens = delta.prompt_tokens
+                if delta.token_ids:
+                    self.output_tokens += len(delta.token_ids)
+                if delta.text:
+                    if self.timing.first_token is None:
+                        self.timing.first_token = time.perf_counter()
+                    for piece in calls.feed(delta.text) if calls is not None else [delta.text]:
+                        self._take(piece, chunker, tool_use)
+                if delta.finished:
+                    finish_reason = delta.finish_reason
+                    break
+                if guard.check(self.text, self.output_tokens - tokens_before):
+                    log.info("reply %s ends early (%s) after %d tokens", self.id, guard.reason, self.output_tokens)
+                    self.engine.cancel(self.id)
+                    finish_reason = "stop"
+                    break
+        for piece in calls.finish() if calls is not None else []:
+            self._take(piece, chunker, tool_use)
+        return finish_reason
+
+    def _take(self, piece: str | ToolCall | MalformedCall, chunker: ClauseChunker | None, tool_use: ToolUse) -> None:
         """Text goes out (and to TTS); a call goes out as a call once it fits the declared tools."""
         if isinstance(piece, str):
             self.text += piece
@@ -186,11 +224,16 @@ class Reply:
             for clause in chunker.push(piece) if chunker is not None else []:
                 self._queue_clause(clause)
             return
+        declared = {tool["name"] for tool in tool_use.tools}
         if isinstance(piece, MalformedCall):
-            raise StageError("llm", f"the model wrote a call that does not parse ({piece.reason})", "invalid_tool_call")
-        problem = check_call(piece, list(self.tool_use.tools))
-        if problem is not None:
+            problem = f"the model wrote a call that does not parse ({piece.reason})"
+            named = _CALLED_NAME.search(piece.raw)
+            if named and named[1] not in declared:
+                raise UndeclaredCall(problem)
             raise StageError("llm", problem, "invalid_tool_call")
+        problem = check_call(piece, list(tool_use.tools))
+        if problem is not None:
+            raise UndeclaredCall(problem) if piece.name not in declared else StageError("llm", problem, "invalid_tool_call")
         self.calls.append(piece)
         self.outputs.put_nowait(Output("call", call=piece))
 

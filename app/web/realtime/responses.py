@@ -109,8 +109,16 @@ class Responses:
             output_audio=session.config.output_audio if output_audio is None else output_audio,
             output_rate=session.config.output_rate, voice_turn=voice, timing=timing,
             in_conversation=in_conversation, metadata=metadata,
-            tool_use=tool_use,
+            tool_use=tool_use, without_tools=self._without_tools,
         )  # fmt: skip
+
+    def _without_tools(self, messages: list[dict[str, str]]) -> list[dict[str, str]]:
+        """A reply's ``messages`` as a reply without tools has them: the server's own system prompt gets
+        ``limits_prompt`` after it (see ``prompt``); a client's instructions stay as written."""
+        settings = self.session.settings
+        if not messages or messages[0].get("role") != "system" or messages[0].get("content") != settings.system_prompt:
+            return messages
+        return [{**messages[0], "content": settings.default_instructions(tools=False)}, *messages[1:]]
 
     async def create(self, event: ResponseCreate) -> None:
         if self.active is not None and not event.out_of_band:
