@@ -117,4 +117,3 @@ BEYOND_TOOLS: list[str] = [
     "Remind me to call my mother on Sunday.",
     "What are today's top news headlines?",
 ]
-
