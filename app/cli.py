@@ -22,8 +22,10 @@ BENCHMARKS = {
     "acceptance, identical greedy outputs",
     "weights": "LLM weights at 4/8 bits vs 16 bits: decode tokens/s at batch 1 and 8, prefill, bytes per step",
     "load": "many voice and typed users for a bounded time: errors, latency, memory, descriptors, leaked KV",
-    "quality": "answer quality through the server: facts, arithmetic, spelling, translation, memory of earlier turns",
-    "tools": "function calling through the server: the right tool with valid arguments, no calls when none is needed",
+    "quality": "answer quality through the server: facts, arithmetic, spelling, translation, memory of earlier turns, "
+    "saying what it cannot do",
+    "tools": "function calling through the server: the right tool with valid arguments, no calls when none is needed, "
+    "declining what no tool does",
     "turns": "turn taking: pauses inside unfinished thoughts that end the turn, and the wait after finished ones, "
     "semantic_vad beside server_vad",
 }
