@@ -72,7 +72,7 @@ def call_is_right(call: ToolCall, tool: str, expected: dict[str, int | str]) -> 
     return True
 
 
-async def _run_one(url: str, request: str, tool: str | None, expected: dict, server: dict[str, Any],
+async def _run_one(url: str, server: dict[str, Any], request: str, tool: str | None, expected: dict,
                    beyond_tools: bool = False) -> Outcome:  # fmt: skip
     from app.bench.client import RealtimeClient
 
@@ -126,8 +126,8 @@ async def run_all(url: str, concurrency: int, label: str = "",
     """Every request (``all_requests`` unless given) in its own conversation, ``concurrency`` at once; progress on
     stderr."""
     server: dict[str, Any] = {}
-    outcomes = await each_in_turn(lambda entry: _run_one(url, *entry[:3], server, *entry[3:]), requests or all_requests(),
-                                  concurrency, f"tools{label}", "requests")  # fmt: skip
+    outcomes = await each_in_turn(lambda entry: _run_one(url, server, *entry), requests or all_requests(), concurrency,
+                                  f"tools{label}", "requests")  # fmt: skip
     return outcomes, server
 
 

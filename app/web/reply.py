@@ -224,16 +224,15 @@ class Reply:
             for clause in chunker.push(piece) if chunker is not None else []:
                 self._queue_clause(clause)
             return
-        declared = {tool["name"] for tool in tool_use.tools}
+        named = _CALLED_NAME.search(piece.raw) if isinstance(piece, MalformedCall) else None
+        called = piece.name if isinstance(piece, ToolCall) else named[1] if named else None
+        if called is not None and called not in {tool["name"] for tool in tool_use.tools}:
+            raise UndeclaredCall(f"the model called {called!r}, which is not a declared tool")
         if isinstance(piece, MalformedCall):
-            problem = f"the model wrote a call that does not parse ({piece.reason})"
-            named = _CALLED_NAME.search(piece.raw)
-            if named and named[1] not in declared:
-                raise UndeclaredCall(problem)
-            raise StageError("llm", problem, "invalid_tool_call")
+            raise StageError("llm", f"the model wrote a call that does not parse ({piece.reason})", "invalid_tool_call")
         problem = check_call(piece, list(tool_use.tools))
         if problem is not None:
-            raise UndeclaredCall(problem) if piece.name not in declared else StageError("llm", problem, "invalid_tool_call")
+            raise StageError("llm", problem, "invalid_tool_call")
         self.calls.append(piece)
         self.outputs.put_nowait(Output("call", call=piece))
 

@@ -69,10 +69,9 @@ class Responses:
         given) has no tools. With ``spelling`` (and ``spelling_hints`` on), a newest user message that asks how a word is
         spelled gets the word's letters, unless the response brings its own ``instructions`` (a task of the client's,
         not an answer)."""
-        settings = self.session.settings
-        system = self.session.config.instructions if instructions is None else instructions
-        if instructions is None and system == settings.system_prompt:
-            system = settings.default_instructions(tools=(tool_use or self.session_tool_use()).active)
+        system = instructions
+        if system is None:
+            system = self._system(self.session.config.instructions, tools=(tool_use or self.session_tool_use()).active)
         messages = [{"role": "system", "content": system}]
         if context is None:
             messages += self.session.conversation.context()
@@ -80,7 +79,7 @@ class Responses:
             messages += [{"role": c.role, "content": c.text} for c in context if c.text]
         if extra_user is not None:
             messages.append({"role": "user", "content": extra_user})
-        if spelling and instructions is None and settings.spelling_hints:
+        if spelling and instructions is None and self.session.settings.spelling_hints:
             return with_spelling_hint(messages)
         return messages
 
@@ -112,13 +111,17 @@ class Responses:
             tool_use=tool_use, without_tools=self._without_tools,
         )  # fmt: skip
 
-    def _without_tools(self, messages: list[dict[str, str]]) -> list[dict[str, str]]:
-        """A reply's ``messages`` as a reply without tools has them: the server's own system prompt gets
-        ``limits_prompt`` after it (see ``prompt``); a client's instructions stay as written."""
+    def _system(self, instructions: str, *, tools: bool) -> str:
+        """The system message of a reply on the session's ``instructions``: the server's own system prompt gets
+        ``limits_prompt`` after it where the reply has no tools; a client's instructions stay as written."""
         settings = self.session.settings
-        if not messages or messages[0].get("role") != "system" or messages[0].get("content") != settings.system_prompt:
+        return settings.default_instructions(tools=tools) if instructions == settings.system_prompt else instructions
+
+    def _without_tools(self, messages: list[dict[str, str]]) -> list[dict[str, str]]:
+        """A reply's ``messages`` as a reply without tools has them (``_system``)."""
+        if not messages or messages[0].get("role") != "system":
             return messages
-        return [{**messages[0], "content": settings.default_instructions(tools=False)}, *messages[1:]]
+        return [{**messages[0], "content": self._system(messages[0]["content"], tools=False)}, *messages[1:]]
 
     async def create(self, event: ResponseCreate) -> None:
         if self.active is not None and not event.out_of_band:
