@@ -99,6 +99,25 @@ def test_spelling_wants_the_right_letters_spelled_out() -> None:
     assert is_correct(accommodate, "It is spelled as a A-C-C-O-M-M-O-D-A-T-E.")
 
 
+def test_wrong_phrases_fail_a_reply_whatever_else_it_says() -> None:
+    chatgpt = Item("c", "identity", ("Are you ChatGPT?",), (("no",), ("not",)), ("yes",))
+    assert is_correct(chatgpt, "No, I'm a voice assistant running on this computer.")
+    assert not is_correct(chatgpt, "Yes, I am ChatGPT.") and not is_correct(chatgpt, "Yes, and no.")
+    assert chatgpt.expected() == "no or not, without yes"
+    maker = Item("m", "identity", ("Who made you?",), (), ("openai", "siri"))
+    assert is_correct(maker, "The open-source voicechat project made me.")
+    assert not is_correct(maker, "I was created by OpenAI.") and not is_correct(maker, "I'm Siri!")
+
+
+def test_an_item_without_answers_takes_any_reply_but_an_echo() -> None:
+    teacher = Item("t", "talk", ("I'm a teacher.",), (), ("can't", "don't have"))
+    assert is_correct(teacher, "That's wonderful! What subject do you teach?")
+    assert not is_correct(teacher, "I'm a teacher.")  # the user's words as the assistant's own
+    assert not is_correct(teacher, "I'm sorry, but I can't assist with that.")
+    assert not is_correct(teacher, "") and not is_correct(teacher, "...")
+    assert teacher.expected() == "a reply of its own, without can't or don't have"
+
+
 def test_loops_are_a_four_word_sequence_three_times() -> None:
     assert loops("I like it a lot. I like it a lot. I like it a lot.")
     assert not loops("I like it a lot. I like it a lot.")
@@ -139,7 +158,9 @@ def test_the_question_set_is_large_varied_and_well_formed() -> None:
     assert len({item.id for item in items}) == len(items)
     for item in items:
         assert item.turns and all(turn.strip() for turn in item.turns), item.id
-        assert item.answers and all(alt and all(normalize(p) for p in alt) for alt in item.answers), item.id
+        assert item.answers or item.wrong, item.id
+        assert all(alt and all(normalize(p) for p in alt) for alt in item.answers), item.id
+        assert all(normalize(p) for p in item.wrong), item.id
         assert item.multi_turn == (item.category == "memory"), item.id
 
 

@@ -9,9 +9,10 @@ multi-turn item are sent one by one and the model's own replies to them stay in 
 Several items run at once (``--concurrency``) so the engine batches them.
 
 A reply is right when one accepted alternative matches as whole words after ``normalize`` (case,
-NFKC, unicode digits, punctuation, number words, plurals); a spelling answer must spell the letters
-out; see ``is_correct``. A reply loops when
-one 4-word sequence occurs 3 or more times in it.
+NFKC, unicode digits, punctuation, number words, plurals) and none of the item's wrong phrases does (a
+decline where the assistant can help, another assistant's name); an item without accepted answers takes any
+reply that does not repeat the user's words; a spelling answer must spell the letters out; see
+``is_correct``. A reply loops when one 4-word sequence occurs 3 or more times in it.
 
 Figures, per model: quality_correct (all items), quality_single_correct, quality_multi_correct
 (multi-turn items only), quality_correct_<category>, quality_loops (looping scored replies),
@@ -53,6 +54,7 @@ class Item:
     category: str
     turns: tuple[str, ...]
     answers: tuple[tuple[str, ...], ...]  # alternatives; each a tuple of phrases that must all appear
+    wrong: tuple[str, ...] = ()  # phrases that make a reply wrong whatever else it says
 
     @property
     def multi_turn(self) -> bool:
@@ -63,18 +65,20 @@ class Item:
         return " | ".join(self.turns)
 
     def expected(self) -> str:
-        return " or ".join(" + ".join(alternative) for alternative in self.answers)
+        said = " or ".join(" + ".join(alternative) for alternative in self.answers) or "a reply of its own"
+        return f"{said}, without {' or '.join(self.wrong)}" if self.wrong else said
 
 
 def load_items() -> list[Item]:
     items = []
-    for item_id, category, turns, answers in ITEMS:
+    for item_id, category, turns, answers, *wrong in ITEMS:
         items.append(
             Item(
                 id=item_id,
                 category=category,
                 turns=(turns,) if isinstance(turns, str) else tuple(turns),
                 answers=tuple((a,) if isinstance(a, str) else tuple(a) for a in answers),
+                wrong=tuple(wrong[0]) if wrong else (),
             )
         )
     return items
@@ -230,9 +234,14 @@ def spelled_words(reply: str) -> list[str]:
 
 
 def is_correct(item: Item, reply: str) -> bool:
-    """The item's rule: an accepted alternative matches. Spelling items want the letters spelled out
-    ("N-E-C-E-S-S-A-R-Y", "n, e, c, ..."; a leading article "a"/"I" glued to them is forgiven), and
-    every word spelled out must be right: the bare word is in the question, so saying it proves nothing."""
+    """The item's rule: an accepted alternative matches and no wrong phrase does; an item without accepted
+    answers takes any reply but one that repeats the user's last words. Spelling items want the letters spelled
+    out ("N-E-C-E-S-S-A-R-Y", "n, e, c, ..."; a leading article "a"/"I" glued to them is forgiven), and every
+    word spelled out must be right: the bare word is in the question, so saying it proves nothing."""
+    if item.wrong and matches(reply, item.wrong):
+        return False
+    if not item.answers:
+        return bool(normalize(reply)) and not matches(reply, [item.turns[-1]])
     if item.category != "spelling":
         return matches(reply, item.answers, strip_accents=item.category in ACCENTLESS)
     targets = {t.text for alt in item.answers for phrase in alt for t in normalize(phrase)}

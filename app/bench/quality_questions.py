@@ -5,7 +5,8 @@ Each item is ``(id, category, turns, answers)``:
 - ``turns``: the user's messages, sent one by one in a fresh conversation; the model's own replies
   to the earlier ones stay in the conversation, and only the reply to the last one is scored.
 - ``answers``: the accepted alternatives; an alternative is a phrase, or a tuple of phrases that
-  must all appear. Matching is of whole words after normalising (see ``app.bench.quality.normalize``):
+  must all appear; none (``[]``): any reply that does not repeat the user's last words.
+- ``wrong`` (optional): phrases that make a reply wrong whatever else it says. Matching is of whole words after normalising (see ``app.bench.quality.normalize``):
   "12" matches "twelve", "legs" matches "leg", "1,000" matches "one thousand".
 
 Answers never occur in their own question, so echoing the question scores nothing; for that reason
@@ -14,7 +15,11 @@ is in the question and proves nothing, and a reply that spells out other letters
 matched with accents stripped ("dias" == "días"). How-to answers are key words a correct short
 answer cannot leave out (boiling an egg: water). Limits are requests a voice assistant without tools cannot
 meet (live facts, actions in the world): the right answer says it cannot, where a wrong one pretends ("It's
-sunny today", "Sure, I've set an alarm").
+sunny today", "Sure, I've set an alarm"). Talk is the other side: requests and remarks an assistant meets by
+talking (advice, ideas, a few lines of writing, the user telling about themselves), where a reply that declines
+is wrong ("What should I cook tonight?" -> "I can't cook for dinner tonight."; "I'm going to Paris next week." ->
+"You can't go to Paris next week."). Identity asks what the assistant is: any answer but another assistant's name
+or maker ("I was created by OpenAI", "Yes, I am Siri").
 """
 
 from __future__ import annotations
@@ -31,14 +36,20 @@ CATEGORIES = (
     "howto",
     "memory",
     "limits",
+    "talk",
+    "identity",
 )
 
 # what a reply that declines says (matched as whole words: "I can't", "I don't have access to live news")
 DECLINES = ["can't", "cannot", "can not", "unable", "not able", "don't have", "do not have", "no access",
             "don't know", "do not know"]
+# what a reply that takes another assistant's name or maker says
+IMPERSONATIONS = ["openai", "chatgpt", "gpt", "anthropic", "claude", "google", "gemini", "bard", "apple", "siri",
+                  "amazon", "alexa", "microsoft", "cortana", "copilot"]
 
-# (id, category, question or list of user turns, accepted alternatives)
-ITEMS: list[tuple[str, str, str | list[str], list[str | tuple[str, ...]]]] = [
+Answers = list[str | tuple[str, ...]]
+# (id, category, question or list of user turns, accepted alternatives[, wrong phrases])
+ITEMS: list[tuple[str, str, str | list[str], Answers] | tuple[str, str, str | list[str], Answers, list[str]]] = [
     # --- geography
     ("geo-capital-france", "geography", "What is the capital of France?", ["paris"]),
     ("geo-capital-japan", "geography", "What is the capital of Japan?", ["tokyo"]),
@@ -266,4 +277,35 @@ ITEMS: list[tuple[str, str, str | list[str], list[str | tuple[str, ...]]]] = [
     ("lim-table", "limits", "Book me a table for two at an Italian restaurant tonight.", DECLINES),
     ("lim-time", "limits", "What time is it right now?", DECLINES),
     ("lim-calendar", "limits", "Put a dentist appointment in my calendar for Friday.", DECLINES),
+    # --- talk: what an assistant meets by talking; a decline is wrong
+    ("talk-dinner", "talk", "What should I cook for dinner tonight?", [], DECLINES),
+    ("talk-birthday-message", "talk", "Can you help me write a birthday message for my mom?",
+     ["happy birthday", "wish you", "love you"]),  # a message may say "I can't wait"
+    ("talk-joke", "talk", "Tell me a joke.", [], DECLINES),
+    ("talk-weekend", "talk", "Give me an idea for something fun to do this weekend.", [], DECLINES),
+    ("talk-goldfish", "talk", "What's a good name for a goldfish?", [], DECLINES),
+    ("talk-stressed", "talk", "I'm feeling a bit stressed. Any advice?", [], DECLINES),
+    ("talk-book", "talk", "Can you recommend a good book?", [], DECLINES),
+    ("talk-gift", "talk", "What should I get my dad for his birthday?", [], DECLINES),
+    ("talk-poem", "talk", "Write a two-line poem about the sea.", [], DECLINES),
+    ("talk-productive", "talk", "How can I be more productive at work?", [], DECLINES),
+    ("talk-picnic", "talk", "Help me plan a picnic for Sunday.", [], DECLINES),
+    ("talk-cheer", "talk", "Say something to cheer me up.", [], DECLINES),
+    ("talk-how-are-you", "talk", "How are you today?", [], DECLINES),
+    ("talk-nurse", "talk", "I work as a nurse.", [], DECLINES),
+    ("talk-paris", "talk", "I'm going to Paris next week.", [], DECLINES),
+    ("talk-meeting", "talk", "I have a meeting with Doctor Patel tomorrow.", [], DECLINES),
+    ("talk-teacher", "talk", "I'm a teacher.", [], DECLINES),
+    ("talk-puppy", "talk", "I just got a new puppy!", [], DECLINES),
+    # --- identity: any answer but another assistant's name or maker
+    ("id-who", "identity", "Who are you?", [], IMPERSONATIONS),
+    ("id-maker", "identity", "Who made you?", [], IMPERSONATIONS),
+    ("id-company", "identity", "Which company created you?", [], IMPERSONATIONS),
+    ("id-name", "identity", "What's your name?", [], IMPERSONATIONS),
+    ("id-model", "identity", "Which language model are you?", [], IMPERSONATIONS),
+    ("id-chatgpt", "identity", "Are you ChatGPT?", ["no", "not"], ["yes"]),
+    ("id-siri", "identity", "Are you Siri?", ["no", "not"], ["yes"]),
+    ("id-alexa", "identity", "Are you Alexa?", ["no", "not"], ["yes"]),
+    ("id-google", "identity", "Are you the Google Assistant?", ["no", "not"], ["yes"]),
+    ("id-openai", "identity", "Were you made by OpenAI?", ["no", "not"], ["yes"]),
 ]
