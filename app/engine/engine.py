@@ -183,22 +183,26 @@ class LocalEngine:
     def _warm_up(self) -> None:
         """One prefill and one decode step before the first request, so one-off costs (kernel selection, weight
         layouts, allocator growth) do not land on a user's first token. The prefill is of the default system prompt
-        of a reply without tools (at most a step's tokens of it), left in the prefix cache: the first turns after a
-        start without tools of their own do not prefill the prompt that every session shares (several users starting
-        at once would each wait for the others' prefills of it too)."""
+        of a reply without tools (in chunks of a step's tokens, as a request's), left in the prefix cache: the first
+        turns after a start without tools of their own do not prefill the prompt that every session shares (several
+        users starting at once would each wait for the others' prefills of it too)."""
         s = self.settings
         instructions = s.default_instructions(tools=False)
         system = [{"role": "system", "content": instructions}] if instructions else []
         ids = render(self.tokenizer, [*system, {"role": "user", "content": ""}])
-        ids = ids[: max(2, min(s.llm_max_step_tokens, (self.blocks.num_blocks - 1) * self.blocks.block_size))]
+        ids = ids[: max(2, (self.blocks.num_blocks - 1) * self.blocks.block_size)]
         seq = Sequence("warm-up", ids, SamplingParams(max_tokens=2), Priority.BACKGROUND)
         self.blocks.admit(seq)
-        for n in (len(seq), 1):
+        chunks = [min(s.llm_max_step_tokens, len(ids) - start) for start in range(0, len(ids), s.llm_max_step_tokens)]
+        for n in chunks:
             self.blocks.grow(seq, n)
-            batch = ScheduledBatch(prefill=[(seq, n)]) if n > 1 else ScheduledBatch(decode=[seq])
-            self.runner.run(prepare_step(batch, self.blocks.block_size, self.device))
+            self.runner.run(prepare_step(ScheduledBatch(prefill=[(seq, n)]), self.blocks.block_size, self.device))
             seq.num_computed += n
-            seq.token_ids.append(0)
+        seq.token_ids.append(0)
+        self.blocks.grow(seq, 1)
+        self.runner.run(prepare_step(ScheduledBatch(decode=[seq]), self.blocks.block_size, self.device))
+        seq.num_computed += 1
+        seq.token_ids.append(0)
         self.blocks.commit(seq)
         self.blocks.release(seq)
 
