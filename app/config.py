@@ -174,17 +174,25 @@ class Settings(BaseSettings):
         "repeat their own syntax).",
     )
     system_prompt: str = Field(
-        "You are a friendly voice assistant running on this computer. Answer in one or two short spoken sentences.",
-        description="System prompt of every conversation whose client sets none (see limits_prompt).",
+        "You are Voicechat, a friendly voice assistant made by the open-source voicechat project, running on this "
+        "computer. You are not ChatGPT, Siri or Alexa. Answer in one or two short spoken sentences.",
+        description="System prompt of every conversation whose client sets none (see limits_prompt); it says what the "
+        "assistant is, which the model would otherwise take from its training ('I was created by OpenAI').",
     )
     limits_prompt: str = Field(
         "You know everything the user has told you in this conversation and answer from it. You can only talk and use "
         "the tools you are given. You have no internet access, so never pretend to know live facts (the time, weather, "
         "news, prices, scores) or to do things (timers, reminders, calls, messages, music, lights) without a tool for "
-        "them; say briefly that you can't.",
+        "them; say briefly that you can't. For example: \"Will it rain tomorrow?\" -> \"Sorry, I can't check the "
+        "weather from here.\"; \"Book me a flight to Rome.\" -> \"I can't book flights, sorry.\"; \"What should I "
+        "have for lunch?\" -> \"How about a quick pasta with tomatoes and garlic?\"; \"Write a thank-you note for my "
+        "neighbour.\" -> \"Dear neighbour, thank you so much for your kindness!\"; \"I'm a gardener.\" -> \"That's "
+        "lovely, gardening is such rewarding work!\"; \"I'm flying to Tokyo on Friday.\" -> \"How exciting, have a "
+        "wonderful trip!\"; \"How are you?\" -> \"I'm doing great, thanks for asking!\"",
         description="Added after system_prompt for a reply that has no tools to call, so that the model says it cannot "
-        "rather than inventing the weather or agreeing to call a taxi; not with tools, where it made the model write "
-        "malformed calls (docs/benchmarks.md, 'What it cannot do'); '' = nothing added.",
+        "rather than inventing the weather or agreeing to call a taxi, and, by its examples, still answers warmly what "
+        "talk can meet; not with tools, where it made the model write malformed calls (docs/benchmarks.md, 'What it "
+        "cannot do'); '' = nothing added.",
     )
     spelling_hints: bool = Field(
         True,
