@@ -52,9 +52,10 @@ async def test_a_reply_without_tools_gets_the_limits_and_one_with_tools_or_own_i
 
 async def test_the_served_model_says_it_cannot_and_still_talks_recalls_and_knows_what_it_is(tools_server_url: str) -> None:
     """The real 1.5B through the real server, greedy, no tools: requests it cannot meet are declined, not pretended
-    ("Sure, I'll call a taxi for you." before); what talk meets is not declined nor echoed ("I'm sorry, but I can't cheer
-    you up.", "I'm a teacher." before the prompt's examples), what the user said in an earlier turn is still answered from, and it does not
-    take another assistant's name ("I was created by OpenAI." before the system prompt said what it is)."""
+    ("Sure, I'll call a taxi for you." before); what talk meets is not declined nor echoed ("I'm sorry, but I can't
+    cheer you up.", "I'm a teacher." before the prompt's examples); what the user said in an earlier turn is still
+    answered from; and it does not take another assistant's name ("I was created by OpenAI." before the system
+    prompt said what it is)."""
     from openai import AsyncOpenAI
 
     client = AsyncOpenAI(api_key="not-needed", base_url=tools_server_url + "/v1",

@@ -1,13 +1,15 @@
 """The question set of ``voicechat bench quality``: what a voice user asks, with the answers accepted.
 
-Each item is ``(id, category, turns, answers)``:
+Each item is ``(id, category, turns, answers[, wrong])``:
 
 - ``turns``: the user's messages, sent one by one in a fresh conversation; the model's own replies
   to the earlier ones stay in the conversation, and only the reply to the last one is scored.
 - ``answers``: the accepted alternatives; an alternative is a phrase, or a tuple of phrases that
   must all appear; none (``[]``): any reply that does not repeat the user's last words.
-- ``wrong`` (optional): phrases that make a reply wrong whatever else it says. Matching is of whole words after normalising (see ``app.bench.quality.normalize``):
-  "12" matches "twelve", "legs" matches "leg", "1,000" matches "one thousand".
+- ``wrong`` (optional): phrases that make a reply wrong whatever else it says.
+
+Matching is of whole words after normalising (see ``app.bench.quality.normalize``): "12" matches
+"twelve", "legs" matches "leg", "1,000" matches "one thousand".
 
 Answers never occur in their own question, so echoing the question scores nothing; for that reason
 a spelling answer must spell the letters out ("N-E-C-E-S-S-A-R-Y", "n, e, c, e, ..."): the bare word
