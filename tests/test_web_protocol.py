@@ -234,12 +234,12 @@ async def test_out_of_band_responses_run_beside_the_reply_over_their_own_context
         # a long reply in the conversation, and an out-of-band question about the first message beside it
         await client.send({"type": "session.update", "session": {"instructions": LONG_REPLY}})
         seen = len(client.events)
-        await client.say_text("Tell me about the sea.")
+        await client.say_text("Tell me a long story about the sea.")
         main_id = (await client.wait_for("response.created", after=seen))["response"]["id"]
         await client.wait_for("response.output_text.delta", after=seen)
-        await client.send({"type": "response.create", "response": {
+        await client.send({"type": "response.create", "response": {  # a few tokens: done well before the story
             "conversation": "none", "metadata": {"purpose": "topic"}, "output_modalities": ["text"],
-            "instructions": "Answer in a few words.", "max_output_tokens": 24,
+            "instructions": "Answer in a few words.", "max_output_tokens": 8,
             "input": [{"type": "item_reference", "id": user_item["id"]},
                       {"type": "message", "role": "user", "content": [{"type": "input_text", "text": "Which drink?"}]}],
         }})  # fmt: skip
