@@ -219,3 +219,28 @@ def test_a_real_run_through_the_server_reports_the_figures(settings: Settings, p
     wrong = figures["quality_wrong"]
     assert len(wrong) == round(len(CATEGORIES) * (1 - figures["quality_correct"]))
     assert all(entry["reply"] and entry["id"] and entry["question"] for entry in wrong)
+
+
+async def test_with_the_page_tools_a_call_is_answered_as_the_page_would_and_the_reply_after_it_scored(
+    tools_server_url: str,
+) -> None:
+    """``--tools page`` on the real 1.5B (greedy): the clock asked for the time is right and its answer carries the
+    time the bench's clock gave; a question no tool meets is answered in words, and the session declared the tools."""
+    from app.bench.quality import PAGE_TOOLS, ask_all
+
+    assert [tool["name"] for tool in PAGE_TOOLS] == ["get_current_time", "set_timer"]
+    items = {item.id: item for item in load_items()}
+    url = tools_server_url.replace("http://", "ws://") + "/ws"
+    outcomes, _ = await ask_all(url, [items["lim-time"], items["geo-capital-france"]], 2, tools=PAGE_TOOLS)
+    clock, paris = outcomes
+    assert clock.calls == ["get_current_time"] and clock.correct and clock.error is None, clock
+    assert matches(clock.reply, ["4:45", "16:45", "quarter to five"]), clock.reply
+    assert paris.calls == [] and paris.correct, paris
+
+
+def test_the_command_takes_the_page_tools() -> None:
+    from app.cli import build_parser
+
+    argv = ["bench", "quality", "--tools", "page"]
+    assert build_parser(argv).parse_args(argv).tools == "page"
+    assert build_parser(["bench", "quality"]).parse_args(["bench", "quality"]).tools == "none"

@@ -6,7 +6,9 @@ answer is in an earlier turn. Every item runs in a fresh conversation over the W
 typed, with text output: the server's system prompt, prompt building and sampling settings are what
 is measured (sampled replies, so a figure moves by a few points between runs). Earlier turns of a
 multi-turn item are sent one by one and the model's own replies to them stay in the conversation.
-Several items run at once (``--concurrency``) so the engine batches them.
+Several items run at once (``--concurrency``) so the engine batches them. ``--tools page`` declares the two tools
+the page declares (the time, a timer), answers a call as the page would and scores the reply after it: what a
+person on the page hears (the server's prompt with tools has no ``limits_prompt``).
 
 A reply is right when one accepted alternative matches as whole words after ``normalize`` (case,
 NFKC, unicode digits, punctuation, number words, plurals) and none of the item's wrong phrases does (a
@@ -36,14 +38,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Awaitable, Callable, Iterable, Iterator, TypeVar
 
-from app.bench.quality_questions import CATEGORIES, ITEMS
+from app.bench.quality_questions import CATEGORIES, ITEMS, TOOL_MEETS
+from app.bench.tool_requests import TOOL_OUTPUTS, TOOLS
 from app.config import Settings
 from app.engine.phrase_limit import repeats_a_phrase
+from app.engine.tool_calls import ToolCall
 
 TURN_TIMEOUT_S = 180.0
 T = TypeVar("T")
 R = TypeVar("R")
 ACCENTLESS = {"translation"}  # categories matched with accents stripped
+# the tools the page declares (static/js/page-tools.js): `--tools page` asks as the page does
+PAGE_TOOLS = [tool for tool in TOOLS if tool["name"] in ("get_current_time", "set_timer")]
 
 # --------------------------------------------------------------------------- the question set
 
@@ -266,21 +272,46 @@ class Outcome:
     error: str | None = None
     correct: bool = False
     looped: bool = False
+    calls: list[str] = field(default_factory=list)  # the tools the scored reply called (``--tools page``)
 
 
-async def _ask(url: str, item: Item, server: dict[str, Any]) -> Outcome:
+def calls_after(events: list[dict[str, Any]], start: int) -> list[ToolCall]:
+    """The tool calls among ``events`` from index ``start`` on."""
+    return [
+        ToolCall(e["name"], e["arguments"], e["call_id"])
+        for e in events[start:]
+        if e["type"] == "response.function_call_arguments.done"
+    ]
+
+
+async def _ask(url: str, item: Item, server: dict[str, Any], tools: list[dict] | None = None) -> Outcome:
+    """One item in a fresh conversation; with ``tools`` declared, a call is answered as the client's tool would
+    answer it and the reply after it is the turn's."""
     from app.bench.client import RealtimeClient
 
     outcome = Outcome(item)
+    session: dict[str, Any] = {"output_modalities": ["text"]}
+    if tools:
+        session.update({"tools": tools, "tool_choice": "auto"})
     try:
         async with RealtimeClient(url) as client:
             server.setdefault("session", client.session)
-            await client.send({"type": "session.update", "session": {"output_modalities": ["text"]}})
+            await client.send({"type": "session.update", "session": session})
             await client.wait_for("session.updated")
             for turn in item.turns:
                 seen = len(client.events)
                 await client.say_text(turn)
                 reply = await client.next_reply(after=seen, timeout=TURN_TIMEOUT_S)
+                calls = calls_after(client.events, seen)
+                if calls and reply.status == "completed":
+                    asked = len(client.events)
+                    for call in calls:
+                        output = TOOL_OUTPUTS.get(call.name, ('{"error": "unknown tool"}', None))[0]
+                        await client.send({"type": "conversation.item.create", "item": {
+                            "type": "function_call_output", "call_id": call.call_id, "output": output}})  # fmt: skip
+                    await client.send({"type": "response.create"})
+                    reply = await client.next_reply(after=asked, timeout=TURN_TIMEOUT_S)
+                outcome.calls = [call.name for call in calls]
                 errors = [e["error"].get("code") for e in client.events[seen:] if e["type"] == "error"]
                 if errors:
                     outcome.error = f"error events: {', '.join(map(str, errors))}"
@@ -292,7 +323,8 @@ async def _ask(url: str, item: Item, server: dict[str, Any]) -> Outcome:
     except (TimeoutError, ConnectionError, OSError) as error:
         outcome.error = f"{type(error).__name__}: {error}"
     outcome.reply = outcome.replies[-1] if len(outcome.replies) == len(item.turns) else ""
-    outcome.correct = outcome.error is None and is_correct(item, outcome.reply)
+    met = TOOL_MEETS.get(item.id) in outcome.calls  # the clock asked for the time: right, whatever it then says
+    outcome.correct = outcome.error is None and (met or is_correct(item, outcome.reply))
     outcome.looped = loops(outcome.reply)
     return outcome
 
@@ -318,10 +350,12 @@ async def each_in_turn(work: Callable[[T], Awaitable[R]], items: list[T], concur
     return list(await asyncio.gather(*(one(item) for item in items)))
 
 
-async def ask_all(url: str, items: list[Item], concurrency: int, label: str = "") -> tuple[list[Outcome], dict]:
-    """Every item in its own conversation, ``concurrency`` at once; progress on stderr."""
+async def ask_all(url: str, items: list[Item], concurrency: int, label: str = "",
+                  tools: list[dict] | None = None) -> tuple[list[Outcome], dict]:  # fmt: skip
+    """Every item in its own conversation, ``concurrency`` at once, ``tools`` declared; progress on stderr."""
     server: dict[str, Any] = {}
-    outcomes = await each_in_turn(lambda item: _ask(url, item, server), items, concurrency, f"quality{label}", "items")
+    outcomes = await each_in_turn(lambda item: _ask(url, item, server, tools), items, concurrency, f"quality{label}",
+                                  "items")  # fmt: skip
     return outcomes, server
 
 
@@ -345,6 +379,7 @@ def summarize(outcomes: list[Outcome]) -> dict[str, Any]:
     out.update(
         {
             "quality_loops": sum(o.looped for o in outcomes),
+            "quality_tool_calls": sum(bool(o.calls) for o in outcomes),
             "quality_cut": sum(o.status == "incomplete" for o in outcomes),
             "quality_errors": sum(o.error is not None for o in outcomes),
             "quality_reply_words_p50": words[len(words) // 2] if words else None,
@@ -360,6 +395,8 @@ def _entry(outcome: Outcome) -> dict[str, Any]:
              "expected": outcome.item.expected()}  # fmt: skip
     if outcome.error:
         entry["error"] = outcome.error
+    if outcome.calls:
+        entry["calls"] = outcome.calls
     if outcome.item.multi_turn:
         entry["earlier_replies"] = outcome.replies[:-1]
     return entry
@@ -380,6 +417,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--limit", type=int, default=None, help="ask only this many items (categories taken in turn)")
     parser.add_argument("--category", dest="categories", nargs="+", action="extend", choices=CATEGORIES,
                         metavar="NAME", help=f"ask only these categories ({', '.join(CATEGORIES)})")
+    parser.add_argument("--tools", choices=("none", "page"), default="none",
+                        help="'page': declare the page's tools (the time, a timer) as the page does, answer a call as "
+                        "it would, and score the reply after it (default: none, the server's prompt without tools)")
 
 
 @contextmanager
@@ -401,7 +441,7 @@ def own_server(settings: Settings, model: str, concurrency: int) -> Iterator[str
 def _measure_own(settings: Settings, model: str, items: list[Item], args: argparse.Namespace):
     with own_server(settings, model, args.concurrency) as url:
         started = time.perf_counter()
-        outcomes, server = asyncio.run(ask_all(url, items, args.concurrency, f" {model}"))
+        outcomes, server = asyncio.run(ask_all(url, items, args.concurrency, f" {model}", _tools(args)))
         elapsed = time.perf_counter() - started
     return outcomes, server, elapsed
 
@@ -413,7 +453,7 @@ def run(args: argparse.Namespace, settings: Settings) -> dict[str, Any]:
         if args.llm_models:
             print("quality: --llm-model is ignored with --url (the server's model answers)", file=sys.stderr)
         started = time.perf_counter()
-        outcomes, server = asyncio.run(ask_all(args.url, items, args.concurrency))
+        outcomes, server = asyncio.run(ask_all(args.url, items, args.concurrency, tools=_tools(args)))
         elapsed = time.perf_counter() - started
         name = server.get("session", {}).get("model") or "server"
         results[name] = _model_figures(outcomes, server, elapsed, None)
@@ -428,11 +468,16 @@ def run(args: argparse.Namespace, settings: Settings) -> dict[str, Any]:
         "quality_multi_items": sum(i.multi_turn for i in items),
         "quality_categories": ",".join(sorted({i.category for i in items}, key=CATEGORIES.index)),
         "quality_concurrency": args.concurrency,
+        "quality_tools": ",".join(tool["name"] for tool in _tools(args)) or "none",
         "quality_system_prompt": server.get("session", {}).get("instructions"),
         "server": where,
     }
     return report_models("answer quality: fresh typed conversations through the server, share answered right",
                          results, shared, args.json_path)  # fmt: skip
+
+
+def _tools(args: argparse.Namespace) -> list[dict]:
+    return PAGE_TOOLS if args.tools == "page" else []
 
 
 def _model_figures(outcomes: list[Outcome], server: dict[str, Any], elapsed: float, settings: Settings | None) -> dict:

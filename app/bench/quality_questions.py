@@ -49,6 +49,9 @@ DECLINES = ["can't", "cannot", "can not", "unable", "not able", "don't have", "d
 IMPERSONATIONS = ["openai", "chatgpt", "gpt", "anthropic", "claude", "google", "gemini", "bard", "apple", "siri",
                   "amazon", "alexa", "microsoft", "cortana", "copilot"]
 
+# items a tool the page declares meets: with the page's tools (``bench quality --tools page``) a call of it is right
+TOOL_MEETS = {"lim-time": "get_current_time"}
+
 Answers = list[str | tuple[str, ...]]
 # (id, category, question or list of user turns, accepted alternatives[, wrong phrases])
 ITEMS: list[tuple[str, str, str | list[str], Answers] | tuple[str, str, str | list[str], Answers, list[str]]] = [

@@ -23,7 +23,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from app.bench.quality import add_server_arguments, each_in_turn, matches, own_server, report_models
+from app.bench.quality import add_server_arguments, calls_after, each_in_turn, matches, own_server, report_models
 from app.bench.quality_questions import DECLINES
 from app.bench.tool_requests import BEYOND_TOOLS, REQUESTS, TOOL_OUTPUTS, TOOLS
 from app.config import Settings
@@ -44,14 +44,6 @@ class Outcome:
     correct: bool = False
     followup_ok: bool = False
     beyond_tools: bool = False  # no declared tool meets it: right when it says it cannot, without a call
-
-
-def _calls_after(events: list[dict[str, Any]], start: int) -> list[ToolCall]:
-    return [
-        ToolCall(e["name"], e["arguments"], e["call_id"])
-        for e in events[start:]
-        if e["type"] == "response.function_call_arguments.done"
-    ]
 
 
 def _errors_after(events: list[dict[str, Any]], start: int) -> list[str]:
@@ -87,7 +79,7 @@ async def _run_one(url: str, server: dict[str, Any], request: str, tool: str | N
             seen = len(client.events)
             await client.say_text(request)
             reply = await client.next_reply(after=seen, timeout=TURN_TIMEOUT_S)
-            outcome.reply, outcome.calls = reply.text.strip(), _calls_after(client.events, seen)
+            outcome.reply, outcome.calls = reply.text.strip(), calls_after(client.events, seen)
             errors = _errors_after(client.events, seen)
             if errors:
                 outcome.error = f"error events: {', '.join(errors)}"
@@ -107,7 +99,7 @@ async def _run_one(url: str, server: dict[str, Any], request: str, tool: str | N
             word = TOOL_OUTPUTS[tool][1]
             outcome.followup_ok = (
                 bool(outcome.followup)
-                and not _calls_after(client.events, seen)
+                and not calls_after(client.events, seen)
                 and not _errors_after(client.events, seen)
                 and (word is None or matches(outcome.followup, [word]))
             )
