@@ -81,24 +81,26 @@ async def test_tool_choice_none_and_required_shape_the_request(rig: Rig):
     assert rig.engine.requests[-1]["params"].phrase_repeat_limit == 0  # calls repeat their own syntax: no limit
 
 
-async def test_a_call_that_breaks_the_schema_fails_the_response_with_its_own_code(rig: Rig):
+async def test_a_call_the_client_cannot_run_fails_the_response_where_a_call_was_required(rig: Rig):
     await declare(rig)
-    rig.engine.reply = '<tool_call>{"name": "set_timer", "arguments": {"seconds": "soon"}}</tool_call>'
-    done = await ask(rig, "Timer please")
-    assert done["response"]["status"] == "failed"
-    assert rig.outbox.of("error")[-1]["error"]["code"] == "invalid_tool_call"
-    rig.engine.reply = '<tool_call>{"name": "launch_rocket", "arguments": {}}</tool_call>'
-    done = await ask(rig, "Go", tool_choice="required")  # a call the client requires: no answer in words instead
-    assert done["response"]["status_details"]["error"]["code"] == "invalid_tool_call"
+    for call in ('<tool_call>{"name": "set_timer", "arguments": {"seconds": "soon"}}</tool_call>',
+                 '<tool_call>{"name": "launch_rocket", "arguments": {}}</tool_call>'):
+        rig.engine.reply = call
+        done = await ask(rig, "Go", tool_choice="required")  # a call the client requires: no answer in words instead
+        assert done["response"]["status"] == "failed"
+        assert done["response"]["status_details"]["error"]["code"] == "invalid_tool_call"
+        assert rig.outbox.of("error")[-1]["error"]["code"] == "invalid_tool_call"
 
 
-async def test_a_call_to_a_tool_nobody_declared_is_answered_again_without_tools(rig: Rig):
-    """ "Play some jazz" beside a timer: the model called ``play_music``, which the client never declared; the reply
-    is written again as one without tools (the system prompt saying what it cannot do), not failed in silence."""
+async def test_a_call_the_client_cannot_run_is_answered_again_without_tools(rig: Rig):
+    """ "Play some jazz" beside a timer: the model called ``play_music``, which the client never declared, or wrote a
+    call that does not parse, or called the timer without its seconds ("My favourite colour is green."); the reply is
+    written again as one without tools (the system prompt saying what it cannot do), not failed in silence."""
     await declare(rig)
     settings = rig.session.settings
     for call in ('<tool_call>{"name": "play_music", "arguments": {"genre": "jazz"}}</tool_call>',
-                 '<tool_call>{{"name": "play_music", "arguments": {"genre": "jazz"}}}}</tool_call>'):  # does not parse
+                 '<tool_call>{{"name": "play_music", "arguments": {"genre": "jazz"}}}}</tool_call>',  # does not parse
+                 '<tool_call>{"name": "set_timer", "arguments": {"seconds": "soon"}}</tool_call>'):  # breaks the schema
         rig.engine.reply, rig.engine.reply_without_tools = call, "I can't play music here."
         errors = len(rig.outbox.of("error"))
         done = await ask(rig, "Play some jazz.")

@@ -37,9 +37,9 @@ class StageError(Exception):
         self.code = code
 
 
-class UndeclaredCall(StageError):
-    """A call (parsed or not) that names a tool the client did not declare: the model meant something none of the
-    declared tools does."""
+class UnusableCall(StageError):
+    """A call the client cannot run: it names a tool the client did not declare, does not parse, or breaks its tool's
+    schema."""
 
     def __init__(self, message: str):
         super().__init__("llm", message, "invalid_tool_call")
@@ -163,12 +163,12 @@ class Reply:
         self.outputs.put_nowait(Output("end", finish_reason=finish_reason))
 
     def _answers_without_tools(self, error: StageError) -> bool:
-        """A call to a tool the client did not declare, before any text or call went out, where the client did not
-        require a call: the model meant something none of the tools does ("Play some jazz" -> ``play_music`` beside a
-        timer and a clock), so the reply is written again as a reply without tools, which may say it cannot
-        (``limits_prompt``) instead of failing with nothing said. A declared tool's call that breaks its schema still
-        fails the reply (``invalid_tool_call``): the tool was the right one."""
-        return (isinstance(error, UndeclaredCall) and self.without_tools is not None and self.tool_use.choice == "auto"
+        """A call the client cannot run, before any text or call went out, where the client did not require a call:
+        the model meant something none of the tools does ("Play some jazz" -> ``play_music`` beside a timer and a
+        clock; "My favourite colour is green." -> ``set_timer`` without its seconds), so the reply is written again as
+        a reply without tools, which may say it cannot (``limits_prompt``), instead of failing with nothing said. Where
+        the client required a call the reply fails (``invalid_tool_call``)."""
+        return (isinstance(error, UnusableCall) and self.without_tools is not None and self.tool_use.choice == "auto"
                 and not self.text and not self.calls and not self.stopped)
 
     async def _generate(self, messages: list[dict[str, str]], tool_use: ToolUse, chunker: ClauseChunker | None) -> str | None:
@@ -227,12 +227,12 @@ class Reply:
         named = _CALLED_NAME.search(piece.raw) if isinstance(piece, MalformedCall) else None
         called = piece.name if isinstance(piece, ToolCall) else named[1] if named else None
         if called is not None and called not in {tool["name"] for tool in tool_use.tools}:
-            raise UndeclaredCall(f"the model called {called!r}, which is not a declared tool")
+            raise UnusableCall(f"the model called {called!r}, which is not a declared tool")
         if isinstance(piece, MalformedCall):
-            raise StageError("llm", f"the model wrote a call that does not parse ({piece.reason})", "invalid_tool_call")
+            raise UnusableCall(f"the model wrote a call that does not parse ({piece.reason})")
         problem = check_call(piece, list(tool_use.tools))
         if problem is not None:
-            raise StageError("llm", problem, "invalid_tool_call")
+            raise UnusableCall(problem)
         self.calls.append(piece)
         self.outputs.put_nowait(Output("call", call=piece))
 
