@@ -164,3 +164,25 @@ def test_a_draw_follows_the_distribution_and_never_picks_a_zero():
     assert float(((counts - expected) ** 2 / expected).sum()) < 13.82  # chi-square, 2 degrees of freedom, 99.9%
     first = [draw(probs, torch.Generator().manual_seed(5)) for _ in range(3)]
     assert len(set(first)) == 1  # a seed repeats itself
+
+
+def test_a_call_from_a_small_share_of_the_first_token_is_never_drawn():
+    """``call_floor``: at the reply's first token the call openings (ids 5, 6 here) hold 0.3 of the probability, under
+    a floor of 0.4: text is drawn, the likeliest opening included; at 0.5 they stay; after the first token, or with no
+    floor, nothing changes."""
+    logits = torch.log(torch.tensor([0.05, 0.4, 0.15, 0.05, 0.05, 0.2, 0.1]))
+
+    def row(floor: float, tokens: list[int] = [1, 2, 3], temperature: float = 1.0) -> Sequence:
+        seq = Sequence("r", list(tokens), SamplingParams(temperature=temperature, call_floor=floor), Priority.TEXT)
+        seq.call_openings = (5, 6)
+        return seq
+
+    first = row(0.4)
+    draws = {sample(logits[None], [first]).token_ids[0] for _ in range(300)}
+    assert draws and not draws & {5, 6}
+    assert sample((logits + torch.tensor([0, 0, 0, 0, 0, 3.0, 0]))[None], [row(0.4, temperature=0)]).token_ids == [5]
+    for seq in (row(0.25), row(0.0)):
+        assert {5, 6} & {sample(logits[None], [seq]).token_ids[0] for _ in range(300)}
+    later = row(0.4)
+    later.token_ids.append(1)  # a token of the reply already: its first token is past
+    assert {5, 6} & {sample(logits[None], [later]).token_ids[0] for _ in range(300)}

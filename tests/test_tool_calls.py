@@ -8,6 +8,7 @@ import pytest
 
 from app.engine.tool_calls import (
     MalformedCall,
+    opens_call,
     StructuredCalls,
     ToolCall,
     ToolCallParser,
@@ -237,3 +238,10 @@ def test_only_a_marked_assistant_message_is_continued(qwen_dir):
 def test_a_call_left_open_in_another_tag_is_not_spoken_either():
     pieces = stream('<tools>\n{"name": "get_weather", "arguments": {"ci', 5)
     assert [type(p) for p in pieces] == [MalformedCall] and spoken(pieces) == ""
+
+
+def test_the_tokens_that_open_a_call_are_those_the_parser_reads_as_one():
+    for piece in ("<tool_call>", "<", " <", "<tool", "```", "`", " ``", "{", "{{", '{"', " {\n", "<tools>"):
+        assert opens_call(piece), piece
+    for piece in ("", " ", "5", "The", " Sure", "<b>", "}", "[", "Hello {"):
+        assert not opens_call(piece), piece

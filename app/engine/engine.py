@@ -39,7 +39,7 @@ from app.engine.prompt import PromptBuilder, PromptTooLongError, render
 from app.engine.sampling import record_token_probs, sample
 from app.engine.scheduler import ScheduledBatch, Scheduler, SchedulerConfig, StepOutcome
 from app.engine.sequence import Sequence, Status
-from app.engine.tool_calls import ToolsUnsupportedError, template_supports_tools
+from app.engine.tool_calls import ToolsUnsupportedError, call_opening_ids, template_supports_tools
 from app.engine.speculative import SpecPlan, Speculator
 from app.engine.spelling import user_words
 
@@ -109,6 +109,7 @@ class LocalEngine:
         self.supports_tools = template_supports_tools(self.tokenizer.chat_template)
         self.prompts = PromptBuilder(self.tokenizer)
         self.token_texts = TokenTexts.of(self.tokenizer)
+        self.call_openings = call_opening_ids(self.tokenizer, self.token_texts.pieces) if self.supports_tools else ()
         dtype = compute_dtype(s.llm_dtype, self.model_path, self.device, lean=s.llm_lean_forward,
                               half_weights=s.llm_half_weights, weight_bits=s.weight_bits)
         self.runner = self._runner(self.model_path, dtype, s.kv_cache_bytes, s.weight_bits)
@@ -260,6 +261,7 @@ class LocalEngine:
         seq.detok = IncrementalDetokenizer(self.tokenizer, seq.token_ids, params.stop)
         seq.texts = self.token_texts if params.phrase_repeat_limit else None
         seq.end_ids = tuple(sorted(self.scheduler.config.eos_ids))
+        seq.call_openings = self.call_openings if tools and params.call_floor > 0 else ()
         req = _Request(seq, asyncio.Queue(), loop)
         with self._cv:
             refused = None

@@ -28,14 +28,20 @@ class SampleResult:
 
 def steer(logits: torch.Tensor, seq: Sequence, context: list[int]) -> torch.Tensor:
     """``logits`` [V] of the token after ``context`` (``seq``'s tokens so far, or with proposals) under the row's
-    repetition penalty (transformers' rule, over the whole context) and phrase limit (over the reply; only the reply's
-    end tokens where it would take the likeliest token): the same tensor where neither changes anything, else a copy."""
+    repetition penalty (transformers' rule, over the whole context), phrase limit (over the reply; only the reply's
+    end tokens where it would take the likeliest token) and call floor (at the reply's first token): the same tensor
+    where none changes anything, else a copy."""
     params = seq.params
     limit = params.phrase_repeat_limit
     banned = phrase_ban(seq.texts, context[seq.prompt_len :], limit) if limit and seq.texts is not None else ()
-    if params.repetition_penalty == 1.0 and not banned:
+    # a call from a small share of the first token's probability: answer in words
+    no_call = (seq.call_openings and len(context) == seq.prompt_len
+               and _call_share(logits, seq.call_openings) < params.call_floor)
+    if params.repetition_penalty == 1.0 and not banned and not no_call:
         return logits
     logits = logits.clone()
+    if no_call:
+        logits[torch.tensor(seq.call_openings, device=logits.device)] = float("-inf")
     if params.repetition_penalty != 1.0:
         seen = torch.tensor(sorted(set(context)), device=logits.device)
         scores = logits[seen]
@@ -49,6 +55,11 @@ def steer(logits: torch.Tensor, seq: Sequence, context: list[int]) -> torch.Tens
     if banned:
         logits[torch.tensor(sorted(banned), device=logits.device)] = float("-inf")
     return logits
+
+
+def _call_share(logits: torch.Tensor, openings: tuple[int, ...]) -> float:
+    """The model's own probability (no penalty, no temperature) that the next token opens a call."""
+    return float(logits.softmax(-1)[torch.tensor(openings, device=logits.device)].sum())
 
 
 def probabilities(logits: torch.Tensor, params: SamplingParams) -> torch.Tensor:

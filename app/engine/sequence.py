@@ -48,6 +48,7 @@ class Sequence:
     detok: IncrementalDetokenizer | None = None  # the reply's text and stop strings (None: token ids only)
     texts: TokenTexts | None = None  # each token's text, for ``params.phrase_repeat_limit`` (None: no limit)
     end_ids: tuple[int, ...] = ()  # the tokens that end a reply, where the phrase limit ends one
+    call_openings: tuple[int, ...] = ()  # the tokens that open a tool call, for ``params.call_floor``
     token_probs: dict[int, float] | None = None  # the answer to ``params.token_probs``, once read
     probe_position: int | None = None  # the prompt position whose logits answer it ("user_words_end"), if any
 

@@ -70,6 +70,21 @@ class MalformedCall:
     reason: str
 
 
+def opens_call(piece: str) -> bool:
+    """Whether a reply that starts with the token ``piece`` starts a call as :class:`ToolCallParser` reads one: a tag,
+    a fence or a bare JSON object, or the start of a tag or fence."""
+    lead = piece.lstrip()
+    openings = (*START_TAGS, FENCE)
+    return bool(lead) and (lead.startswith((*openings, "{")) or any(opening.startswith(lead) for opening in openings))
+
+
+def call_opening_ids(tokenizer, pieces: list[str]) -> tuple[int, ...]:
+    """The token ids that open a call: of ``pieces`` (each token's text) and of the tokenizer's own added tokens
+    (``<tool_call>`` is one in Qwen2.5's)."""
+    added = {token_id for text, token_id in tokenizer.get_added_vocab().items() if opens_call(text)}
+    return tuple(sorted(added | {token_id for token_id, piece in enumerate(pieces) if opens_call(piece)}))
+
+
 def check_call(call: ToolCall, tools: list[dict]) -> str | None:
     """Why ``call`` does not fit the declared ``tools`` (Realtime shape), or None when it does."""
     declared = {tool["name"]: tool for tool in tools}

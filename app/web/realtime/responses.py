@@ -103,7 +103,9 @@ class Responses:
             params=SamplingParams(temperature=settings.temperature, top_p=settings.top_p,
                                   repetition_penalty=settings.repetition_penalty,
                                   phrase_repeat_limit=0 if tool_use.active else settings.phrase_repeat_limit,
-                                  max_tokens=limit, token_probs=end_probs, token_probs_at="user_words_end"),
+                                  max_tokens=limit, token_probs=end_probs, token_probs_at="user_words_end",
+                                  call_floor=settings.tool_call_floor if tool_use.active and tool_use.choice == "auto"
+                                  else 0.0),
             priority=priority or (Priority.VOICE if voice else Priority.TEXT), session_id=session.id,
             output_audio=session.config.output_audio if output_audio is None else output_audio,
             output_rate=session.config.output_rate, voice_turn=voice, timing=timing,
