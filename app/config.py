@@ -177,8 +177,8 @@ class Settings(BaseSettings):
         0.4, ge=0.0, le=1.0,
         description="A reply that may call a tool or answer in words (tool_choice 'auto') calls only where the tokens "
         "that open a call hold at least this share of the model's probability at its first token; below it, it answers "
-        "in words (the 1.5B called the page's clock for 'What is 6 times 7?' from 0.11-0.35, and for the time from "
-        "0.46-0.66: docs/benchmarks.md; 0 = off).",
+        "in words (a model that calls the page's clock for 'What is 6 times 7?' does so from a small share: "
+        "docs/benchmarks.md, 'On the page'; 0 = off).",
     )
     system_prompt: str = Field(
         "You are Voicechat, a friendly voice assistant made by the open-source voicechat project, running on this "

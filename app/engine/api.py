@@ -45,8 +45,7 @@ class SamplingParams:
     token_probs: tuple[int, ...] = ()
     token_probs_at: Literal["next", "user_words_end"] = "next"
     # a reply that may call a tool or answer in words: where the tokens that open a call hold less than this share of
-    # the model's own probability at the reply's first token, none of them is drawn there (0: off; a model that calls
-    # the clock for "What is 6 times 7?" does so from a small share, docs/benchmarks.md)
+    # the model's own probability at the reply's first token, none of them is drawn there (0: off)
     call_floor: float = 0.0
 
 
