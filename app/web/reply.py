@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import re
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -43,9 +42,6 @@ class UnusableCall(StageError):
 
     def __init__(self, message: str):
         super().__init__("llm", message, "invalid_tool_call")
-
-
-_CALLED_NAME = re.compile(r'"name"\s*:\s*"([^"]+)"')
 
 
 @dataclass
@@ -224,10 +220,6 @@ class Reply:
             for clause in chunker.push(piece) if chunker is not None else []:
                 self._queue_clause(clause)
             return
-        named = _CALLED_NAME.search(piece.raw) if isinstance(piece, MalformedCall) else None
-        called = piece.name if isinstance(piece, ToolCall) else named[1] if named else None
-        if called is not None and called not in {tool["name"] for tool in tool_use.tools}:
-            raise UnusableCall(f"the model called {called!r}, which is not a declared tool")
         if isinstance(piece, MalformedCall):
             raise UnusableCall(f"the model wrote a call that does not parse ({piece.reason})")
         problem = check_call(piece, list(tool_use.tools))
