@@ -284,6 +284,15 @@ def calls_after(events: list[dict[str, Any]], start: int) -> list[ToolCall]:
     ]
 
 
+async def answer_calls(client: Any, calls: list[ToolCall]) -> None:
+    """Each call answered as the bench's client tool answers it (``TOOL_OUTPUTS``), then the reply after them asked."""
+    for call in calls:
+        output = TOOL_OUTPUTS.get(call.name, ('{"error": "unknown tool"}', None))[0]
+        await client.send({"type": "conversation.item.create",
+                           "item": {"type": "function_call_output", "call_id": call.call_id, "output": output}})
+    await client.send({"type": "response.create"})
+
+
 async def _ask(url: str, item: Item, server: dict[str, Any], tools: list[dict] | None = None) -> Outcome:
     """One item in a fresh conversation; with ``tools`` declared, a call is answered as the client's tool would
     answer it and the reply after it is the turn's."""
@@ -305,11 +314,7 @@ async def _ask(url: str, item: Item, server: dict[str, Any], tools: list[dict] |
                 calls = calls_after(client.events, seen)
                 if calls and reply.status == "completed":
                     asked = len(client.events)
-                    for call in calls:
-                        output = TOOL_OUTPUTS.get(call.name, ('{"error": "unknown tool"}', None))[0]
-                        await client.send({"type": "conversation.item.create", "item": {
-                            "type": "function_call_output", "call_id": call.call_id, "output": output}})  # fmt: skip
-                    await client.send({"type": "response.create"})
+                    await answer_calls(client, calls)
                     reply = await client.next_reply(after=asked, timeout=TURN_TIMEOUT_S)
                 outcome.calls = [call.name for call in calls]
                 errors = [e["error"].get("code") for e in client.events[seen:] if e["type"] == "error"]

@@ -23,7 +23,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from app.bench.quality import add_server_arguments, calls_after, each_in_turn, matches, own_server, report_models
+from app.bench.quality import (add_server_arguments, answer_calls, calls_after, each_in_turn, matches, own_server,
+                               report_models)
 from app.bench.quality_questions import DECLINES
 from app.bench.tool_requests import BEYOND_TOOLS, REQUESTS, TOOL_OUTPUTS, TOOLS
 from app.config import Settings
@@ -89,11 +90,7 @@ async def _run_one(url: str, server: dict[str, Any], request: str, tool: str | N
                 return outcome
             outcome.correct = call_is_right(outcome.calls[0], tool, expected)
             seen = len(client.events)
-            for call in outcome.calls:
-                output = TOOL_OUTPUTS.get(call.name, ('{"error": "unknown tool"}', None))[0]
-                await client.send({"type": "conversation.item.create",
-                                   "item": {"type": "function_call_output", "call_id": call.call_id, "output": output}})
-            await client.send({"type": "response.create"})
+            await answer_calls(client, outcome.calls)
             answer = await client.next_reply(after=seen, timeout=TURN_TIMEOUT_S)
             outcome.followup = answer.text.strip()
             word = TOOL_OUTPUTS[tool][1]
