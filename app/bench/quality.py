@@ -284,6 +284,11 @@ def calls_after(events: list[dict[str, Any]], start: int) -> list[ToolCall]:
     ]
 
 
+def errors_after(events: list[dict[str, Any]], start: int) -> list[str]:
+    """The codes of the error events among ``events`` from index ``start`` on."""
+    return [str(e["error"].get("code")) for e in events[start:] if e["type"] == "error"]
+
+
 async def answer_calls(client: Any, calls: list[ToolCall]) -> None:
     """Each call answered as the bench's client tool answers it (``TOOL_OUTPUTS``), then the reply after them asked."""
     for call in calls:
@@ -317,9 +322,9 @@ async def _ask(url: str, item: Item, server: dict[str, Any], tools: list[dict] |
                     await answer_calls(client, calls)
                     reply = await client.next_reply(after=asked, timeout=TURN_TIMEOUT_S)
                 outcome.calls = [call.name for call in calls]
-                errors = [e["error"].get("code") for e in client.events[seen:] if e["type"] == "error"]
+                errors = errors_after(client.events, seen)
                 if errors:
-                    outcome.error = f"error events: {', '.join(map(str, errors))}"
+                    outcome.error = f"error events: {', '.join(errors)}"
                 outcome.replies.append(reply.text.strip())
                 outcome.status = reply.status
                 if reply.status not in ("completed", "incomplete"):

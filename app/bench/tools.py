@@ -23,8 +23,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from app.bench.quality import (add_server_arguments, answer_calls, calls_after, each_in_turn, matches, own_server,
-                               report_models)
+from app.bench.quality import (add_server_arguments, answer_calls, calls_after, each_in_turn, errors_after, matches,
+                               own_server, report_models)
 from app.bench.quality_questions import DECLINES
 from app.bench.tool_requests import BEYOND_TOOLS, REQUESTS, TOOL_OUTPUTS, TOOLS
 from app.config import Settings
@@ -45,10 +45,6 @@ class Outcome:
     correct: bool = False
     followup_ok: bool = False
     beyond_tools: bool = False  # no declared tool meets it: right when it says it cannot, without a call
-
-
-def _errors_after(events: list[dict[str, Any]], start: int) -> list[str]:
-    return [str(e["error"].get("code")) for e in events[start:] if e["type"] == "error"]
 
 
 def call_is_right(call: ToolCall, tool: str, expected: dict[str, int | str]) -> bool:
@@ -81,7 +77,7 @@ async def _run_one(url: str, server: dict[str, Any], request: str, tool: str | N
             await client.say_text(request)
             reply = await client.next_reply(after=seen, timeout=TURN_TIMEOUT_S)
             outcome.reply, outcome.calls = reply.text.strip(), calls_after(client.events, seen)
-            errors = _errors_after(client.events, seen)
+            errors = errors_after(client.events, seen)
             if errors:
                 outcome.error = f"error events: {', '.join(errors)}"
             if tool is None or not outcome.calls or outcome.error:
@@ -97,7 +93,7 @@ async def _run_one(url: str, server: dict[str, Any], request: str, tool: str | N
             outcome.followup_ok = (
                 bool(outcome.followup)
                 and not calls_after(client.events, seen)
-                and not _errors_after(client.events, seen)
+                and not errors_after(client.events, seen)
                 and (word is None or matches(outcome.followup, [word]))
             )
     except (TimeoutError, ConnectionError, OSError) as error:
