@@ -179,10 +179,11 @@ def test_a_call_from_a_small_share_of_the_first_token_is_never_drawn():
 
     first = row(0.4)
     draws = {sample(logits[None], [first]).token_ids[0] for _ in range(300)}
-    assert draws and not draws & {5, 6}
+    assert draws and not draws & {5, 6} and first.below_call_floor  # the caller may answer it without tools
     assert sample((logits + torch.tensor([0, 0, 0, 0, 0, 3.0, 0]))[None], [row(0.4, temperature=0)]).token_ids == [5]
     for seq in (row(0.25), row(0.0)):
         assert {5, 6} & {sample(logits[None], [seq]).token_ids[0] for _ in range(300)}
+        assert not seq.below_call_floor
     later = row(0.4)
     later.token_ids.append(1)  # a token of the reply already: its first token is past
     assert {5, 6} & {sample(logits[None], [later]).token_ids[0] for _ in range(300)}

@@ -6,6 +6,7 @@ import json
 
 import pytest
 
+from app.engine.api import Delta
 from app.engine.tool_calls import (
     MalformedCall,
     opens_call,
@@ -186,6 +187,32 @@ async def test_the_engine_streams_a_call_the_parser_reads(settings, qwen_dir):
             pieces += parser.feed(delta.text)
         pieces += parser.finish()
         assert calls(pieces) == [("set_timer", {"seconds": 10})] and spoken(pieces).strip() == ""
+    finally:
+        await engine.stop()
+
+
+async def test_the_first_delta_says_where_a_call_held_too_small_a_share(settings, qwen_dir):
+    """``call_floor``: "Set a timer" opens a call from a large share, a question answered from the conversation does
+    not (its first delta says so: the reply is for words); a request with tools has no phrase limit (its calls repeat
+    their own phrases)."""
+    from app.engine import Priority, SamplingParams
+    from app.engine.engine import LocalEngine
+
+    engine = LocalEngine(settings.model_copy(update={"llm_model": "qwen2.5-0.5b"}), qwen_dir)
+    await engine.start()
+    try:
+        async def first_delta(*said: str) -> Delta:
+            turns = [{"role": "user" if i % 2 == 0 else "assistant", "content": text} for i, text in enumerate(said)]
+            params = SamplingParams(max_tokens=4, call_floor=0.4, phrase_repeat_limit=2)
+            async for delta in engine.generate(messages=turns, tools=template_tools([TIMER]), params=params,
+                                               priority=Priority.TEXT, request_id=f"r{len(said)}"):
+                assert engine._requests[f"r{len(said)}"].seq.texts is None  # no phrase limit with tools
+                engine.cancel(f"r{len(said)}")
+                return delta
+
+        assert not (await first_delta("Set a timer for ten seconds.")).below_call_floor
+        recall = await first_delta("My friend's name is Kenji.", "Nice to meet Kenji!", "What is my friend's name?")
+        assert recall.below_call_floor and recall.text.strip()
     finally:
         await engine.stop()
 

@@ -28,7 +28,9 @@ class SamplingParams:
     top_k: int = 0
     top_p: float = 1.0
     repetition_penalty: float = 1.0
-    phrase_repeat_limit: int = 0  # the most times the reply may say one phrase of 4 words (0: no limit; phrase_limit.py)
+    # the most times the reply may say one phrase of 4 words (0: no limit; phrase_limit.py); none for a request with
+    # tools, whose calls repeat their phrases
+    phrase_repeat_limit: int = 0
     max_tokens: int = 128
     # ends the request at its first token: a prompt sent ahead into the prefix cache for a reply to come, which
     # ``max_tokens`` still sizes (the prompt leaves that reply's room, so the two keep the same turns)
@@ -63,6 +65,7 @@ class Delta:
     token_probs: dict[int, float] | None = None  # the first token's delta: the answer to ``SamplingParams.token_probs``
     prompt_tokens: int | None = None  # on the first token's and the final delta: the prompt's length (after dropped
     # turns), where known (a reply a guard ends before its final delta still reports it)
+    below_call_floor: bool = False  # on the first token's delta: no call was drawn there (``SamplingParams.call_floor``)
 
 
 @runtime_checkable
@@ -70,6 +73,7 @@ class LLMBackend(Protocol):
     """What every LLM backend offers: start/stop, streamed generation, cancel, stats."""
 
     supports_tools: bool  # whether ``generate`` takes ``tools`` (the model has a tool format)
+    floors_calls: bool  # whether ``generate`` applies ``SamplingParams.call_floor`` (``Delta.below_call_floor``)
 
     async def start(self) -> None: ...
 

@@ -87,7 +87,7 @@ class LocalEngine:
         self._prompt_thread: ThreadPoolExecutor | None = None  # builds prompts (the one thread using ``prompts`` once started)
         self._preparing: dict[str, bool] = {}  # request id -> cancelled, while its prompt is being built
         self.runner: ModelRunner | None = None
-        self.supports_tools = False  # known once the tokenizer is loaded
+        self.supports_tools = self.floors_calls = False  # known once the tokenizer is loaded
         self.speculator: Speculator | None = None
         self.scheduler: Scheduler | None = None
 
@@ -110,6 +110,7 @@ class LocalEngine:
         self.prompts = PromptBuilder(self.tokenizer)
         self.token_texts = TokenTexts.of(self.tokenizer)
         self.call_openings = call_opening_ids(self.tokenizer, self.token_texts.pieces) if self.supports_tools else ()
+        self.floors_calls = bool(self.call_openings)
         dtype = compute_dtype(s.llm_dtype, self.model_path, self.device, lean=s.llm_lean_forward,
                               half_weights=s.llm_half_weights, weight_bits=s.weight_bits)
         self.runner = self._runner(self.model_path, dtype, s.kv_cache_bytes, s.weight_bits)
@@ -259,7 +260,7 @@ class LocalEngine:
             yield Delta(request_id, [], "", True, "error", error=str(exc))
             return
         seq.detok = IncrementalDetokenizer(self.tokenizer, seq.token_ids, params.stop)
-        seq.texts = self.token_texts if params.phrase_repeat_limit else None
+        seq.texts = self.token_texts if params.phrase_repeat_limit and not tools else None  # a call repeats its phrases
         seq.end_ids = tuple(sorted(self.scheduler.config.eos_ids))
         seq.call_openings = self.call_openings if tools and params.call_floor > 0 else ()
         req = _Request(seq, asyncio.Queue(), loop)
@@ -471,6 +472,7 @@ class LocalEngine:
             for out in outputs:
                 if out.first_token:
                     out.delta.token_probs, out.delta.prompt_tokens = out.seq.token_probs, out.seq.prompt_len
+                    out.delta.below_call_floor = out.seq.below_call_floor
                 if out.delta.finished:
                     del self._requests[out.seq.request_id]
         self._deliver(deliveries)

@@ -52,6 +52,7 @@ class RemoteEngine:
                           "stream_chunks": 0, "generated_tokens": 0, "prompt_tokens": 0}
         self._ttfts: deque[float] = deque(maxlen=1000)  # recent requests only: the server runs for days
         self.supports_tools = True  # the server's model decides; it answers tools it cannot serve with an error
+        self.floors_calls = False  # the server samples: its first token's probabilities are not seen here
 
     # --- lifecycle ---
     async def start(self) -> None:

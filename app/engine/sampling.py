@@ -37,6 +37,8 @@ def steer(logits: torch.Tensor, seq: Sequence, context: list[int]) -> torch.Tens
     # a call from a small share of the first token's probability: answer in words
     no_call = (seq.call_openings and len(context) == seq.prompt_len
                and _call_share(logits, seq.call_openings) < params.call_floor)
+    if no_call:
+        seq.below_call_floor = True  # the caller may write the reply again without tools (Delta.below_call_floor)
     if params.repetition_penalty == 1.0 and not banned and not no_call:
         return logits
     logits = logits.clone()

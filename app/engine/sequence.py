@@ -49,6 +49,7 @@ class Sequence:
     texts: TokenTexts | None = None  # each token's text, for ``params.phrase_repeat_limit`` (None: no limit)
     end_ids: tuple[int, ...] = ()  # the tokens that end a reply, where the phrase limit ends one
     call_openings: tuple[int, ...] = ()  # the tokens that open a tool call, for ``params.call_floor``
+    below_call_floor: bool = False  # the call openings held less than ``params.call_floor`` at the first token
     token_probs: dict[int, float] | None = None  # the answer to ``params.token_probs``, once read
     probe_position: int | None = None  # the prompt position whose logits answer it ("user_words_end"), if any
 
