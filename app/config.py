@@ -176,8 +176,9 @@ class Settings(BaseSettings):
     tool_call_floor: float = Field(
         0.4, ge=0.0, le=1.0,
         description="A reply that may call a tool or answer in words (tool_choice 'auto') calls only where the tokens "
-        "that open a call hold at least this share of the model's probability at its first token; below it, it answers "
-        "in words (a model that calls the page's clock for 'What is 6 times 7?' does so from a small share: "
+        "that open a call hold at least this share of the model's probability at its first token; below it, the reply "
+        "heard is the same one without tools, started beside it (a model that calls the page's clock for 'What is 6 "
+        "times 7?' does so from a small share, and with tools in its prompt talks about them instead of answering: "
         "docs/benchmarks.md, 'On the page'; 0 = off).",
     )
     system_prompt: str = Field(

@@ -18,6 +18,7 @@ from app.vad.end_of_turn import EndOfTurnScorer, normalise
 from app.web.history import HistoryStore
 from app.web.realtime.parts import SharedParts
 from app.web.realtime.session import Session
+from app.web.reply import WORDS_REQUEST
 from app.web.telemetry import Telemetry
 
 OUTPUT_RATE = 24000
@@ -45,12 +46,15 @@ class FakeEngine:
     ``score_gate`` (when set) opens; a reply ("user_words_end") on its first token's delta, where ``replies_probe``."""
 
     supports_tools = True
+    floors_calls = True
 
     def __init__(self, reply: str = "Paris is the capital of France."):
         self.reply = reply
         self.reply_without_tools: str | None = None  # for a request with no tools, where set
+        self.call_share = 1.0  # the call openings' share at a reply's first token (below params.call_floor: words)
         self.gate: asyncio.Event | None = None
         self.requests: list[dict[str, Any]] = []
+        self.words_requests: list[dict[str, Any]] = []  # a reply's request without tools, started beside its own
         self.cancelled: list[str] = []
         self.end_scores: dict[str, float] = {}
         self.score_gate: asyncio.Event | None = None
@@ -64,7 +68,9 @@ class FakeEngine:
         self, *, messages: list[dict] | None = None, prompt_token_ids: list[int] | None = None, params: SamplingParams,
         priority: Priority, session_id: str | None = None, request_id: str | None = None, tools: list[dict] | None = None,
     ) -> AsyncIterator[Delta]:  # fmt: skip
-        self.requests.append({"messages": messages, "priority": priority, "id": request_id, "tools": tools, "params": params})
+        request = {"messages": messages, "priority": priority, "id": request_id, "tools": tools, "params": params}
+        beside = (request_id or "").endswith(WORDS_REQUEST.format(""))
+        (self.words_requests if beside else self.requests).append(request)
         if params.token_probs and params.token_probs_at == "next":
             if self.score_gate is not None:
                 await self.score_gate.wait()
@@ -83,7 +89,8 @@ class FakeEngine:
             await asyncio.sleep(0.001)
             last = index == len(words) - 1
             yield Delta(request_id or "", [index], ("" if index == 0 else " ") + word, last, "stop" if last else None,
-                        token_probs=probed if index == 0 else None)
+                        token_probs=probed if index == 0 else None,
+                        below_call_floor=index == 0 and bool(tools) and self.call_share < params.call_floor)
 
     def _end_probs(self, params: SamplingParams, words: str | None) -> dict[int, float] | None:
         score = self.end_scores.get(words)

@@ -78,7 +78,6 @@ async def test_tool_choice_none_and_required_shape_the_request(rig: Rig):
     assert done["response"]["output"][0]["name"] == "set_timer"
     continued = rig.engine.requests[-1]["messages"][-1]
     assert continued["role"] == "assistant" and continued["content"].startswith('<tool_call>\n{"name": "set_timer"')
-    assert rig.engine.requests[-1]["params"].phrase_repeat_limit == 0  # calls repeat their own syntax: no limit
 
 
 async def test_a_call_the_client_cannot_run_fails_the_response_where_a_call_was_required(rig: Rig):
@@ -113,6 +112,26 @@ async def test_a_call_the_client_cannot_run_is_answered_again_without_tools(rig:
         assert first["messages"][0]["content"] == settings.system_prompt
         assert again["messages"][0]["content"] == settings.default_instructions(tools=False)
         assert again["messages"][1:] == first["messages"][1:]
+
+
+async def test_a_reply_the_model_means_in_words_is_written_without_tools(rig: Rig):
+    """The call openings held less than ``tool_call_floor`` at the first token: the model answers in words, which with
+    tools in its prompt it spent on them ("You can call the get_current_time function ..." for "What is my friend's
+    name?"), so the reply is written again without tools; above the floor it is not."""
+    await declare(rig)
+    settings = rig.session.settings
+    rig.engine.reply, rig.engine.reply_without_tools = "You can call the get_current_time function.", "It's Kenji."
+    rig.engine.call_share = settings.tool_call_floor / 2
+    done = await ask(rig, "What's my friend's name?")
+    assert done["response"]["output"][0]["content"][0]["text"] == "It's Kenji."
+    first, again = rig.engine.requests[-1], rig.engine.words_requests[-1]  # started beside it, not after
+    assert again["id"] == f"{first['id']}-words" and first["params"].call_floor == settings.tool_call_floor > 0
+    assert first["tools"] and again["tools"] is None
+    assert again["messages"][0]["content"] == settings.default_instructions(tools=False)
+    rig.engine.call_share = settings.tool_call_floor
+    done = await ask(rig, "What's my friend's name?")
+    assert done["response"]["output"][0]["content"][0]["text"] == rig.engine.reply
+    assert rig.engine.requests[-1]["tools"] and rig.engine.words_requests[-1]["id"] in rig.engine.cancelled
 
 
 async def test_outputs_need_a_call_and_tools_need_a_model_that_has_a_format(rig: Rig):

@@ -252,6 +252,25 @@ async def test_partials_prefill_the_conversation_and_their_words_but_the_last(ri
     assert all(r["params"].max_tokens == reply["params"].max_tokens for r in ahead)
 
 
+async def test_with_tools_the_prompt_without_them_is_prefilled_beside(rig: Rig):
+    """A reply that may call or answer in words starts its prompt without tools beside its own (``Reply``): both are
+    prefilled ahead; with a call required, only the reply's own."""
+    timer = {"type": "function", "name": "set_timer", "description": "Start a timer.",
+             "parameters": {"type": "object", "properties": {"seconds": {"type": "integer"}}, "required": ["seconds"]}}
+    rig.engine.stats = lambda: IDLE_ENGINE  # type: ignore[method-assign]
+    await rig.send({"type": "session.update", "session": {"tools": [timer], "tool_choice": "auto"}})
+    [ahead] = await partials(rig, "What is the capital of")
+    [words] = [r for r in rig.engine.words_requests if r["id"].startswith("ahead-")]
+    assert words["id"] == f"{ahead['id']}-words" and ahead["tools"] and words["tools"] is None
+    settings = rig.session.settings
+    assert words["messages"][0]["content"] == settings.default_instructions(tools=False) != ahead["messages"][0]["content"]
+    assert words["messages"][1:] == ahead["messages"][1:]
+    await rig.send({"type": "session.update", "session": {"tool_choice": "required"}})
+    rig.session.turns.prefill_ahead.new_speech()
+    assert len(await partials(rig, "What is the capital of Spain")) == 2
+    assert len([r for r in rig.engine.words_requests if r["id"].startswith("ahead-")]) == 1
+
+
 async def test_no_prefill_ahead_beside_a_reply_an_utterance_in_asr_a_pause_or_voice_replies_in_the_engine(rig: Rig):
     rig.engine.stats = lambda: IDLE_ENGINE  # type: ignore[method-assign]
     rig.engine.gate = asyncio.Event()

@@ -11,10 +11,10 @@ import asyncio
 import contextlib
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 
-from app.engine.api import LLMBackend, Priority, SamplingParams
+from app.engine.api import Delta, LLMBackend, Priority, SamplingParams
 from app.engine.tool_calls import MalformedCall, ToolCall, ToolCallParser, check_call
 from app.tts.chunker import ClauseChunker
 from app.web.realtime.function_calls import ToolUse
@@ -42,6 +42,38 @@ class UnusableCall(StageError):
 
     def __init__(self, message: str):
         super().__init__("llm", message, "invalid_tool_call")
+
+
+class BelowCallFloor(Exception):
+    """The model's first token held too small a share for a call (``SamplingParams.call_floor``): it means to answer
+    in words."""
+
+
+WORDS_REQUEST = "{}-words"  # the request id of the reply without tools that starts beside a reply's own
+
+
+class StartedStream:
+    """An engine stream whose first delta is asked for at once, so that its prompt is prefilled beside another
+    request's (the same step, where both arrive in time) rather than after it."""
+
+    def __init__(self, stream: AsyncIterator[Delta]):
+        self._stream = stream
+        self._first: asyncio.Future[Delta] | None = asyncio.ensure_future(anext(stream))
+
+    async def __aiter__(self) -> AsyncIterator[Delta]:
+        first, self._first = self._first, None
+        try:
+            if first is not None:
+                yield await first
+            async for delta in self._stream:
+                yield delta
+        finally:
+            await self._stream.aclose()  # its request ends with it
+
+    def drop(self) -> None:
+        """Not wanted: its request ends (the engine stream's own cleanup cancels it)."""
+        if self._first is not None:
+            self._first.cancel()
 
 
 @dataclass
@@ -82,8 +114,8 @@ class Reply:
     in_conversation: bool = True  # False: an out-of-band response, neither stored nor shown as an item
     metadata: dict[str, str] | None = None
     tool_use: ToolUse = field(default_factory=ToolUse)
-    # the same prompt for a reply without tools: where the model's call fits no declared tool, the reply is written
-    # again without them (see ``_answers_without_tools``); None: such a call fails the reply
+    # the same prompt for a reply without tools: where the model's call fits no declared tool, or it answers in words,
+    # the reply is written again without them (see ``_answers_without_tools``); None: such a call fails the reply
     without_tools: Callable[[list[dict[str, str]]], list[dict[str, str]]] | None = None
     id: str = field(default_factory=lambda: new_id("resp"))
     item_id: str = field(default_factory=lambda: new_id("item"))
@@ -104,6 +136,7 @@ class Reply:
         self.send_stamp_armed = False  # the first frame to reach the client carries the send stamp
         self.token_probs: dict[int, float] | None = None  # the engine's answer to ``params.token_probs``
         self._first_delta = asyncio.Event()  # set at the engine's first answer, or when the text stream ends
+        self._words: StartedStream | None = None  # the same reply without tools, started beside it (_produce_text)
 
     def start(self) -> None:
         self._tasks.append(asyncio.create_task(self._produce_text(), name=f"llm-{self.id}"))
@@ -117,11 +150,19 @@ class Reply:
         self.stopped = True
         with contextlib.suppress(Exception):
             self.engine.cancel(self.id)
+            if self._starts_words:
+                self.engine.cancel(WORDS_REQUEST.format(self.id))
         if self.output_audio:
             with contextlib.suppress(Exception):
                 self.tts.cancel(self.id)
         for task in self._tasks:
             task.cancel()
+
+    @property
+    def _starts_words(self) -> bool:
+        """Whether the reply without tools starts beside this one: the model may call or answer in words, and the
+        engine's first token says which (``SamplingParams.call_floor``)."""
+        return self.without_tools is not None and self.params.call_floor > 0 and self.tool_use.active
 
     async def probed(self) -> dict[int, float] | None:
         """``params.token_probs`` as the engine read them (None where it could not), once its first token is in."""
@@ -132,14 +173,21 @@ class Reply:
 
     async def _produce_text(self) -> None:
         chunker = ClauseChunker() if self.output_audio else None
+        # where the model may answer in words instead of calling, the reply without tools starts beside it: the first
+        # token says which of the two is kept (BelowCallFloor)
+        if self._starts_words:
+            words = self._request(self.without_tools(self.messages), ToolUse(), WORDS_REQUEST.format(self.id))
+            self._words = StartedStream(words)
         try:
             try:
-                finish_reason = await self._generate(self.messages, self.tool_use, chunker)
-            except StageError as error:
+                finish_reason = await self._generate(self._request(self.messages, self.tool_use), self.tool_use, chunker)
+            except (StageError, BelowCallFloor) as error:
                 if not self._answers_without_tools(error):
                     raise
                 log.info("reply %s: %s; answering without tools", self.id, error)
-                finish_reason = await self._generate(self.without_tools(self.messages), ToolUse(), chunker)
+                words, self._words = self._words, None
+                words = words or self._request(self.without_tools(self.messages), ToolUse())
+                finish_reason = await self._generate(words, ToolUse(), chunker)
             if chunker is not None:
                 for clause in speakable_end(chunker.flush(), finish_reason):
                     self._queue_clause(clause)
@@ -153,44 +201,64 @@ class Reply:
             self._fail(StageError("llm", str(error) or type(error).__name__))
             return
         finally:
+            self._drop_words()
             self._first_delta.set()
             if self.output_audio:
                 self._clause_queue.put_nowait(None)
         self.outputs.put_nowait(Output("end", finish_reason=finish_reason))
 
-    def _answers_without_tools(self, error: StageError) -> bool:
+    def _answers_without_tools(self, error: Exception) -> bool:
         """A call the client cannot run, before any text or call went out, where the client did not require a call:
         the model meant something none of the tools does ("Play some jazz" -> ``play_music`` beside a timer and a
         clock; "My favourite colour is green." -> ``set_timer`` without its seconds), so the reply is written again as
         a reply without tools, which may say it cannot (``limits_prompt``), instead of failing with nothing said. Where
-        the client required a call the reply fails (``invalid_tool_call``)."""
-        return (isinstance(error, UnusableCall) and self.without_tools is not None and self.tool_use.choice == "auto"
-                and not self.text and not self.calls and not self.stopped)
+        the client required a call the reply fails (``invalid_tool_call``). So is a reply the model means to answer in
+        words (:class:`BelowCallFloor`): with tools in its prompt it talked about them ("You can call the
+        get_current_time function ..." for "What is my friend's name?") where without them it answers."""
+        return (isinstance(error, (UnusableCall, BelowCallFloor)) and self.without_tools is not None
+                and self.tool_use.choice == "auto" and not self.text and not self.calls and not self.stopped)
 
-    async def _generate(self, messages: list[dict[str, str]], tool_use: ToolUse, chunker: ClauseChunker | None) -> str | None:
+    def _request(self, messages: list[dict[str, str]], tool_use: ToolUse, request_id: str | None = None
+                 ) -> AsyncIterator[Delta]:  # fmt: skip
+        """The engine stream of the reply on ``messages`` (a call the client requires: continued from inside it)."""
+        prefix = tool_use.call_prefix()
+        return self.engine.generate(
+            messages=[*messages, {"role": "assistant", "content": prefix, "prefix": True}] if prefix else messages,
+            params=self.params,
+            priority=self.priority,
+            session_id=self.session_id,
+            request_id=request_id or self.id,
+            tools=tool_use.template_tools(),
+        )
+
+    def _drop_words(self) -> None:
+        words, self._words = self._words, None
+        if words is not None:
+            words.drop()
+            with contextlib.suppress(Exception):
+                self.engine.cancel(WORDS_REQUEST.format(self.id))
+
+    async def _generate(self, stream: AsyncIterator[Delta] | StartedStream, tool_use: ToolUse,
+                        chunker: ClauseChunker | None) -> str | None:  # fmt: skip
         """Stream one engine request into the reply's text, calls and clauses; its finish reason."""
         guard = ReplyGuard(self.params.max_tokens, spoken=self.output_audio)
         finish_reason: str | None = None
         tokens_before = self.output_tokens  # a failed call's, where this is the reply written again
-        prefix = tool_use.call_prefix()
         calls = ToolCallParser() if tool_use.active else None
         if calls is not None:
-            calls.feed(prefix)  # the model continues from inside a call the client requires
+            calls.feed(tool_use.call_prefix())  # the model continues from inside a call the client requires
         # closed on the way out, so an abandoned request is cancelled now, before a reply written again reuses its id
-        async with contextlib.aclosing(self.engine.generate(
-                messages=[*messages, {"role": "assistant", "content": prefix, "prefix": True}] if prefix else messages,
-                params=self.params,
-                priority=self.priority,
-                session_id=self.session_id,
-                request_id=self.id,
-                tools=tool_use.template_tools(),
-        )) as stream:
-            async for delta in stream:
+        async with contextlib.aclosing(aiter(stream)) as deltas:
+            async for delta in deltas:
                 if not self._first_delta.is_set():
                     self.token_probs = delta.token_probs
                     self._first_delta.set()
                 if delta.error:
                     raise StageError("llm", delta.error)
+                if delta.below_call_floor and self.without_tools is not None and tool_use.active:
+                    raise BelowCallFloor("the model answers in words")
+                if tool_use.active:
+                    self._drop_words()  # the model may call: the reply keeps its tools
                 if delta.prompt_tokens is not None:
                     self.input_tokens = delta.prompt_tokens
                 if delta.token_ids:

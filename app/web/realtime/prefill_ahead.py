@@ -7,7 +7,9 @@ speech ends, so each one is prefilled as the user's open message (a request that
 end of the turn the engine's prefix cache holds the conversation and all but the last few words, and the reply
 prefills only those and the template's end. The last word of a partial is left out, as the audio may cut it; a
 partial whose other words differ from the final transcript costs the blocks after the first difference, nothing
-else. Only the local engine says whether voice replies are running; a remote one is never sent these requests.
+else. Where the reply may answer in words instead of calling a tool, its prompt without tools is prefilled beside
+(``Reply`` starts both and keeps one). Only the local engine says whether voice replies are running; a remote one is
+never sent these requests.
 """
 
 from __future__ import annotations
@@ -19,6 +21,8 @@ import uuid
 from typing import TYPE_CHECKING
 
 from app.engine.api import Priority, SamplingParams
+from app.web.realtime.function_calls import ToolUse
+from app.web.reply import WORDS_REQUEST
 
 if TYPE_CHECKING:
     from app.web.realtime.session import Session
@@ -51,7 +55,11 @@ class PrefillAhead:
         self._words = words
         messages = [*session.responses.prompt(None, None, spelling=False), {"role": "user", "content": words, "prefix": True}]
         self._request_id = request_id = f"ahead-{uuid.uuid4().hex}"
-        self._task = session.spawn(self._prefill(messages, request_id))
+        tool_use = session.responses.session_tool_use()
+        prompts = [(messages, tool_use, request_id)]
+        if session.responses.floors_calls(tool_use):
+            prompts.append((session.responses.without_tools(messages), ToolUse(), WORDS_REQUEST.format(request_id)))
+        self._task = session.spawn(self._prefill(prompts))
 
     def _engine_free_of_voice(self) -> bool:
         """No voice reply waiting or running: a prefill now would slow their steps for a gain later (a step is not cut
@@ -59,14 +67,21 @@ class PrefillAhead:
         stats = self.session.parts.engine.stats()
         return "running_voice" in stats and stats["running_voice"] + stats.get("waiting_voice", 0) == 0
 
-    async def _prefill(self, messages: list[dict], request_id: str) -> None:
+    async def _prefill(self, prompts: list[tuple[list[dict], ToolUse, str]]) -> None:
+        request_id = prompts[0][2]
+        try:
+            await asyncio.gather(*(self._prefill_one(*prompt) for prompt in prompts))
+        finally:
+            if self._request_id == request_id:
+                self._request_id = self._task = None
+
+    async def _prefill_one(self, messages: list[dict], tool_use: ToolUse, request_id: str) -> None:
         session = self.session
         # the reply's own token limit, so that the engine fits both prompts into the context alike (same turns kept);
         # the request ends at its first token in the engine, which would otherwise decode on until the cancel came
         params = SamplingParams(max_tokens=session.config.max_output_tokens, prompt_only=True)
-        stream = session.parts.engine.generate(messages=messages, tools=session.responses.session_tool_use().template_tools(),
-                                               params=params, priority=Priority.TEXT, session_id=session.id,
-                                               request_id=request_id)  # fmt: skip
+        stream = session.parts.engine.generate(messages=messages, tools=tool_use.template_tools(), params=params,
+                                               priority=Priority.TEXT, session_id=session.id, request_id=request_id)
         try:
             async with contextlib.aclosing(stream):
                 async for delta in stream:  # the first delta: the prompt is in the cache (closing cancels the rest)
@@ -75,9 +90,6 @@ class PrefillAhead:
                     break
         except Exception:
             log.exception("prefill ahead failed in session %s", session.id[:8])
-        finally:
-            if self._request_id == request_id:
-                self._request_id = self._task = None
 
     def new_speech(self) -> None:
         self.stop()
@@ -88,6 +100,7 @@ class PrefillAhead:
         if self._request_id is None:
             return
         self.session.parts.engine.cancel(self._request_id)
+        self.session.parts.engine.cancel(WORDS_REQUEST.format(self._request_id))
         if self._task is not None:
             self._task.cancel()  # before its request reached the engine, or while it waits there
         self._request_id = self._task = None

@@ -102,15 +102,14 @@ class Responses:
             engine=session.parts.engine, tts=session.parts.tts, messages=messages,
             params=SamplingParams(temperature=settings.temperature, top_p=settings.top_p,
                                   repetition_penalty=settings.repetition_penalty,
-                                  phrase_repeat_limit=0 if tool_use.active else settings.phrase_repeat_limit,
+                                  phrase_repeat_limit=settings.phrase_repeat_limit,
                                   max_tokens=limit, token_probs=end_probs, token_probs_at="user_words_end",
-                                  call_floor=settings.tool_call_floor if tool_use.active and tool_use.choice == "auto"
-                                  else 0.0),
+                                  call_floor=settings.tool_call_floor if self.floors_calls(tool_use) else 0.0),
             priority=priority or (Priority.VOICE if voice else Priority.TEXT), session_id=session.id,
             output_audio=session.config.output_audio if output_audio is None else output_audio,
             output_rate=session.config.output_rate, voice_turn=voice, timing=timing,
             in_conversation=in_conversation, metadata=metadata,
-            tool_use=tool_use, without_tools=self._without_tools,
+            tool_use=tool_use, without_tools=self.without_tools,
         )  # fmt: skip
 
     def _system(self, instructions: str, *, tools: bool) -> str:
@@ -119,7 +118,13 @@ class Responses:
         settings = self.session.settings
         return settings.default_instructions(tools=tools) if instructions == settings.system_prompt else instructions
 
-    def _without_tools(self, messages: list[dict[str, str]]) -> list[dict[str, str]]:
+    def floors_calls(self, tool_use: ToolUse) -> bool:
+        """Whether a reply with ``tool_use`` calls only from ``tool_call_floor``'s share of its first token (one that
+        may call or answer in words, on an engine that applies the floor)."""
+        return (tool_use.active and tool_use.choice == "auto" and self.session.parts.engine.floors_calls
+                and self.session.settings.tool_call_floor > 0)
+
+    def without_tools(self, messages: list[dict[str, str]]) -> list[dict[str, str]]:
         """A reply's ``messages`` as a reply without tools has them (``_system``)."""
         if not messages or messages[0].get("role") != "system":
             return messages
