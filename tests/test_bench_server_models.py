@@ -1,5 +1,6 @@
 """Benchmarks run against ``--url`` report the models of the server they measured, not the client's settings; ``bench voice
---turn-detection both`` measures the two turn detections side by side in one session."""
+--turn-detection both`` measures the two turn detections side by side in one session; ``--tools page`` declares the
+page's tools."""
 
 from __future__ import annotations
 
@@ -21,7 +22,7 @@ def ws_url(settings: Settings, prepared) -> Iterator[str]:
 
 def test_bench_voice_with_url_reports_the_servers_models(ws_url: str, settings: Settings, tmp_path) -> None:
     client = settings.model_copy(update={"llm_model": "qwen2.5-1.5b", "asr_model": "base", "tts_backend": "espeak"})
-    args = argparse.Namespace(url=ws_url, users=1, turns=2, text_turns=1, seed=0, turn_modes="both",
+    args = argparse.Namespace(url=ws_url, users=1, turns=2, text_turns=1, seed=0, turn_modes="both", tools="none",
                               json_path=str(tmp_path / "v.json"))
     summary = voice.run(args, client)
     assert summary["errors"] == 0 and summary["voice_turns"] == 2
@@ -36,8 +37,19 @@ def test_bench_voice_with_url_reports_the_servers_models(ws_url: str, settings: 
 
 def test_bench_voice_by_default_measures_the_turn_detection_a_new_session_gets(ws_url: str, settings: Settings,
                                                                                 tmp_path) -> None:
-    args = argparse.Namespace(url=ws_url, users=1, turns=1, text_turns=0, seed=0, turn_modes="default",
+    args = argparse.Namespace(url=ws_url, users=1, turns=1, text_turns=0, seed=0, turn_modes="default", tools="none",
                               json_path=str(tmp_path / "v.json"))
     summary = voice.run(args, settings)
     assert summary["errors"] == 0 and summary["voice_turns"] == 1
     assert summary["turn_detection"] == "semantic_vad"  # turn_detection auto, on the local engine
+
+
+def test_bench_voice_with_the_page_tools_declared(tools_server_url: str, settings: Settings, tmp_path) -> None:
+    """``--tools page``: every session declares the page's clock and timer, as the page does; the spoken questions
+    (facts) are answered in words, heard as without tools."""
+    url = tools_server_url.replace("http://", "ws://") + "/ws"
+    args = argparse.Namespace(url=url, users=1, turns=2, text_turns=1, seed=0, turn_modes="default", tools="page",
+                              json_path=str(tmp_path / "v.json"))
+    summary = voice.run(args, settings)
+    assert summary["errors"] == 0 and summary["voice_turns"] == 2 and summary["text_turns"] == 1
+    assert summary["tools"] == "get_current_time,set_timer" and summary["llm_model"] == "qwen2.5-1.5b"

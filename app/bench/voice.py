@@ -3,7 +3,9 @@
 Each user streams real speech in real time (20 ms frames), waits for the reply, listens to it, and
 asks again. End of speech -> first reply audio byte is measured on the client (``v2v``), next to the
 server's own per-stage breakdown from ``response.done``. A text phase then measures typed time to
-first token. Without ``--url`` the command starts its own server (the real models) on a free port.
+first token. Without ``--url`` the command starts its own server (the real models) on a free port. With ``--tools page``
+every session declares the page's two tools, as the page does, and a reply that calls one is answered as the page
+would; the turn's audio is the reply after it.
 """
 
 from __future__ import annotations
@@ -17,7 +19,8 @@ from typing import Any
 
 import numpy as np
 
-from app.bench.client import RealtimeClient, ServerProbe
+from app.bench.client import RealtimeClient, ReplyRecord, ServerProbe
+from app.bench.quality import PAGE_TOOLS, answer_calls, calls_after
 from app.bench.report import report
 from app.config import Settings
 from app.percentile import percentile
@@ -46,6 +49,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="how the server ends a spoken turn: 'default' as it does for a new session (its "
                         "turn_detection setting); 'both' alternates the two turn by turn in each voice session and "
                         "reports each apart, so the machine's load falls on both alike")  # fmt: skip
+    parser.add_argument("--tools", choices=("none", "page"), default="none",
+                        help="'page': every session declares the page's two tools (get_current_time, set_timer), as "
+                        "the page does, and a call is answered as the page would")
 
 
 MODES = ("server_vad", "semantic_vad")
@@ -68,10 +74,31 @@ def _speech() -> list[np.ndarray]:
     return [espeak_speech(text) for text in QUESTIONS]
 
 
+async def _declare(client: RealtimeClient, session: dict[str, Any], tools: list[dict]) -> None:
+    """The session as the bench's user sets it up: ``session``, and ``tools`` declared where there are any."""
+    if tools:
+        session = {**session, "tools": tools, "tool_choice": "auto"}
+    if session:
+        seen = len(client.events)
+        await client.send({"type": "session.update", "session": session})
+        await client.wait_for("session.updated", after=seen)
+
+
+async def _answer(client: RealtimeClient, reply: ReplyRecord, seen: int) -> ReplyRecord:
+    """The reply the user hears: ``reply``, or where it called a tool, the reply after the call's answer."""
+    calls = calls_after(client.events, seen)
+    if not calls or reply.status != "completed":
+        return reply
+    asked = len(client.events)
+    await answer_calls(client, calls)
+    return await client.next_reply(after=asked, timeout=120)
+
+
 async def _voice_user(url: str, clips: list[np.ndarray], turns: int, offset_s: float, modes: list[str],
-                      result: UserResult) -> None:
+                      tools: list[dict], result: UserResult) -> None:  # fmt: skip
     await asyncio.sleep(offset_s)
     async with RealtimeClient(url) as client:
+        await _declare(client, {}, tools)
         current = client.session["audio"]["input"]["turn_detection"]["type"]  # the server's default
         for turn in range(turns):
             mode = modes[turn % len(modes)]
@@ -85,7 +112,7 @@ async def _voice_user(url: str, clips: list[np.ndarray], turns: int, offset_s: f
             seen = len(client.events)
             speech_end = await client.stream_audio(clips[turn % len(clips)], trailing_silence_s=TRAILING_SILENCE_S[mode])
             try:
-                reply = await client.next_reply(after=seen, timeout=120)
+                reply = await _answer(client, await client.next_reply(after=seen, timeout=120), seen)
             except (TimeoutError, ConnectionError) as error:
                 result.errors.append(f"voice turn {turn}: {error}")
                 continue
@@ -103,17 +130,16 @@ async def _voice_user(url: str, clips: list[np.ndarray], turns: int, offset_s: f
             await asyncio.sleep(max(0.0, listen_until - time.perf_counter()) + 0.3)
 
 
-async def _text_user(url: str, turns: int, offset_s: float, result: UserResult) -> None:
+async def _text_user(url: str, turns: int, offset_s: float, tools: list[dict], result: UserResult) -> None:
     await asyncio.sleep(offset_s)
     async with RealtimeClient(url) as client:
-        await client.send({"type": "session.update", "session": {"output_modalities": ["text"]}})
-        await client.wait_for("session.updated")
+        await _declare(client, {"output_modalities": ["text"]}, tools)
         for turn in range(turns):
             seen = len(client.events)
             sent = time.perf_counter()
             await client.say_text(TYPED[turn % len(TYPED)])
             try:
-                reply = await client.next_reply(after=seen, timeout=120)
+                reply = await _answer(client, await client.next_reply(after=seen, timeout=120), seen)
             except (TimeoutError, ConnectionError) as error:
                 result.errors.append(f"text turn {turn}: {error}")
                 continue
@@ -126,6 +152,7 @@ async def _text_user(url: str, turns: int, offset_s: float, result: UserResult) 
 async def _run_users(url: str, args: argparse.Namespace) -> list[UserResult]:
     clips = _speech()
     rng = random.Random(args.seed)
+    tools = PAGE_TOOLS if args.tools == "page" else []
     results = [UserResult() for _ in range(args.users)]
     voice = []
     for index, result in enumerate(results):
@@ -133,9 +160,9 @@ async def _run_users(url: str, args: argparse.Namespace) -> list[UserResult]:
         rng.shuffle(order)
         modes = list(MODES) if args.turn_modes == "both" else [args.turn_modes]
         modes = modes[index % len(modes) :] + modes[: index % len(modes)]  # half the users start with each
-        voice.append(_voice_user(url, order, args.turns, rng.uniform(0.0, 1.0), modes, result))
+        voice.append(_voice_user(url, order, args.turns, rng.uniform(0.0, 1.0), modes, tools, result))
     await asyncio.gather(*voice)
-    await asyncio.gather(*(_text_user(url, args.text_turns, rng.uniform(0.0, 0.5), r) for r in results))
+    await asyncio.gather(*(_text_user(url, args.text_turns, rng.uniform(0.0, 0.5), tools, r) for r in results))
     return results
 
 
@@ -157,6 +184,7 @@ def summarize(results: list[UserResult], args: argparse.Namespace) -> dict[str, 
         "text_ttft_p50_s": percentile(ttft, 50, 3),
         "text_ttft_p95_s": percentile(ttft, 95, 3),
         "turn_detection": ", ".join(sorted({m for r in results for m in r.modes})),
+        "tools": ",".join(tool["name"] for tool in PAGE_TOOLS) if args.tools == "page" else "none",
     }
     if v2v:  # where the slowest turn's time went, by the server's stages
         turns = [(v, lat) for r in results for v, lat in zip(r.v2v_s, r.server_latency)]
