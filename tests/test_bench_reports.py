@@ -16,7 +16,7 @@ def test_the_voice_summary_names_the_slowest_turn_and_its_stages() -> None:
         turns=[0, 1],
         server_latency=[{"asr_ms": 70.0}, {"endpoint_ms": 381.5, "asr_ms": 3200.0, "llm_first_token_ms": None}],
     )
-    summary = summarize([quick, slow], argparse.Namespace(users=2, turn_modes="server_vad"))
+    summary = summarize([quick, slow], argparse.Namespace(users=2, turn_modes="server_vad", tools="none"))
     assert summary["v2v_slowest_turn"] == "4.250 s (endpoint_ms 381.5, asr_ms 3200)"
     assert summary["v2v_max_s"] == 4.25
     assert summary["v2v_first_turn_max_s"] == 0.9  # the quick user's first turn failed: only its second counts
