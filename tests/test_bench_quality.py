@@ -244,6 +244,19 @@ async def test_with_the_page_tools_a_call_is_answered_as_the_page_would_and_the_
         assert recall.calls == [] and recall.correct and "function" not in recall.reply, recall
 
 
+async def test_with_the_page_tools_a_model_that_takes_none_is_asked_without_them(settings: Settings, prepared) -> None:
+    """As the page does: the session update with the tools is refused (``tools_unsupported``: SmolLM2 has no tool
+    format), and sent again without them; the item is asked, nothing counts as an error."""
+    from app.bench.quality import PAGE_TOOLS, ask_all
+    from app.web.server import ServerThread, create_app
+
+    items = {item.id: item for item in load_items()}
+    with ServerThread(create_app(settings, prepared=prepared)) as base_url:
+        url = base_url.replace("http://", "ws://") + "/ws"
+        [outcome], _ = await ask_all(url, [items["geo-capital-france"]], 1, tools=PAGE_TOOLS)
+    assert outcome.error is None and outcome.calls == [] and outcome.reply, outcome
+
+
 def test_the_command_takes_the_page_tools() -> None:
     from app.cli import build_parser
 

@@ -289,6 +289,23 @@ def errors_after(events: list[dict[str, Any]], start: int) -> list[str]:
     return [str(e["error"].get("code")) for e in events[start:] if e["type"] == "error"]
 
 
+async def declare(client: Any, session: dict[str, Any], tools: list[dict]) -> None:
+    """The session as the page sets it up: ``session`` with ``tools`` declared (choice auto) where there are any, and
+    where the server's model takes none (``tools_unsupported``), ``session`` alone, as the page then sends it."""
+    if tools:
+        seen = len(client.events)
+        await client.send({"type": "session.update", "session": {**session, "tools": tools, "tool_choice": "auto"}})
+        answer = await client.wait_for(("session.updated", "error"), after=seen)
+        if answer["type"] == "session.updated":
+            return
+        if answer["error"]["code"] != "tools_unsupported":
+            raise ConnectionError(f"session.update refused: {answer['error']['code']}")
+    if session:
+        seen = len(client.events)
+        await client.send({"type": "session.update", "session": session})
+        await client.wait_for("session.updated", after=seen)
+
+
 async def answer_calls(client: Any, calls: list[ToolCall]) -> None:
     """Each call answered as the bench's client tool answers it (``TOOL_OUTPUTS``), then the reply after them asked."""
     for call in calls:
@@ -304,14 +321,10 @@ async def _ask(url: str, item: Item, server: dict[str, Any], tools: list[dict] |
     from app.bench.client import RealtimeClient
 
     outcome = Outcome(item)
-    session: dict[str, Any] = {"output_modalities": ["text"]}
-    if tools:
-        session.update({"tools": tools, "tool_choice": "auto"})
     try:
         async with RealtimeClient(url) as client:
             server.setdefault("session", client.session)
-            await client.send({"type": "session.update", "session": session})
-            await client.wait_for("session.updated")
+            await declare(client, {"output_modalities": ["text"]}, tools or [])
             for turn in item.turns:
                 seen = len(client.events)
                 await client.say_text(turn)

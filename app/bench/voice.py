@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from app.bench.client import RealtimeClient, ReplyRecord, ServerProbe
-from app.bench.quality import PAGE_TOOLS, answer_calls, calls_after
+from app.bench.quality import PAGE_TOOLS, answer_calls, calls_after, declare
 from app.bench.report import report
 from app.config import Settings
 from app.percentile import percentile
@@ -74,16 +74,6 @@ def _speech() -> list[np.ndarray]:
     return [espeak_speech(text) for text in QUESTIONS]
 
 
-async def _declare(client: RealtimeClient, session: dict[str, Any], tools: list[dict]) -> None:
-    """The session as the bench's user sets it up: ``session``, and ``tools`` declared where there are any."""
-    if tools:
-        session = {**session, "tools": tools, "tool_choice": "auto"}
-    if session:
-        seen = len(client.events)
-        await client.send({"type": "session.update", "session": session})
-        await client.wait_for("session.updated", after=seen)
-
-
 async def _answer(client: RealtimeClient, reply: ReplyRecord, seen: int) -> ReplyRecord:
     """The reply the user hears: ``reply``, or where it called a tool, the reply after the call's answer."""
     calls = calls_after(client.events, seen)
@@ -98,7 +88,7 @@ async def _voice_user(url: str, clips: list[np.ndarray], turns: int, offset_s: f
                       tools: list[dict], result: UserResult) -> None:  # fmt: skip
     await asyncio.sleep(offset_s)
     async with RealtimeClient(url) as client:
-        await _declare(client, {}, tools)
+        await declare(client, {}, tools)
         current = client.session["audio"]["input"]["turn_detection"]["type"]  # the server's default
         for turn in range(turns):
             mode = modes[turn % len(modes)]
@@ -133,7 +123,7 @@ async def _voice_user(url: str, clips: list[np.ndarray], turns: int, offset_s: f
 async def _text_user(url: str, turns: int, offset_s: float, tools: list[dict], result: UserResult) -> None:
     await asyncio.sleep(offset_s)
     async with RealtimeClient(url) as client:
-        await _declare(client, {"output_modalities": ["text"]}, tools)
+        await declare(client, {"output_modalities": ["text"]}, tools)
         for turn in range(turns):
             seen = len(client.events)
             sent = time.perf_counter()
