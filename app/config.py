@@ -88,6 +88,13 @@ class Settings(BaseSettings):
         "all; '16' keeps the checkpoint's 16-bit weights. Decode streams every weight once per step, so fewer bits "
         "decode faster.",
     )
+    llm_tools: Literal["auto", "on", "off"] = Field(
+        "auto",
+        description="Whether clients may declare tools (function calling) for the local LLM, where its chat template "
+        "has a tool format: 'auto' for a model whose tool use holds up (not qwen2.5-0.5b: with the page's two tools "
+        "declared it answered 0.49 of bench quality's set, against 0.77 without: docs/benchmarks.md, so the page "
+        "asks it without them); 'on' for any; 'off' for none (a client's tools are refused with tools_unsupported).",
+    )
     llm_draft_model: str = Field(
         "auto",
         description="Draft LLM for speculative decoding (same tokenizer as llm_model): 'auto' (on a GPU the packaged "
@@ -362,6 +369,17 @@ class Settings(BaseSettings):
 
         packaged = PACKAGED_LLMS.get(self.llm_model)
         return packaged.weight_bits if self.llm_weight_bits == "auto" and packaged is not None else self.llm_weight_bits
+
+    @property
+    def tools_allowed(self) -> bool:
+        """Whether the local LLM takes tools where its template has a tool format: ``llm_tools``, where 'auto' is the
+        packaged model's own (:attr:`app.models.sources.PackagedLLM.tools`), any other model's yes."""
+        from app.models.sources import PACKAGED_LLMS
+
+        packaged = PACKAGED_LLMS.get(self.llm_model)
+        if self.llm_tools == "auto":
+            return packaged is None or packaged.tools
+        return self.llm_tools == "on"
 
     @property
     def draft_model(self) -> str | None:

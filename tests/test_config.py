@@ -78,6 +78,16 @@ def test_the_whisper_model_follows_the_language_and_device_unless_named(model: s
 
 
 @pytest.mark.parametrize(
+    ("model", "choice", "allowed"),
+    [("qwen2.5-1.5b", "auto", True), ("qwen2.5-0.5b", "auto", False), ("qwen2.5-0.5b", "on", True),
+     ("qwen2.5-1.5b", "off", False), ("/models/my-llama", "auto", True)],
+)
+def test_tools_are_allowed_by_the_packaged_models_own_choice_unless_set(model: str, choice: str, allowed: bool) -> None:
+    # the 0.5B called the page's tools for most arithmetic and remarks (bench quality --tools page 0.49, 0.77 without)
+    assert Settings(llm_model=model, llm_tools=choice).tools_allowed is allowed
+
+
+@pytest.mark.parametrize(
     ("model", "bits", "packed"),
     [("qwen2.5-1.5b", "auto", "4"), ("qwen2.5-1.5b", "8", "8"), ("qwen2.5-0.5b", "auto", "auto"),
      ("smollm2-135m", "auto", "auto"), ("/models/my-llama", "auto", "auto"), ("/models/my-llama", "16", "16")],

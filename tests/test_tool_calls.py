@@ -176,7 +176,7 @@ async def test_the_engine_streams_a_call_the_parser_reads(settings, qwen_dir):
     from app.engine import Priority, SamplingParams
     from app.engine.engine import LocalEngine
 
-    engine = LocalEngine(settings.model_copy(update={"llm_model": "qwen2.5-0.5b"}), qwen_dir)
+    engine = LocalEngine(settings.model_copy(update={"llm_model": "qwen2.5-0.5b", "llm_tools": "on"}), qwen_dir)
     await engine.start()
     try:
         parser, pieces = ToolCallParser(), []
@@ -198,7 +198,7 @@ async def test_the_first_delta_says_where_a_call_held_too_small_a_share(settings
     from app.engine import Priority, SamplingParams
     from app.engine.engine import LocalEngine
 
-    engine = LocalEngine(settings.model_copy(update={"llm_model": "qwen2.5-0.5b"}), qwen_dir)
+    engine = LocalEngine(settings.model_copy(update={"llm_model": "qwen2.5-0.5b", "llm_tools": "on"}), qwen_dir)
     await engine.start()
     try:
         async def first_delta(*said: str) -> Delta:
@@ -217,17 +217,21 @@ async def test_the_first_delta_says_where_a_call_held_too_small_a_share(settings
         await engine.stop()
 
 
-async def test_a_model_without_a_tool_format_answers_tools_with_an_error(settings, prepared):
+@pytest.mark.parametrize("model", ["smollm2-135m", "qwen2.5-0.5b"])
+async def test_a_model_that_takes_no_tools_answers_them_with_an_error(settings, model: str):
+    """SmolLM2's template has no tool format; the 0.5B's has one, which ``llm_tools=auto`` does not offer."""
     from app.engine import Priority, SamplingParams
     from app.engine.engine import LocalEngine
+    from app.models.prepare import prepare_models
 
-    engine = LocalEngine(settings, prepared.llm_dir)
+    own = settings.model_copy(update={"llm_model": model})
+    engine = LocalEngine(own, prepare_models(own).llm_dir)
     await engine.start()
     try:
-        assert not engine.supports_tools
+        assert not engine.supports_tools and not engine.floors_calls
         deltas = [d async for d in engine.generate(messages=[{"role": "user", "content": "Hi"}], tools=template_tools([TIMER]),
                                                    params=SamplingParams(max_tokens=4), priority=Priority.TEXT)]
-        assert deltas[-1].finish_reason == "error" and "no tool format" in deltas[-1].error
+        assert deltas[-1].finish_reason == "error" and "takes no tools" in deltas[-1].error
     finally:
         await engine.stop()
 

@@ -106,7 +106,7 @@ class LocalEngine:
     def _load(self) -> None:
         s = self.settings
         self.tokenizer = AutoTokenizer.from_pretrained(str(self.model_path))
-        self.supports_tools = template_supports_tools(self.tokenizer.chat_template)
+        self.supports_tools = s.tools_allowed and template_supports_tools(self.tokenizer.chat_template)
         self.prompts = PromptBuilder(self.tokenizer)
         self.token_texts = TokenTexts.of(self.tokenizer)
         self.call_openings = call_opening_ids(self.tokenizer, self.token_texts.pieces) if self.supports_tools else ()
@@ -297,7 +297,8 @@ class LocalEngine:
         if (messages is None) == (prompt_token_ids is None):
             raise ValueError("pass exactly one of messages or prompt_token_ids")
         if tools and not self.supports_tools:
-            raise ToolsUnsupportedError(f"{Path(self.model_path).name} has no tool format in its chat template")
+            raise ToolsUnsupportedError(f"{Path(self.model_path).name} takes no tools (no tool format in its chat "
+                                        "template, or llm_tools)")
         if params.max_tokens < 1:
             raise ValueError("max_tokens must be at least 1")
         probe = None

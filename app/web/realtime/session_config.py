@@ -3,7 +3,7 @@ with upper bounds on every number and string), and the ``session`` object the cl
 
 GA nested fields and the beta flat names are both read. What this server cannot do is refused
 with an error instead of being ignored: transcription sessions, ``semantic_vad`` where the LLM backend cannot
-score the end of a turn (the remote one), and ``tools`` where the model has no tool format.
+score the end of a turn (the remote one), and ``tools`` where the model takes none.
 """
 
 from __future__ import annotations
@@ -220,8 +220,8 @@ def _tool_changes(config: SessionConfig, patch: SessionPatch, tools_supported: b
     changes: dict[str, Any] = {}
     if patch.tools is not None:
         if patch.tools and not tools_supported:
-            raise ProtocolError("tools_unsupported", f"the model {config.model} has no tool format; session.tools must be "
-                                "empty", param="session.tools")  # fmt: skip
+            raise ProtocolError("tools_unsupported", f"the model {config.model} takes no tools (see llm_tools); "
+                                "session.tools must be empty", param="session.tools")  # fmt: skip
         changes["tools"] = checked_tools(patch.tools, "session.tools")
     if patch.tool_choice is not None:
         changes["tool_choice"] = checked_tool_choice(patch.tool_choice, changes.get("tools", config.tools),
