@@ -71,7 +71,8 @@ class StartedStream:
             await self._stream.aclose()  # its request ends with it
 
     def drop(self) -> None:
-        """Not wanted: its request ends (the engine stream's own cleanup cancels it)."""
+        """Not wanted: a first delta still awaited is given up, which ends the engine stream and its request (one
+        already in: the caller cancels its request)."""
         if self._first is not None:
             self._first.cancel()
 
