@@ -188,6 +188,14 @@ class Settings(BaseSettings):
         "times 7?' does so from a small share, and with tools in its prompt talks about them instead of answering: "
         "docs/benchmarks.md, 'On the page'; 0 = off).",
     )
+    tool_name_floor: float = Field(
+        0.97, ge=0.0, le=1.0,
+        description="A reply's first call, where the reply may answer in words instead (tool_choice 'auto'), stands "
+        "only where the model held at least this share for the tool's name at its first token; below it the reply is "
+        "written again without tools (asked for something no declared tool does, the 1.5B called the likeliest one "
+        "from a split share: 'Call a taxi for me.' -> set_timer at 0.54, against 0.99 and above for the tools' own "
+        "requests: docs/benchmarks.md; 0 = off).",
+    )
     system_prompt: str = Field(
         "You are Voicechat, a friendly voice assistant made by the open-source voicechat project, running on this "
         "computer. You are not ChatGPT, Siri or Alexa. Answer in one or two short spoken sentences.",

@@ -18,7 +18,7 @@ from app.vad.end_of_turn import EndOfTurnScorer, normalise
 from app.web.history import HistoryStore
 from app.web.realtime.parts import SharedParts
 from app.web.realtime.session import Session
-from app.web.reply import WORDS_REQUEST
+from app.web.reply import NAME_PROBE, WORDS_REQUEST
 from app.web.telemetry import Telemetry
 
 OUTPUT_RATE = 24000
@@ -47,6 +47,7 @@ class FakeEngine:
 
     supports_tools = True
     floors_calls = True
+    tokenizer = FakeTokenizer()  # a reply's question of its call's tool name reads ids from it
 
     def __init__(self, reply: str = "Paris is the capital of France."):
         self.reply = reply
@@ -55,6 +56,7 @@ class FakeEngine:
         self.gate: asyncio.Event | None = None
         self.requests: list[dict[str, Any]] = []
         self.words_requests: list[dict[str, Any]] = []  # a reply's request without tools, started beside its own
+        self.name_probes: list[dict[str, Any]] = []  # a reply's question of its call's tool name
         self.cancelled: list[str] = []
         self.end_scores: dict[str, float] = {}
         self.score_gate: asyncio.Event | None = None
@@ -69,8 +71,11 @@ class FakeEngine:
         priority: Priority, session_id: str | None = None, request_id: str | None = None, tools: list[dict] | None = None,
     ) -> AsyncIterator[Delta]:  # fmt: skip
         request = {"messages": messages, "priority": priority, "id": request_id, "tools": tools, "params": params}
-        beside = (request_id or "").endswith(WORDS_REQUEST.format(""))
-        (self.words_requests if beside else self.requests).append(request)
+        if (request_id or "").endswith(NAME_PROBE.format("")):
+            self.name_probes.append(request)
+        else:
+            beside = (request_id or "").endswith(WORDS_REQUEST.format(""))
+            (self.words_requests if beside else self.requests).append(request)
         if params.token_probs and params.token_probs_at == "next":
             if self.score_gate is not None:
                 await self.score_gate.wait()

@@ -227,16 +227,18 @@ async def test_with_the_page_tools_a_call_is_answered_as_the_page_would_and_the_
     """``--tools page`` on the real 1.5B (greedy): the clock asked for the time is right and its answer carries the
     time the bench's clock gave; a question no tool meets is answered in words, and the session declared the tools;
     what the user said in an earlier turn is answered from it, not talked past ("You can call the "get_current_time"
-    function ..." for all three, before the reply below the call floor was heard as without tools)."""
+    function ..." for all three, before the reply below the call floor was heard as without tools); a request no page
+    tool meets is declined, not met with the timer (``set_timer`` before ``tool_name_floor``)."""
     from app.bench.quality import PAGE_TOOLS, ask_all
 
     assert [tool["name"] for tool in PAGE_TOOLS] == ["get_current_time", "set_timer"]
     items = {item.id: item for item in load_items()}
     url = tools_server_url.replace("http://", "ws://") + "/ws"
     recalls = ["mem-friend-kenji", "mem-cat-whiskers", "mem-phone-58"]
-    outcomes, _ = await ask_all(url, [items[name] for name in ["lim-time", "geo-capital-france", *recalls]], 2,
-                                tools=PAGE_TOOLS)  # fmt: skip
-    clock, paris, *recalled = outcomes
+    outcomes, _ = await ask_all(url, [items[name] for name in ["lim-time", "geo-capital-france", "lim-taxi", *recalls]],
+                                2, tools=PAGE_TOOLS)  # fmt: skip
+    clock, paris, taxi, *recalled = outcomes
+    assert taxi.calls == [] and taxi.correct and taxi.error is None, taxi
     assert clock.calls == ["get_current_time"] and clock.correct and clock.error is None, clock
     assert matches(clock.reply, ["4:45", "16:45", "quarter to five"]), clock.reply
     assert paris.calls == [] and paris.correct, paris

@@ -9,6 +9,8 @@ import json
 
 from realtime_fakes import Rig
 
+from app.engine.tool_calls import forced_call_prefix
+
 TIMER = {
     "type": "function",
     "name": "set_timer",
@@ -132,6 +134,26 @@ async def test_a_reply_the_model_means_in_words_is_written_without_tools(rig: Ri
     done = await ask(rig, "What's my friend's name?")
     assert done["response"]["output"][0]["content"][0]["text"] == rig.engine.reply
     assert rig.engine.requests[-1]["tools"] and rig.engine.words_requests[-1]["id"] in rig.engine.cancelled
+
+
+async def test_a_call_from_a_split_share_for_its_tools_name_is_answered_without_tools(rig: Rig):
+    """``tool_name_floor``: asked for something no declared tool does, the model calls the likeliest one ("Call a taxi
+    for me." -> ``set_timer``, 0.54 of its probability for the name); below the floor that call is one the client cannot
+    run and the reply is written again without tools; at the floor and above, the call stands."""
+    await declare(rig)
+    settings = rig.session.settings
+    opening = forced_call_prefix("required")
+    rig.engine.reply, rig.engine.reply_without_tools = CALL, "I can't call a taxi, sorry."
+    rig.engine.end_scores[opening] = 0.54  # the fake's answer to the probe: this share for the tool's name
+    done = await ask(rig, "Call a taxi for me.")
+    assert [item["type"] for item in done["response"]["output"]] == ["message"]
+    assert done["response"]["output"][0]["content"][0]["text"] == "I can't call a taxi, sorry."
+    probe = rig.engine.name_probes[-1]
+    assert probe["messages"][-1] == {"role": "assistant", "content": opening, "prefix": True} and probe["tools"]
+    assert probe["params"].token_probs == (ord("s"),)  # set_timer's first token (the fake: one per character)
+    rig.engine.end_scores[opening] = settings.tool_name_floor
+    done = await ask(rig, "Set a timer for two minutes.")
+    assert [item["type"] for item in done["response"]["output"]] == ["function_call"]
 
 
 async def test_outputs_need_a_call_and_tools_need_a_model_that_has_a_format(rig: Rig):

@@ -15,7 +15,7 @@ from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 
 from app.engine.api import Delta, LLMBackend, Priority, SamplingParams
-from app.engine.tool_calls import MalformedCall, ToolCall, ToolCallParser, check_call
+from app.engine.tool_calls import MalformedCall, ToolCall, ToolCallParser, check_call, forced_call_prefix
 from app.tts.chunker import ClauseChunker
 from app.web.realtime.function_calls import ToolUse
 from app.web.realtime.parts import SpeechOut
@@ -50,6 +50,7 @@ class BelowCallFloor(Exception):
 
 
 WORDS_REQUEST = "{}-words"  # the request id of the reply without tools that starts beside a reply's own
+NAME_PROBE = "{}-name"  # the request id of a reply's question of its call's tool name (``Reply._check_name``)
 
 
 class StartedStream:
@@ -118,6 +119,8 @@ class Reply:
     # the same prompt for a reply without tools: where the model's call fits no declared tool, or it answers in words,
     # the reply is written again without them (see ``_answers_without_tools``); None: such a call fails the reply
     without_tools: Callable[[list[dict[str, str]]], list[dict[str, str]]] | None = None
+    # a call whose tool name the model held less of at its first token is one it cannot run (see ``_check_name``)
+    name_floor: float = 0.0
     id: str = field(default_factory=lambda: new_id("resp"))
     item_id: str = field(default_factory=lambda: new_id("item"))
 
@@ -268,6 +271,7 @@ class Reply:
                     if self.timing.first_token is None:
                         self.timing.first_token = time.perf_counter()
                     for piece in calls.feed(delta.text) if calls is not None else [delta.text]:
+                        await self._check_name(piece, tool_use)
                         self._take(piece, chunker, tool_use)
                 if delta.finished:
                     finish_reason = delta.finish_reason
@@ -278,8 +282,35 @@ class Reply:
                     finish_reason = "stop"
                     break
         for piece in calls.finish() if calls is not None else []:
+            await self._check_name(piece, tool_use)
             self._take(piece, chunker, tool_use)
         return finish_reason
+
+    async def _check_name(self, piece: str | ToolCall | MalformedCall, tool_use: ToolUse) -> None:
+        """A reply's first call, where it may be answered in words instead: the model's probability for the tool's
+        name (its first token, after the call's opening) must reach ``name_floor``. A model asked for something no
+        declared tool does still calls the likeliest one ("Call a taxi for me." -> ``set_timer``), but from a split
+        share (0.54 there; 0.99 and above where a tool is wanted): that call is one the client cannot run."""
+        tokenizer = getattr(self.engine, "tokenizer", None)
+        if (not isinstance(piece, ToolCall) or not self.name_floor or tokenizer is None or self.text or self.calls
+                or tool_use.choice != "auto" or self.without_tools is None):  # fmt: skip
+            return
+        firsts = {tool["name"]: tokenizer.encode(tool["name"], add_special_tokens=False)[:1] for tool in tool_use.tools}
+        if not firsts.get(piece.name):
+            return  # an undeclared tool: check_call says so
+        opening = {"role": "assistant", "content": forced_call_prefix("required"), "prefix": True}
+        params = SamplingParams(max_tokens=1, token_probs=tuple(sorted({ids[0] for ids in firsts.values() if ids})))
+        probe = self.engine.generate(messages=[*self.messages, opening], params=params, priority=self.priority,
+                                     session_id=self.session_id, request_id=NAME_PROBE.format(self.id),
+                                     tools=tool_use.template_tools())  # fmt: skip
+        probs = None
+        async with contextlib.aclosing(probe) as deltas:
+            async for delta in deltas:
+                probs = delta.token_probs
+                break
+        share = None if probs is None else probs.get(firsts[piece.name][0], 0.0)
+        if share is not None and share < self.name_floor:
+            raise UnusableCall(f"the model held {share:.2f} for the name {piece.name!r}, below name_floor")
 
     def _take(self, piece: str | ToolCall | MalformedCall, chunker: ClauseChunker | None, tool_use: ToolUse) -> None:
         """Text goes out (and to TTS); a call goes out as a call once it fits the declared tools."""
