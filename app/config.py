@@ -92,7 +92,7 @@ class Settings(BaseSettings):
         "auto",
         description="Whether clients may declare tools (function calling) for the local LLM, where its chat template "
         "has a tool format: 'auto' for a model whose tool use holds up (not qwen2.5-0.5b: with the page's two tools "
-        "declared it answered 0.49 of bench quality's set, against 0.77 without: docs/benchmarks.md, so the page "
+        "declared it answered far fewer of bench quality's questions than without, docs/benchmarks.md, so the page "
         "asks it without them); 'on' for any; 'off' for none (a client's tools are refused with tools_unsupported).",
     )
     llm_draft_model: str = Field(
@@ -193,8 +193,8 @@ class Settings(BaseSettings):
         description="A reply's first call, where the reply may answer in words instead (tool_choice 'auto'), stands "
         "only where the model held at least this share for the tool's name at its first token; below it the reply is "
         "written again without tools (asked for something no declared tool does, the 1.5B called the likeliest one "
-        "from a split share: 'Call a taxi for me.' -> set_timer at 0.54, against 0.99 and above for the tools' own "
-        "requests: docs/benchmarks.md; 0 = off).",
+        "from a split share, 'Call a taxi for me.' -> set_timer, where the tools' own requests hold nearly all: "
+        "docs/benchmarks.md; 0 = off).",
     )
     system_prompt: str = Field(
         "You are Voicechat, a friendly voice assistant made by the open-source voicechat project, running on this "

@@ -290,7 +290,8 @@ class Reply:
         """A reply's first call, where it may be answered in words instead: the model's probability for the tool's
         name (its first token, after the call's opening) must reach ``name_floor``. A model asked for something no
         declared tool does still calls the likeliest one ("Call a taxi for me." -> ``set_timer``), but from a split
-        share (0.54 there; 0.99 and above where a tool is wanted): that call is one the client cannot run."""
+        share, where a wanted tool's name holds nearly all (docs/benchmarks.md): that call is one the client cannot
+        run."""
         tokenizer = getattr(self.engine, "tokenizer", None)
         if (not isinstance(piece, ToolCall) or not self.name_floor or tokenizer is None or self.text or self.calls
                 or tool_use.choice != "auto" or self.without_tools is None):  # fmt: skip
