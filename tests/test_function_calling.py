@@ -136,6 +136,22 @@ async def test_a_reply_the_model_means_in_words_is_written_without_tools(rig: Ri
     assert rig.engine.requests[-1]["tools"] and rig.engine.words_requests[-1]["id"] in rig.engine.cancelled
 
 
+async def test_an_unusable_call_after_one_that_stood_is_left_out(rig: Rig):
+    """The model ran on past its call (a second one with the tool's schema as its arguments): with tool choice auto
+    the call made stands and the reply completes; where a call was required the reply fails as before."""
+    await declare(rig)
+    ran_on = '\n<tool_call>\n{"name": "set_timer", "arguments": {"type": "object"}}\n</tool_call>'
+    rig.engine.reply = CALL + ran_on
+    errors = len(rig.outbox.of("error"))
+    done = await ask(rig, "Wake me up at seven.")
+    assert done["response"]["status"] == "completed" and len(rig.outbox.of("error")) == errors
+    assert [(item["type"], item["name"]) for item in done["response"]["output"]] == [("function_call", "set_timer")]
+    rig.engine.reply = CALL.removeprefix(forced_call_prefix("required")) + ran_on  # continued from inside the call
+    done = await ask(rig, "Wake me up at seven.", tool_choice="required")
+    assert done["response"]["status"] == "failed"
+    assert done["response"]["status_details"]["error"]["code"] == "invalid_tool_call"
+
+
 async def test_a_call_from_a_split_share_for_its_tools_name_is_answered_without_tools(rig: Rig):
     """``tool_name_floor``: asked for something no declared tool does, the model calls the likeliest one ("Call a taxi
     for me." -> ``set_timer``, 0.54 of its probability for the name); below the floor that call is one the client cannot

@@ -314,16 +314,20 @@ class Reply:
             raise UnusableCall(f"the model held {share:.2f} for the name {piece.name!r}, below name_floor")
 
     def _take(self, piece: str | ToolCall | MalformedCall, chunker: ClauseChunker | None, tool_use: ToolUse) -> None:
-        """Text goes out (and to TTS); a call goes out as a call once it fits the declared tools."""
+        """Text goes out (and to TTS); a call goes out as a call once it fits the declared tools. One that does not,
+        after calls that did and where no call was required, is left out (the model ran on past its calls: a second
+        call repeating the tool's schema as its arguments) instead of failing the calls already made."""
         if isinstance(piece, str):
             self.text += piece
             self.outputs.put_nowait(Output("text", text=piece))
             for clause in chunker.push(piece) if chunker is not None else []:
                 self._queue_clause(clause)
             return
-        if isinstance(piece, MalformedCall):
-            raise UnusableCall(f"the model wrote a call that does not parse ({piece.reason})")
-        problem = check_call(piece, list(tool_use.tools))
+        problem = (f"the model wrote a call that does not parse ({piece.reason})" if isinstance(piece, MalformedCall)
+                   else check_call(piece, list(tool_use.tools)))  # fmt: skip
+        if problem is not None and self.calls and tool_use.choice == "auto":
+            log.info("reply %s: %s; left out, its earlier calls stand", self.id, problem)
+            return
         if problem is not None:
             raise UnusableCall(problem)
         self.calls.append(piece)
