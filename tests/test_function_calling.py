@@ -136,6 +136,24 @@ async def test_a_reply_the_model_means_in_words_is_written_without_tools(rig: Ri
     assert rig.engine.requests[-1]["tools"] and rig.engine.words_requests[-1]["id"] in rig.engine.cancelled
 
 
+async def test_a_reply_that_repeats_the_tools_answer_is_written_again_without_tools(rig: Rig):
+    """After a call it did not need ("My car is blue." -> the clock), the model wrote the tool's answer back in the
+    template's tags: never spoken, the reply after the output is written again without tools."""
+    await declare(rig)
+    rig.engine.reply = CALL
+    [call] = (await ask(rig, "My car is blue."))["response"]["output"]
+    await rig.send({"type": "conversation.item.create",
+                    "item": {"type": "function_call_output", "call_id": call["call_id"], "output": '{"status": "started"}'}})
+    rig.engine.reply = '<tool_response>\n{"status": "started"}\n</tool_response>'
+    rig.engine.reply_without_tools = "Blue is a lovely colour for a car."
+    count = len(rig.outbox.of("response.done")) + 1
+    await rig.send({"type": "response.create"})
+    answer = await rig.outbox.wait_for("response.done", count)
+    assert answer["response"]["status"] == "completed"
+    assert answer["response"]["output"][0]["content"][0]["text"] == "Blue is a lovely colour for a car."
+    assert not any("tool_response" in e.get("delta", "") for e in rig.outbox.of("response.output_text.delta"))
+
+
 async def test_an_unusable_call_after_one_that_stood_is_left_out(rig: Rig):
     """The model ran on past its call (a second one with the tool's schema as its arguments): with tool choice auto
     the call made stands and the reply completes; where a call was required the reply fails as before."""

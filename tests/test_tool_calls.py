@@ -236,6 +236,18 @@ async def test_a_model_that_takes_no_tools_answers_them_with_an_error(settings, 
         await engine.stop()
 
 
+@pytest.mark.parametrize("step", [1, 5, 1000])
+def test_a_reply_that_opens_by_repeating_a_tools_answer_is_no_speech(step):
+    """After a call it did not need, the model wrote the template's tool answer back ("<tool_response> {...}"): at the
+    start it is read as a call that does not parse (the reply is written again without tools), never spoken."""
+    echo = '<tool_response>\n{"local_time": "2026-12-01T16:45:00", "weekday": "Tuesday"}\n</tool_response>'
+    [piece] = stream(echo, step)
+    assert isinstance(piece, MalformedCall) and "repeats a tool's answer" in piece.reason
+    assert isinstance(stream(echo[:30], step)[-1], MalformedCall)  # cut short: still no speech
+    later = stream(f"It is 4:45. {echo}", step)
+    assert spoken(later) == f"It is 4:45. {echo}"  # after words it is text, as a later call tag is
+
+
 @pytest.mark.parametrize("step", [1, 1000])
 def test_the_shapes_small_models_write_instead_are_read_at_the_start(step):
     doubled = '{{"name": "set_timer", "arguments": {"seconds": 90}}}'

@@ -20,6 +20,8 @@ CLOSE_TAG = "</tool_call>"
 FENCE = "```"
 # Tags small models put around a call instead, accepted at the start of a reply only.
 START_TAGS = {OPEN_TAG: CLOSE_TAG, "<tools>": "</tools>", "<function_call>": "</function_call>"}
+# how the template shows the model a tool's answer; a reply that opens with it repeats that answer, not speech
+ANSWER_TAGS = ("<tool_response>", "</tool_response>")
 
 
 class ToolsUnsupportedError(ValueError):
@@ -170,7 +172,7 @@ class ToolCallParser:
         out = self.feed("")
         rest, self.buffer = self.buffer, ""
         stripped = rest.strip()
-        if stripped.startswith((*START_TAGS, FENCE, "{")):
+        if stripped.startswith((*START_TAGS, FENCE, "{", ANSWER_TAGS[0])):
             out.append(MalformedCall(stripped, "the reply ended inside a call"))
         elif rest:
             out.append(rest)
@@ -191,6 +193,12 @@ class ToolCallParser:
                     return None
                 self.buffer = lead[end + len(close_tag) :]
                 return _parse_call(lead[len(open_tag) : end].strip())  # still at the start: more calls may follow
+        if self.at_start and lead.startswith(ANSWER_TAGS[0]):
+            end = lead.find(ANSWER_TAGS[1])
+            if end < 0:
+                return None
+            self.buffer = lead[end + len(ANSWER_TAGS[1]) :]
+            return MalformedCall(lead[: end + len(ANSWER_TAGS[1])], "the reply repeats a tool's answer")
         if self.at_start and lead.startswith(FENCE):
             body = lead.find("{")
             if body < 0:
@@ -206,7 +214,7 @@ class ToolCallParser:
                 return None
             self.buffer = lead[end:]
             return self._bare_call(lead[:end])
-        if self.at_start and any(marker.startswith(lead) for marker in (*START_TAGS, FENCE)):
+        if self.at_start and any(marker.startswith(lead) for marker in (*START_TAGS, FENCE, ANSWER_TAGS[0])):
             return None  # the opening of a tag or fence, not whole yet
         return self._take_text()
 
