@@ -101,3 +101,17 @@ class LLMBackend(Protocol):
 
     def stats(self) -> dict:
         """A flat JSON-able dict for the dashboard."""
+
+
+async def next_token_probs(backend: LLMBackend, messages: list[dict], token_ids: tuple[int, ...], *,
+                           tools: list[dict] | None, priority: Priority, session_id: str | None,
+                           request_id: str) -> Delta | None:  # fmt: skip
+    """Ask ``backend`` a one-token question: the probabilities of ``token_ids`` as the token after ``messages``
+    (``Delta.token_probs`` of the answer; None there, with ``error`` set, where the backend cannot tell). None when no
+    answer came."""
+    params = SamplingParams(max_tokens=1, token_probs=token_ids)
+    last = None
+    async for delta in backend.generate(messages=messages, tools=tools, params=params, priority=priority,
+                                        session_id=session_id, request_id=request_id):
+        last = delta
+    return last

@@ -24,7 +24,7 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Literal
 
-from app.engine.api import LLMBackend, Priority, SamplingParams
+from app.engine.api import LLMBackend, Priority, next_token_probs
 
 log = logging.getLogger(__name__)
 
@@ -104,12 +104,9 @@ class EndOfTurnScorer:
         if key in self._cache:
             self._cache.move_to_end(key)
             return self._cache[key]
-        params = SamplingParams(max_tokens=1, token_probs=self.end_ids)
-        last = None
-        async for delta in self.backend.generate(messages=self.messages(conversation, words), tools=tools, params=params,
-                                                 priority=Priority.VOICE, session_id=session_id,
-                                                 request_id=f"eot-{uuid.uuid4().hex}"):  # fmt: skip
-            last = delta
+        last = await next_token_probs(self.backend, self.messages(conversation, words), self.end_ids, tools=tools,
+                                      priority=Priority.VOICE, session_id=session_id,
+                                      request_id=f"eot-{uuid.uuid4().hex}")  # fmt: skip
         if last is None or last.token_probs is None:
             log.warning("end-of-turn score unavailable: %s", last.error if last is not None else "no answer")
             return None

@@ -14,7 +14,7 @@ import time
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 
-from app.engine.api import Delta, LLMBackend, Priority, SamplingParams
+from app.engine.api import Delta, LLMBackend, Priority, SamplingParams, next_token_probs
 from app.engine.tool_calls import MalformedCall, ToolCall, ToolCallParser, check_call, forced_call_prefix
 from app.tts.chunker import ClauseChunker
 from app.web.realtime.function_calls import ToolUse
@@ -219,8 +219,14 @@ class Reply:
         the client required a call the reply fails (``invalid_tool_call``). So is a reply the model means to answer in
         words (:class:`BelowCallFloor`): with tools in its prompt it talked about them ("You can call the
         get_current_time function ..." for "What is my friend's name?") where without them it answers."""
-        return (isinstance(error, (UnusableCall, BelowCallFloor)) and self.without_tools is not None
-                and self.tool_use.choice == "auto" and not self.text and not self.calls and not self.stopped)
+        return isinstance(error, (UnusableCall, BelowCallFloor)) and self._may_answer_again
+
+    @property
+    def _may_answer_again(self) -> bool:
+        """Whether the reply may still be written again without tools: nothing of it went out yet and the client did
+        not require a call."""
+        return (self.without_tools is not None and self.tool_use.choice == "auto" and not self.text and not self.calls
+                and not self.stopped)
 
     def _request(self, messages: list[dict[str, str]], tool_use: ToolUse, request_id: str | None = None
                  ) -> AsyncIterator[Delta]:  # fmt: skip
@@ -293,22 +299,17 @@ class Reply:
         share, where a wanted tool's name holds nearly all (docs/benchmarks.md): that call is one the client cannot
         run."""
         tokenizer = getattr(self.engine, "tokenizer", None)
-        if (not isinstance(piece, ToolCall) or not self.name_floor or tokenizer is None or self.text or self.calls
-                or tool_use.choice != "auto" or self.without_tools is None):  # fmt: skip
+        if not isinstance(piece, ToolCall) or not self.name_floor or tokenizer is None or not self._may_answer_again:
             return
         firsts = {tool["name"]: tokenizer.encode(tool["name"], add_special_tokens=False)[:1] for tool in tool_use.tools}
         if not firsts.get(piece.name):
             return  # an undeclared tool: check_call says so
         opening = {"role": "assistant", "content": forced_call_prefix("required"), "prefix": True}
-        params = SamplingParams(max_tokens=1, token_probs=tuple(sorted({ids[0] for ids in firsts.values() if ids})))
-        probe = self.engine.generate(messages=[*self.messages, opening], params=params, priority=self.priority,
-                                     session_id=self.session_id, request_id=NAME_PROBE.format(self.id),
-                                     tools=tool_use.template_tools())  # fmt: skip
-        probs = None
-        async with contextlib.aclosing(probe) as deltas:
-            async for delta in deltas:
-                probs = delta.token_probs
-                break
+        answer = await next_token_probs(self.engine, [*self.messages, opening],
+                                        tuple(sorted({ids[0] for ids in firsts.values() if ids})),
+                                        tools=tool_use.template_tools(), priority=self.priority,
+                                        session_id=self.session_id, request_id=NAME_PROBE.format(self.id))  # fmt: skip
+        probs = answer.token_probs if answer is not None else None
         share = None if probs is None else probs.get(firsts[piece.name][0], 0.0)
         if share is not None and share < self.name_floor:
             raise UnusableCall(f"the model held {share:.2f} for the name {piece.name!r}, below name_floor")
