@@ -315,6 +315,22 @@ async def answer_calls(client: Any, calls: list[ToolCall]) -> None:
     await client.send({"type": "response.create"})
 
 
+async def reply_heard(client: Any, reply: Any, seen: int, timeout: float) -> tuple[Any, list[ToolCall]]:
+    """The reply a user of the page hears after event index ``seen``: ``reply``, or where it called tools, the reply
+    after the page's answers to them (``answer_calls``); with the calls it made."""
+    calls = calls_after(client.events, seen)
+    if not calls or reply.status != "completed":
+        return reply, calls
+    asked = len(client.events)
+    await answer_calls(client, calls)
+    return await client.next_reply(after=asked, timeout=timeout), calls
+
+
+def page_tools(args: argparse.Namespace) -> list[dict]:
+    """The tools a bench's ``--tools`` choice declares."""
+    return PAGE_TOOLS if args.tools == "page" else []
+
+
 async def _ask(url: str, item: Item, server: dict[str, Any], tools: list[dict] | None = None) -> Outcome:
     """One item in a fresh conversation; with ``tools`` declared, a call is answered as the client's tool would
     answer it and the reply after it is the turn's."""
@@ -328,12 +344,8 @@ async def _ask(url: str, item: Item, server: dict[str, Any], tools: list[dict] |
             for turn in item.turns:
                 seen = len(client.events)
                 await client.say_text(turn)
-                reply = await client.next_reply(after=seen, timeout=TURN_TIMEOUT_S)
-                calls = calls_after(client.events, seen)
-                if calls and reply.status == "completed":
-                    asked = len(client.events)
-                    await answer_calls(client, calls)
-                    reply = await client.next_reply(after=asked, timeout=TURN_TIMEOUT_S)
+                reply, calls = await reply_heard(client, await client.next_reply(after=seen, timeout=TURN_TIMEOUT_S),
+                                                 seen, TURN_TIMEOUT_S)  # fmt: skip
                 outcome.calls = [call.name for call in calls]
                 errors = errors_after(client.events, seen)
                 if errors:
@@ -464,7 +476,7 @@ def own_server(settings: Settings, model: str, concurrency: int) -> Iterator[str
 def _measure_own(settings: Settings, model: str, items: list[Item], args: argparse.Namespace):
     with own_server(settings, model, args.concurrency) as url:
         started = time.perf_counter()
-        outcomes, server = asyncio.run(ask_all(url, items, args.concurrency, f" {model}", _tools(args)))
+        outcomes, server = asyncio.run(ask_all(url, items, args.concurrency, f" {model}", page_tools(args)))
         elapsed = time.perf_counter() - started
     return outcomes, server, elapsed
 
@@ -476,7 +488,7 @@ def run(args: argparse.Namespace, settings: Settings) -> dict[str, Any]:
         if args.llm_models:
             print("quality: --llm-model is ignored with --url (the server's model answers)", file=sys.stderr)
         started = time.perf_counter()
-        outcomes, server = asyncio.run(ask_all(args.url, items, args.concurrency, tools=_tools(args)))
+        outcomes, server = asyncio.run(ask_all(args.url, items, args.concurrency, tools=page_tools(args)))
         elapsed = time.perf_counter() - started
         name = server.get("session", {}).get("model") or "server"
         results[name] = _model_figures(outcomes, server, elapsed, None)
@@ -491,16 +503,12 @@ def run(args: argparse.Namespace, settings: Settings) -> dict[str, Any]:
         "quality_multi_items": sum(i.multi_turn for i in items),
         "quality_categories": ",".join(sorted({i.category for i in items}, key=CATEGORIES.index)),
         "quality_concurrency": args.concurrency,
-        "quality_tools": ",".join(tool["name"] for tool in _tools(args)) or "none",
+        "quality_tools": ",".join(tool["name"] for tool in page_tools(args)) or "none",
         "quality_system_prompt": server.get("session", {}).get("instructions"),
         "server": where,
     }
     return report_models("answer quality: fresh typed conversations through the server, share answered right",
                          results, shared, args.json_path)  # fmt: skip
-
-
-def _tools(args: argparse.Namespace) -> list[dict]:
-    return PAGE_TOOLS if args.tools == "page" else []
 
 
 def _model_figures(outcomes: list[Outcome], server: dict[str, Any], elapsed: float, settings: Settings | None) -> dict:

@@ -19,8 +19,8 @@ from typing import Any
 
 import numpy as np
 
-from app.bench.client import RealtimeClient, ReplyRecord, ServerProbe
-from app.bench.quality import PAGE_TOOLS, answer_calls, calls_after, declare
+from app.bench.client import RealtimeClient, ServerProbe
+from app.bench.quality import declare, page_tools, reply_heard
 from app.bench.report import report
 from app.config import Settings
 from app.percentile import percentile
@@ -74,16 +74,6 @@ def _speech() -> list[np.ndarray]:
     return [espeak_speech(text) for text in QUESTIONS]
 
 
-async def _answer(client: RealtimeClient, reply: ReplyRecord, seen: int) -> ReplyRecord:
-    """The reply the user hears: ``reply``, or where it called a tool, the reply after the call's answer."""
-    calls = calls_after(client.events, seen)
-    if not calls or reply.status != "completed":
-        return reply
-    asked = len(client.events)
-    await answer_calls(client, calls)
-    return await client.next_reply(after=asked, timeout=120)
-
-
 async def _voice_user(url: str, clips: list[np.ndarray], turns: int, offset_s: float, modes: list[str],
                       tools: list[dict], result: UserResult) -> None:  # fmt: skip
     await asyncio.sleep(offset_s)
@@ -102,7 +92,7 @@ async def _voice_user(url: str, clips: list[np.ndarray], turns: int, offset_s: f
             seen = len(client.events)
             speech_end = await client.stream_audio(clips[turn % len(clips)], trailing_silence_s=TRAILING_SILENCE_S[mode])
             try:
-                reply = await _answer(client, await client.next_reply(after=seen, timeout=120), seen)
+                reply, _ = await reply_heard(client, await client.next_reply(after=seen, timeout=120), seen, 120)
             except (TimeoutError, ConnectionError) as error:
                 result.errors.append(f"voice turn {turn}: {error}")
                 continue
@@ -129,7 +119,7 @@ async def _text_user(url: str, turns: int, offset_s: float, tools: list[dict], r
             sent = time.perf_counter()
             await client.say_text(TYPED[turn % len(TYPED)])
             try:
-                reply = await _answer(client, await client.next_reply(after=seen, timeout=120), seen)
+                reply, _ = await reply_heard(client, await client.next_reply(after=seen, timeout=120), seen, 120)
             except (TimeoutError, ConnectionError) as error:
                 result.errors.append(f"text turn {turn}: {error}")
                 continue
@@ -142,7 +132,7 @@ async def _text_user(url: str, turns: int, offset_s: float, tools: list[dict], r
 async def _run_users(url: str, args: argparse.Namespace) -> list[UserResult]:
     clips = _speech()
     rng = random.Random(args.seed)
-    tools = PAGE_TOOLS if args.tools == "page" else []
+    tools = page_tools(args)
     results = [UserResult() for _ in range(args.users)]
     voice = []
     for index, result in enumerate(results):
@@ -174,7 +164,7 @@ def summarize(results: list[UserResult], args: argparse.Namespace) -> dict[str, 
         "text_ttft_p50_s": percentile(ttft, 50, 3),
         "text_ttft_p95_s": percentile(ttft, 95, 3),
         "turn_detection": ", ".join(sorted({m for r in results for m in r.modes})),
-        "tools": ",".join(tool["name"] for tool in PAGE_TOOLS) if args.tools == "page" else "none",
+        "tools": ",".join(tool["name"] for tool in page_tools(args)) or "none",
     }
     if v2v:  # where the slowest turn's time went, by the server's stages
         turns = [(v, lat) for r in results for v, lat in zip(r.v2v_s, r.server_latency)]
