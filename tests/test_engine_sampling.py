@@ -166,10 +166,10 @@ def test_a_draw_follows_the_distribution_and_never_picks_a_zero():
     assert len(set(first)) == 1  # a seed repeats itself
 
 
-def test_a_call_from_a_small_share_of_the_first_token_is_never_drawn():
+def test_the_first_token_is_text_below_the_call_floor_and_a_call_at_or_above_it():
     """``call_floor``: at the reply's first token the call openings (ids 5, 6 here) hold 0.3 of the probability, under
-    a floor of 0.4: text is drawn, the likeliest opening included; at 0.5 they stay; after the first token, or with no
-    floor, nothing changes."""
+    a floor of 0.4: text is drawn, the likeliest opening included; under 0.25 only an opening is; after the first
+    token, or with no floor, nothing changes."""
     logits = torch.log(torch.tensor([0.05, 0.4, 0.15, 0.05, 0.05, 0.2, 0.1]))
 
     def row(floor: float, tokens: list[int] = [1, 2, 3], temperature: float = 1.0) -> Sequence:
@@ -181,9 +181,12 @@ def test_a_call_from_a_small_share_of_the_first_token_is_never_drawn():
     draws = {sample(logits[None], [first]).token_ids[0] for _ in range(300)}
     assert draws and not draws & {5, 6} and first.below_call_floor  # the caller may answer it without tools
     assert sample((logits + torch.tensor([0, 0, 0, 0, 0, 3.0, 0]))[None], [row(0.4, temperature=0)]).token_ids == [5]
-    for seq in (row(0.25), row(0.0)):
-        assert {5, 6} & {sample(logits[None], [seq]).token_ids[0] for _ in range(300)}
-        assert not seq.below_call_floor
+    above = row(0.25)
+    assert {sample(logits[None], [above]).token_ids[0] for _ in range(300)} == {5, 6}
+    assert sample(logits[None], [row(0.25, temperature=0)]).token_ids == [5]  # greedy: the likeliest opening
+    unfloored = row(0.0)
+    assert {sample(logits[None], [unfloored]).token_ids[0] for _ in range(300)} - {5, 6}
+    assert not above.below_call_floor and not unfloored.below_call_floor
     later = row(0.4)
     later.token_ids.append(1)  # a token of the reply already: its first token is past
     assert {5, 6} & {sample(logits[None], [later]).token_ids[0] for _ in range(300)}

@@ -109,6 +109,12 @@ def test_calls_are_checked_against_the_declared_schema():
     assert "not a declared tool" in check_call(ToolCall("launch", "{}"), [TIMER])
     assert "'seconds' is a required property" in check_call(ToolCall("set_timer", "{}"), [TIMER])
     assert "is not of type 'integer'" in check_call(ToolCall("set_timer", '{"seconds": "ten"}'), [TIMER])
+    clock = {"name": "get_current_time", "parameters": {"type": "object", "properties": {}}}
+    assert check_call(ToolCall("get_current_time", "{}"), [clock]) is None
+    echo = '{"type": "object", "properties": {}}'
+    assert "parameter schema" in check_call(ToolCall("get_current_time", echo), [clock])
+    shapes = {"name": "draw", "parameters": {"type": "object", "properties": {"type": {}, "properties": {}}}}
+    assert check_call(ToolCall("draw", '{"type": "circle", "properties": {"r": 2}}'), [shapes]) is None
 
 
 def test_declarations_and_forced_prefixes_use_the_template_format():

@@ -29,21 +29,23 @@ class SampleResult:
 def steer(logits: torch.Tensor, seq: Sequence, context: list[int]) -> torch.Tensor:
     """``logits`` [V] of the token after ``context`` (``seq``'s tokens so far, or with proposals) under the row's
     repetition penalty (transformers' rule, over the whole context), phrase limit (over the reply; only the reply's
-    end tokens where it would take the likeliest token) and call floor (at the reply's first token): the same tensor
-    where none changes anything, else a copy."""
+    end tokens where it would take the likeliest token) and call floor (at the reply's first token: text below it, a
+    call's opening at or above it): the same tensor where none changes anything, else a copy."""
     params = seq.params
     limit = params.phrase_repeat_limit
     banned = phrase_ban(seq.texts, context[seq.prompt_len :], limit) if limit and seq.texts is not None else ()
-    # a call from a small share of the first token's probability: answer in words
-    no_call = (seq.call_openings and len(context) == seq.prompt_len
-               and _call_share(logits, seq.call_openings) < params.call_floor)
-    if no_call:
+    # the call floor at the reply's first token: below it the reply answers in words, at or above it the reply calls
+    # (words drawn there, with tools in the prompt, talk about the tools: "you can use the get_weather function")
+    floored = bool(seq.call_openings) and params.call_floor > 0 and len(context) == seq.prompt_len
+    if floored and _call_share(logits, seq.call_openings) < params.call_floor:
         seq.below_call_floor = True  # the caller may write the reply again without tools (Delta.below_call_floor)
-    if params.repetition_penalty == 1.0 and not banned and not no_call:
+    if params.repetition_penalty == 1.0 and not banned and not floored:
         return logits
     logits = logits.clone()
-    if no_call:
-        logits[torch.tensor(seq.call_openings, device=logits.device)] = float("-inf")
+    if floored:
+        openings = torch.zeros_like(logits, dtype=torch.bool)
+        openings[torch.tensor(seq.call_openings, device=logits.device)] = True
+        logits.masked_fill_(openings if seq.below_call_floor else ~openings, float("-inf"))
     if params.repetition_penalty != 1.0:
         seen = torch.tensor(sorted(set(context)), device=logits.device)
         scores = logits[seen]

@@ -93,13 +93,23 @@ def check_call(call: ToolCall, tools: list[dict]) -> str | None:
     if call.name not in declared:
         return f"the model called {call.name!r}, which is not a declared tool"
     schema = declared[call.name].get("parameters") or {"type": "object"}
+    arguments = json.loads(call.arguments)
+    if _echoes_schema(arguments, schema):
+        return f"the model wrote the parameter schema of {call.name!r} as its arguments"
     try:
-        jsonschema.validate(json.loads(call.arguments), schema)
+        jsonschema.validate(arguments, schema)
     except jsonschema.ValidationError as exc:
         return f"arguments of {call.name!r} do not match its schema: {exc.message}"
     except jsonschema.SchemaError as exc:
         return f"the declared parameters of {call.name!r} are not a valid JSON schema: {exc.message}"
     return None
+
+
+def _echoes_schema(arguments: object, schema: dict) -> bool:
+    """Arguments that repeat a schema's own words ("type", "properties") where it declares no such parameters: a model
+    confused by the request (the page's clock called for the news with ``{"type": "object", "properties": {}}``)."""
+    words = {"type", "properties"}
+    return isinstance(arguments, dict) and words <= arguments.keys() and not words & (schema.get("properties") or {}).keys()
 
 
 def _object_end(text: str, start: int) -> int | None:
