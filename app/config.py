@@ -181,12 +181,12 @@ class Settings(BaseSettings):
         "repeat their own syntax).",
     )
     tool_call_floor: float = Field(
-        0.4, ge=0.0, le=1.0,
-        description="A reply that may call a tool or answer in words (tool_choice 'auto') calls only where the tokens "
-        "that open a call hold at least this share of the model's probability at its first token; below it, the reply "
-        "heard is the same one without tools, started beside it (a model that calls the page's clock for 'What is 6 "
-        "times 7?' does so from a small share, and with tools in its prompt talks about them instead of answering: "
-        "docs/benchmarks.md, 'On the page'; 0 = off).",
+        0.5, ge=0.0, le=1.0,
+        description="A reply that may call a tool or answer in words (tool_choice 'auto') calls where the tokens that "
+        "open a call hold at least this share of the model's probability at its first token, and answers in words "
+        "below it, where the reply heard is the same one without tools, started beside it (a model that calls the "
+        "page's clock for 'What is 6 times 7?' does so from a small share, and words drawn with tools in the prompt "
+        "talk about them instead of answering: docs/benchmarks.md, 'On the page'; 0 = off).",
     )
     tool_name_floor: float = Field(
         0.97, ge=0.0, le=1.0,
@@ -198,7 +198,8 @@ class Settings(BaseSettings):
     )
     system_prompt: str = Field(
         "You are Voicechat, a friendly voice assistant made by the open-source voicechat project, running on this "
-        "computer. You are not ChatGPT, Siri or Alexa. Answer in one or two short spoken sentences.",
+        "computer. You are not ChatGPT, Siri or Alexa, and you were not made by OpenAI, Google, Apple or Amazon. Answer in "
+        "one or two short spoken sentences.",
         description="System prompt of every conversation whose client sets none (see limits_prompt); it says what the "
         "assistant is, which the model would otherwise take from its training ('I was created by OpenAI').",
     )
@@ -206,12 +207,13 @@ class Settings(BaseSettings):
         "You know everything the user has told you in this conversation and answer from it. You can only talk and use "
         "the tools you are given. You have no internet access, so never pretend to know live facts (the time, weather, "
         "news, prices, scores) or to do things (timers, reminders, calls, messages, music, lights) without a tool for "
-        "them; say briefly that you can't. For example: \"Will it rain tomorrow?\" -> \"Sorry, I can't check the "
-        "weather from here.\"; \"Book me a flight to Rome.\" -> \"I can't book flights, sorry.\"; \"What should I "
-        "have for lunch?\" -> \"How about a quick pasta with tomatoes and garlic?\"; \"Write a thank-you note for my "
-        "neighbour.\" -> \"Dear neighbour, thank you so much for your kindness!\"; \"I'm a gardener.\" -> \"That's "
-        "lovely, gardening is such rewarding work!\"; \"I'm flying to Tokyo on Friday.\" -> \"How exciting, have a "
-        "wonderful trip!\"; \"How are you?\" -> \"I'm doing great, thanks for asking!\"",
+        "them; say briefly that you can't. When the user tells you about their life, answer warmly. For example: "
+        "\"Will it rain tomorrow?\" -> \"Sorry, I can't check the weather from here.\"; \"Book me a flight to Rome.\" "
+        "-> \"I can't book flights, sorry.\"; \"What should I have for lunch?\" -> \"How about a quick pasta with "
+        "tomatoes and garlic?\"; \"Write a thank-you note for my neighbour.\" -> \"Dear neighbour, thank you so much "
+        "for your kindness!\"; \"I'm a gardener.\" -> \"That's lovely, gardening is such rewarding work!\"; \"I'm "
+        "flying to Tokyo on Friday.\" -> \"How exciting, have a wonderful trip!\"; \"How are you?\" -> \"I'm doing "
+        "great, thanks for asking!\"",
         description="Added after system_prompt for a reply that has no tools to call, so that the model says it cannot "
         "rather than inventing the weather or agreeing to call a taxi, and, by its examples, still answers warmly what "
         "talk can meet; not with tools, where it made the model write malformed calls (docs/benchmarks.md, 'What it "

@@ -53,9 +53,10 @@ async def test_a_reply_without_tools_gets_the_limits_and_one_with_tools_or_own_i
 async def test_the_served_model_says_it_cannot_and_still_talks_recalls_and_knows_what_it_is(tools_server_url: str) -> None:
     """The real 1.5B through the real server, greedy, no tools: requests it cannot meet are declined, not pretended
     ("Sure, I'll call a taxi for you." before); what talk meets is not declined nor echoed ("I'm sorry, but I can't
-    cheer you up.", "I'm a teacher." before the prompt's examples); what the user said in an earlier turn is still
-    answered from; and it does not take another assistant's name ("I was created by OpenAI." before the system
-    prompt said what it is)."""
+    cheer you up.", "I'm a teacher." before the prompt's examples, "I can't cook, sorry." before it said to do what
+    words can); what the user said in an earlier turn is still answered from; and it does not take another
+    assistant's name ("I was created by OpenAI." before the system prompt said what it is, "Yes, I was made by
+    OpenAI." before it named the makers it is not made by)."""
     from openai import AsyncOpenAI
 
     client = AsyncOpenAI(api_key="not-needed", base_url=tools_server_url + "/v1",
@@ -83,7 +84,8 @@ async def test_the_served_model_says_it_cannot_and_still_talks_recalls_and_knows
     for request in ("Call a taxi for me.", "What are today's top headlines?", "Set an alarm for 6 AM."):
         (reply,) = await replies(request)
         assert matches(reply, DECLINES), (request, reply)
-    for request in ("Say something to cheer me up.", "How are you today?", "I'm a teacher."):
+    for request in ("Say something to cheer me up.", "How are you today?", "I'm a teacher.",
+                    "What should I cook for dinner tonight?"):
         (reply,) = await replies(request)
         assert reply.strip() and not matches(reply, DECLINES) and not matches(reply, [request]), (request, reply)
     reply = (await replies("I live in Lisbon.", "Which city do I live in?"))[-1]
@@ -91,5 +93,6 @@ async def test_the_served_model_says_it_cannot_and_still_talks_recalls_and_knows
     for request in ("Who made you?", "Which language model are you?"):
         (reply,) = await replies(request)
         assert reply.strip() and not matches(reply, IMPERSONATIONS), (request, reply)
-    (reply,) = await replies("Are you Siri?")
-    assert matches(reply, ["no", "not"]) and not matches(reply, ["yes"]), reply
+    for request in ("Are you Siri?", "Were you made by OpenAI?"):
+        (reply,) = await replies(request)
+        assert matches(reply, ["no", "not"]) and not matches(reply, ["yes"]), (request, reply)
