@@ -199,24 +199,31 @@ async def test_the_engine_streams_a_call_the_parser_reads(settings, qwen_dir):
 
 async def test_the_first_delta_says_where_a_call_held_too_small_a_share(settings, qwen_dir):
     """``call_floor``: "Set a timer" opens a call from a large share, a question answered from the conversation does
-    not (its first delta says so: the reply is for words); a request with tools has no phrase limit (its calls repeat
-    their own phrases)."""
+    not (its first delta says so: the reply is for words); at or above the floor the first token is a call's opening
+    ("Can you time my run?" holds about 0.39 for them, so at temperature 1 text would be drawn more often than not);
+    a request with tools has no phrase limit (its calls repeat their own phrases)."""
     from app.engine import Priority, SamplingParams
     from app.engine.engine import LocalEngine
 
     engine = LocalEngine(settings.model_copy(update={"llm_model": "qwen2.5-0.5b", "llm_tools": "on"}), qwen_dir)
     await engine.start()
     try:
-        async def first_delta(*said: str) -> Delta:
+        asked = iter(range(100))
+
+        async def first_delta(*said: str, floor: float = 0.4) -> Delta:
             turns = [{"role": "user" if i % 2 == 0 else "assistant", "content": text} for i, text in enumerate(said)]
-            params = SamplingParams(max_tokens=4, call_floor=0.4, phrase_repeat_limit=2)
+            params = SamplingParams(temperature=1.0, max_tokens=4, call_floor=floor, phrase_repeat_limit=2)
+            request_id = f"r{next(asked)}"
             async for delta in engine.generate(messages=turns, tools=template_tools([TIMER]), params=params,
-                                               priority=Priority.TEXT, request_id=f"r{len(said)}"):
-                assert engine._requests[f"r{len(said)}"].seq.texts is None  # no phrase limit with tools
-                engine.cancel(f"r{len(said)}")
+                                               priority=Priority.TEXT, request_id=request_id):
+                assert engine._requests[request_id].seq.texts is None  # no phrase limit with tools
+                engine.cancel(request_id)
                 return delta
 
         assert not (await first_delta("Set a timer for ten seconds.")).below_call_floor
+        for _ in range(8):
+            timed = await first_delta("Can you time my run?", floor=0.3)
+            assert not timed.below_call_floor and opens_call(timed.text), timed.text
         recall = await first_delta("My friend's name is Kenji.", "Nice to meet Kenji!", "What is my friend's name?")
         assert recall.below_call_floor and recall.text.strip()
     finally:
