@@ -37,15 +37,16 @@ def steer(logits: torch.Tensor, seq: Sequence, context: list[int]) -> torch.Tens
     # the call floor at the reply's first token: below it the reply answers in words, at or above it the reply calls
     # (words drawn there, with tools in the prompt, talk about the tools: "you can use the get_weather function")
     floored = bool(seq.call_openings) and params.call_floor > 0 and len(context) == seq.prompt_len
-    if floored and _call_share(logits, seq.call_openings) < params.call_floor:
+    below = floored and _call_share(logits, seq.call_openings) < params.call_floor
+    if below:
         seq.below_call_floor = True  # the caller may write the reply again without tools (Delta.below_call_floor)
     if params.repetition_penalty == 1.0 and not banned and not floored:
         return logits
     logits = logits.clone()
-    if floored:
-        openings = torch.zeros_like(logits, dtype=torch.bool)
-        openings[torch.tensor(seq.call_openings, device=logits.device)] = True
-        logits.masked_fill_(openings if seq.below_call_floor else ~openings, float("-inf"))
+    if below:
+        logits[torch.tensor(seq.call_openings, device=logits.device)] = float("-inf")
+    elif floored:
+        logits = _only(logits, seq.call_openings)
     if params.repetition_penalty != 1.0:
         seen = torch.tensor(sorted(set(context)), device=logits.device)
         scores = logits[seen]
@@ -54,11 +55,16 @@ def steer(logits: torch.Tensor, seq: Sequence, context: list[int]) -> torch.Tens
     if ends and int(logits.argmax()) in banned:
         # the likeliest next token would say a phrase once too often: the reply has nothing new to say, so it ends
         # here (a weak model steered off its loop rambles on to the token limit instead)
-        kept = torch.tensor(ends, device=logits.device)
-        return torch.full_like(logits, float("-inf")).index_copy_(0, kept, logits[kept])
+        return _only(logits, ends)
     if banned:
         logits[torch.tensor(sorted(banned), device=logits.device)] = float("-inf")
     return logits
+
+
+def _only(logits: torch.Tensor, token_ids: list[int] | tuple[int, ...]) -> torch.Tensor:
+    """A copy of ``logits`` in which only ``token_ids`` can be drawn."""
+    kept = torch.tensor(token_ids, device=logits.device)
+    return torch.full_like(logits, float("-inf")).index_copy_(0, kept, logits[kept])
 
 
 def _call_share(logits: torch.Tensor, openings: tuple[int, ...]) -> float:
