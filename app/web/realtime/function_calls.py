@@ -93,12 +93,17 @@ class ToolUse:
         return forced_call_prefix(self.choice) if self.active else ""
 
 
+def tools_unsupported(model: str, param: str) -> ProtocolError:
+    """The error for tools declared where the model takes none (no tool format, or ``llm_tools``)."""
+    return ProtocolError("tools_unsupported", f"the model {model} takes no tools (see llm_tools); {param} must be empty",
+                         param=param)
+
+
 def response_tool_use(tools: tuple[dict[str, Any], ...] | None, choice: ToolChoice | None, config: Any, engine: Any) -> ToolUse:
     """A response's own ``tools`` / ``tool_choice`` where given, else the session's (``config``); tools need an
     ``engine`` whose model takes them."""
     tools = config.tools if tools is None else tools
     if tools and not engine.supports_tools:
-        raise ProtocolError("tools_unsupported", f"the model {config.model} takes no tools (see llm_tools); "
-                            "response.tools must be empty", param="response.tools")  # fmt: skip
+        raise tools_unsupported(config.model, "response.tools")
     choice = config.tool_choice if choice is None else choice
     return ToolUse(tools, checked_tool_choice(choice, tools, "response.tool_choice"))

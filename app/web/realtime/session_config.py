@@ -13,7 +13,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictFloat, StrictInt, StrictStr
 
-from app.web.realtime.function_calls import ToolChoice, checked_tool_choice, checked_tools
+from app.web.realtime.function_calls import ToolChoice, checked_tool_choice, checked_tools, tools_unsupported
 from app.web.realtime.wire import ProtocolError
 
 OUTPUT_RATES = range(8000, 48001)
@@ -220,8 +220,7 @@ def _tool_changes(config: SessionConfig, patch: SessionPatch, tools_supported: b
     changes: dict[str, Any] = {}
     if patch.tools is not None:
         if patch.tools and not tools_supported:
-            raise ProtocolError("tools_unsupported", f"the model {config.model} takes no tools (see llm_tools); "
-                                "session.tools must be empty", param="session.tools")  # fmt: skip
+            raise tools_unsupported(config.model, "session.tools")
         changes["tools"] = checked_tools(patch.tools, "session.tools")
     if patch.tool_choice is not None:
         changes["tool_choice"] = checked_tool_choice(patch.tool_choice, changes.get("tools", config.tools),
