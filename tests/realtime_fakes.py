@@ -14,6 +14,7 @@ import numpy as np
 
 from app.config import Settings
 from app.engine.api import Delta, Priority, SamplingParams
+from app.engine.tool_calls import OPEN_TAG
 from app.vad.end_of_turn import EndOfTurnScorer, normalise
 from app.web.history import HistoryStore
 from app.web.realtime.parts import SharedParts
@@ -52,7 +53,8 @@ class FakeEngine:
     def __init__(self, reply: str = "Paris is the capital of France."):
         self.reply = reply
         self.reply_without_tools: str | None = None  # for a request with no tools, where set
-        self.call_share = 1.0  # the call openings' share at a reply's first token (below params.call_floor: words)
+        # The call openings' share at a reply's first token; None: the script's own, 1 for a call, 0 for words.
+        self.call_share: float | None = None
         self.gate: asyncio.Event | None = None
         self.requests: list[dict[str, Any]] = []
         self.words_requests: list[dict[str, Any]] = []  # a reply's request without tools, started beside its own
@@ -87,7 +89,15 @@ class FakeEngine:
         probed = None
         if params.token_probs and self.replies_probe and messages and messages[-1]["role"] == "user":
             probed = self._end_probs(params, normalise(messages[-1]["content"]))
-        words = (self.reply if tools or self.reply_without_tools is None else self.reply_without_tools).split(" ")
+        reply = self.reply if tools or self.reply_without_tools is None else self.reply_without_tools
+        below = False
+        if tools and params.call_floor > 0:
+            opens_call = reply.startswith(OPEN_TAG)
+            share = float(opens_call) if self.call_share is None else self.call_share
+            below = share < params.call_floor
+            # The engine's draw at the first token: at or above the floor a call's opening, below it words.
+            assert opens_call != below, f"a reply that {'opens a call' if opens_call else 'is words'} at share {share}"
+        words = reply.split(" ")
         for index, word in enumerate(words):
             if self.gate is not None:
                 await self.gate.wait()
@@ -95,7 +105,7 @@ class FakeEngine:
             last = index == len(words) - 1
             yield Delta(request_id or "", [index], ("" if index == 0 else " ") + word, last, "stop" if last else None,
                         token_probs=probed if index == 0 else None,
-                        below_call_floor=index == 0 and bool(tools) and self.call_share < params.call_floor)
+                        below_call_floor=index == 0 and below)
 
     def _end_probs(self, params: SamplingParams, words: str | None) -> dict[int, float] | None:
         score = self.end_scores.get(words)
