@@ -196,6 +196,14 @@ class Settings(BaseSettings):
         "from a split share, 'Call a taxi for me.' -> set_timer, where the tools' own requests hold nearly all: "
         "docs/benchmarks.md; 0 = off).",
     )
+    tool_value_floor: float = Field(
+        0.8, ge=0.0, le=1.0,
+        description="A reply's first call, where the reply may answer in words instead (tool_choice 'auto'), stands "
+        "only where the model held at least this share for the first token of each number in its arguments; below it "
+        "the number was guessed and the reply is written again without tools ('Wake me up at seven tomorrow.' -> "
+        "set_timer for 3600 seconds, 0.33 for its first digit, where a timer's stated length holds 0.96-1.00: "
+        "docs/benchmarks.md; 0 = off).",
+    )
     system_prompt: str = Field(
         "You are Voicechat, a friendly voice assistant made by the open-source voicechat project, running on this "
         "computer. You are not ChatGPT, Siri or Alexa, and you were not made by OpenAI, Google, Apple or Amazon. Answer in "

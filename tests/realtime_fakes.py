@@ -19,7 +19,7 @@ from app.vad.end_of_turn import EndOfTurnScorer, normalise
 from app.web.history import HistoryStore
 from app.web.realtime.parts import SharedParts
 from app.web.realtime.session import Session
-from app.web.reply import NAME_PROBE, WORDS_REQUEST
+from app.web.reply import PROBE, WORDS_REQUEST
 from app.web.telemetry import Telemetry
 
 OUTPUT_RATE = 24000
@@ -58,7 +58,7 @@ class FakeEngine:
         self.gate: asyncio.Event | None = None
         self.requests: list[dict[str, Any]] = []
         self.words_requests: list[dict[str, Any]] = []  # a reply's request without tools, started beside its own
-        self.name_probes: list[dict[str, Any]] = []  # a reply's question of its call's tool name
+        self.probes: list[dict[str, Any]] = []  # a reply's questions of its call's name and numbers
         self.cancelled: list[str] = []
         self.end_scores: dict[str, float] = {}
         self.score_gate: asyncio.Event | None = None
@@ -73,8 +73,8 @@ class FakeEngine:
         priority: Priority, session_id: str | None = None, request_id: str | None = None, tools: list[dict] | None = None,
     ) -> AsyncIterator[Delta]:  # fmt: skip
         request = {"messages": messages, "priority": priority, "id": request_id, "tools": tools, "params": params}
-        if (request_id or "").endswith(NAME_PROBE.format("")):
-            self.name_probes.append(request)
+        if PROBE.format("", "") in (request_id or ""):
+            self.probes.append(request)
         else:
             beside = (request_id or "").endswith(WORDS_REQUEST.format(""))
             (self.words_requests if beside else self.requests).append(request)

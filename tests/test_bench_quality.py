@@ -228,17 +228,19 @@ async def test_with_the_page_tools_a_call_is_answered_as_the_page_would_and_the_
     time the bench's clock gave; a question no tool meets is answered in words, and the session declared the tools;
     what the user said in an earlier turn is answered from it, not talked past ("You can call the "get_current_time"
     function ..." for all three, before the reply below the call floor was heard as without tools); a request no page
-    tool meets is declined, not met with the timer (``set_timer`` before ``tool_name_floor``)."""
+    tool meets is declined, not met with the timer (``set_timer`` before ``tool_name_floor``), and so is an alarm,
+    not met with a timer of a guessed length (``set_timer`` for 3600 seconds before ``tool_value_floor``)."""
     from app.bench.quality import PAGE_TOOLS, ask_all
 
     assert [tool["name"] for tool in PAGE_TOOLS] == ["get_current_time", "set_timer"]
     items = {item.id: item for item in load_items()}
     url = tools_server_url.replace("http://", "ws://") + "/ws"
     recalls = ["mem-friend-kenji", "mem-cat-whiskers", "mem-phone-58"]
-    outcomes, _ = await ask_all(url, [items[name] for name in ["lim-time", "geo-capital-france", "lim-taxi", *recalls]],
-                                2, tools=PAGE_TOOLS)  # fmt: skip
-    clock, paris, taxi, *recalled = outcomes
-    assert taxi.calls == [] and taxi.correct and taxi.error is None, taxi
+    asked = ["lim-time", "geo-capital-france", "lim-taxi", "lim-alarm", "lim-wake-me", *recalls]
+    outcomes, _ = await ask_all(url, [items[name] for name in asked], 2, tools=PAGE_TOOLS)
+    (clock, paris, *declined), recalled = outcomes[:5], outcomes[5:]
+    for outcome in declined:
+        assert outcome.calls == [] and outcome.correct and outcome.error is None, outcome
     assert clock.calls == ["get_current_time"] and clock.correct and clock.error is None, clock
     assert matches(clock.reply, ["4:45", "16:45", "quarter to five"]), clock.reply
     assert paris.calls == [] and paris.correct, paris

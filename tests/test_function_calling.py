@@ -185,12 +185,42 @@ async def test_a_call_from_a_split_share_for_its_tools_name_is_answered_without_
     done = await ask(rig, "Call a taxi for me.")
     assert [item["type"] for item in done["response"]["output"]] == ["message"]
     assert done["response"]["output"][0]["content"][0]["text"] == "I can't call a taxi, sorry."
-    probe = rig.engine.name_probes[-1]
+    [probe] = [p for p in rig.engine.probes if p["messages"][-1]["content"] == opening]
     assert probe["messages"][-1] == {"role": "assistant", "content": opening, "prefix": True} and probe["tools"]
     assert probe["params"].token_probs == (ord("s"),)  # set_timer's first token (the fake: one per character)
     rig.engine.end_scores[opening] = settings.tool_name_floor
     done = await ask(rig, "Set a timer for two minutes.")
     assert [item["type"] for item in done["response"]["output"]] == ["function_call"]
+
+
+async def test_a_call_with_a_number_the_model_guessed_is_answered_without_tools(rig: Rig):
+    """``tool_value_floor``: asked for what no number of the tool can say, the model guesses one ("Wake me up at seven
+    tomorrow." -> ``set_timer`` for 3600 seconds, 0.33 of its probability for the first digit); below the floor that
+    call is one the client cannot run and the reply is written again without tools; at the floor, the call stands."""
+    await declare(rig)
+    settings = rig.session.settings
+    written = forced_call_prefix({"name": "set_timer"}) + '{"seconds": '  # the call up to its number
+    rig.engine.reply, rig.engine.reply_without_tools = CALL, "I can't set alarms, sorry."
+    rig.engine.end_scores[forced_call_prefix("required")] = 1.0  # the name: the timer's own
+    rig.engine.end_scores[written] = 0.33
+    done = await ask(rig, "Wake me up at seven tomorrow.")
+    assert [item["type"] for item in done["response"]["output"]] == ["message"]
+    assert done["response"]["output"][0]["content"][0]["text"] == "I can't set alarms, sorry."
+    [probe] = [p for p in rig.engine.probes if p["messages"][-1]["content"] == written]
+    assert probe["params"].token_probs == (ord("1"),) and probe["tools"]  # 120's first token (the fake: a character)
+    rig.engine.end_scores[written] = settings.tool_value_floor
+    done = await ask(rig, "Set a timer for two minutes.")
+    assert [item["type"] for item in done["response"]["output"]] == ["function_call"]
+
+
+def test_the_numbers_of_a_calls_arguments_are_asked_after_the_arguments_written_before_them() -> None:
+    from app.web.reply import _numbers
+
+    assert _numbers('{"item": "apples", "quantity": 3, "urgent": true, "at": {"h": 7}, "price": 1.5}') == [
+        ("quantity", '{"item": "apples", "quantity": ', 3), ("price", '{"item": "apples", "quantity": 3, "urgent": true, '
+                                                                      '"at": {"h": 7}, "price": ', 1.5)]  # fmt: skip
+    assert _numbers('{"seconds": 120}') == [("seconds", '{"seconds": ', 120)]
+    assert _numbers("not json") == [] and _numbers("[1, 2]") == []
 
 
 async def test_outputs_need_a_call_and_tools_need_a_model_that_has_a_format(rig: Rig):

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import time
 from collections.abc import AsyncIterator, Callable
@@ -50,7 +51,7 @@ class BelowCallFloor(Exception):
 
 
 WORDS_REQUEST = "{}-words"  # the request id of the reply without tools that starts beside a reply's own
-NAME_PROBE = "{}-name"  # the request id of a reply's question of its call's tool name (``Reply._check_name``)
+PROBE = "{}-probe-{}"  # the request id of a reply's question of its call's name or a value (``Reply._check_shares``)
 
 
 class StartedStream:
@@ -119,8 +120,10 @@ class Reply:
     # the same prompt for a reply without tools: where the model's call fits no declared tool, or it answers in words,
     # the reply is written again without them (see ``_answers_without_tools``); None: such a call fails the reply
     without_tools: Callable[[list[dict[str, str]]], list[dict[str, str]]] | None = None
-    # a call whose tool name the model held less of at its first token is one it cannot run (see ``_check_name``)
+    # a call whose tool name, or a number in whose arguments, the model held less of at its first token is one it
+    # cannot run (see ``_check_shares``)
     name_floor: float = 0.0
+    value_floor: float = 0.0
     id: str = field(default_factory=lambda: new_id("resp"))
     item_id: str = field(default_factory=lambda: new_id("item"))
 
@@ -277,7 +280,7 @@ class Reply:
                     if self.timing.first_token is None:
                         self.timing.first_token = time.perf_counter()
                     for piece in calls.feed(delta.text) if calls is not None else [delta.text]:
-                        await self._check_name(piece, tool_use)
+                        await self._check_shares(piece, tool_use)
                         self._take(piece, chunker, tool_use)
                 if delta.finished:
                     finish_reason = delta.finish_reason
@@ -288,31 +291,44 @@ class Reply:
                     finish_reason = "stop"
                     break
         for piece in calls.finish() if calls is not None else []:
-            await self._check_name(piece, tool_use)
+            await self._check_shares(piece, tool_use)
             self._take(piece, chunker, tool_use)
         return finish_reason
 
-    async def _check_name(self, piece: str | ToolCall | MalformedCall, tool_use: ToolUse) -> None:
-        """A reply's first call, where it may be answered in words instead: the model's probability for the tool's
-        name (its first token, after the call's opening) must reach ``name_floor``. A model asked for something no
-        declared tool does still calls the likeliest one ("Call a taxi for me." -> ``set_timer``), but from a split
-        share, where a wanted tool's name holds nearly all (docs/benchmarks.md): that call is one the client cannot
-        run."""
+    async def _check_shares(self, piece: str | ToolCall | MalformedCall, tool_use: ToolUse) -> None:
+        """A reply's first call, where it may be answered in words instead, stands only where the model held enough
+        of the first token of the tool's name (``name_floor``) and of each number in its arguments (``value_floor``),
+        each asked after the call as written up to it. A model asked for something no declared tool does still calls
+        the likeliest one ("Call a taxi for me." -> ``set_timer``), but from a split share, where a wanted tool's name
+        holds nearly all; one asked for what a number of the tool cannot say guesses it ("Wake me up at seven
+        tomorrow." -> ``set_timer`` for 3600 seconds, where "Set a timer for two minutes." holds nearly all of its
+        first digit: docs/benchmarks.md). Either call is one the client cannot run."""
         tokenizer = getattr(self.engine, "tokenizer", None)
-        if not isinstance(piece, ToolCall) or not self.name_floor or tokenizer is None or not self._may_answer_again:
-            return
-        firsts = {tool["name"]: tokenizer.encode(tool["name"], add_special_tokens=False)[:1] for tool in tool_use.tools}
-        if not firsts.get(piece.name):
+        declared = isinstance(piece, ToolCall) and piece.name in {tool["name"] for tool in tool_use.tools}
+        if not declared or tokenizer is None or not self._may_answer_again:
             return  # an undeclared tool: check_call says so
-        opening = {"role": "assistant", "content": forced_call_prefix("required"), "prefix": True}
-        answer = await next_token_probs(self.engine, [*self.messages, opening],
-                                        tuple(sorted({ids[0] for ids in firsts.values() if ids})),
-                                        tools=tool_use.template_tools(), priority=self.priority,
-                                        session_id=self.session_id, request_id=NAME_PROBE.format(self.id))  # fmt: skip
-        probs = answer.token_probs if answer is not None else None
-        share = None if probs is None else probs.get(firsts[piece.name][0], 0.0)
-        if share is not None and share < self.name_floor:
-            raise UnusableCall(f"the model held {share:.2f} for the name {piece.name!r}, below name_floor")
+        questions: list[tuple[str, str, int, float]] = []  # (what, the call written up to it, its first token, floor)
+
+        def ask(what: str, written: str, text: str, floor: float) -> None:
+            first = tokenizer.encode(text, add_special_tokens=False)[:1]
+            if first:
+                questions.append((what, written, first[0], floor))
+
+        if self.name_floor:
+            ask(f"the name {piece.name!r}", forced_call_prefix("required"), piece.name, self.name_floor)
+        if self.value_floor:
+            for key, before, value in _numbers(piece.arguments):
+                ask(f"{key}={value}", forced_call_prefix({"name": piece.name}) + before, json.dumps(value), self.value_floor)
+        answers = await asyncio.gather(*(
+            next_token_probs(self.engine, [*self.messages, {"role": "assistant", "content": written, "prefix": True}],
+                             (token,), tools=tool_use.template_tools(), priority=self.priority,
+                             session_id=self.session_id, request_id=PROBE.format(self.id, n))
+            for n, (_, written, token, _) in enumerate(questions)))  # fmt: skip
+        for (what, _, token, floor), answer in zip(questions, answers):
+            probs = answer.token_probs if answer is not None else None
+            share = None if probs is None else probs.get(token, 0.0)
+            if share is not None and share < floor:
+                raise UnusableCall(f"the model held {share:.2f} for {what}, below its floor {floor}")
 
     def _take(self, piece: str | ToolCall | MalformedCall, chunker: ClauseChunker | None, tool_use: ToolUse) -> None:
         """Text goes out (and to TTS); a call goes out as a call once it fits the declared tools. One that does not,
@@ -392,3 +408,20 @@ class Reply:
                 kept.append(" ".join(words[:share]))
             break
         return " ".join(kept).strip()
+
+
+def _numbers(arguments: str) -> list[tuple[str, str, int | float]]:
+    """Each number among a call's top-level ``arguments``: its key, the arguments as written up to its value, the
+    value."""
+    try:
+        parsed = json.loads(arguments)
+    except ValueError:
+        return []  # check_call says so
+    if not isinstance(parsed, dict):
+        return []
+    numbers, items = [], list(parsed.items())
+    for index, (key, value) in enumerate(items):
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            before = json.dumps(dict(items[:index]))[:-1] + (", " if index else "") + f"{json.dumps(key)}: "
+            numbers.append((key, before, value))
+    return numbers

@@ -110,7 +110,7 @@ class Responses:
             output_rate=session.config.output_rate, voice_turn=voice, timing=timing,
             in_conversation=in_conversation, metadata=metadata,
             tool_use=tool_use, without_tools=self.without_tools,
-            name_floor=settings.tool_name_floor,
+            name_floor=settings.tool_name_floor, value_floor=settings.tool_value_floor,
         )  # fmt: skip
 
     def _system(self, instructions: str, *, tools: bool) -> str:
