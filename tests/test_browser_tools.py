@@ -49,3 +49,12 @@ def test_set_a_timer_shows_a_timer_that_fires(launch, base_url, tmp_path):  # no
     tab.wait_replies(2)
     tab.screenshot("chat-timer")
     tab.assert_clean()
+
+
+def test_the_quality_bench_declares_the_tools_the_page_declares(launch, base_url):  # noqa: F811
+    """``bench quality --tools page`` measures the page's prompt: its tools are the page module's own, to the field."""
+    from app.bench.quality import PAGE_TOOLS
+
+    tab = open_chat(launch(None), base_url)
+    assert tab.page.evaluate("async () => (await import('/static/js/page-tools.js')).PAGE_TOOLS") == PAGE_TOOLS
+    tab.assert_clean()

@@ -21,7 +21,8 @@ TOOLS: list[dict] = [
         "parameters": {
             "type": "object",
             "properties": {
-                "seconds": {"type": "integer", "minimum": 1, "description": "Length of the timer in seconds"},
+                "seconds": {"type": "integer", "minimum": 1, "maximum": 86400,
+                            "description": "Length of the timer in seconds"},
                 "label": {"type": "string", "description": "What the timer is for"},
             },
             "required": ["seconds"],
