@@ -306,7 +306,7 @@ class Reply:
         tokenizer = getattr(self.engine, "tokenizer", None)
         declared = isinstance(piece, ToolCall) and piece.name in {tool["name"] for tool in tool_use.tools}
         if not declared or tokenizer is None or not self._may_answer_again:
-            return  # an undeclared tool: check_call says so
+            return  # words, a reply that can no longer be written again, or an undeclared tool (check_call's)
         questions: list[tuple[str, str, int, float]] = []  # (what, the call written up to it, its first token, floor)
 
         def ask(what: str, written: str, text: str, floor: float) -> None:
