@@ -46,6 +46,12 @@ def test_ordinal_to_words(number: int, words: str) -> None:
         ("Meet at 3:05 PM tomorrow", "Meet at three oh five p m tomorrow"),
         ("Wake up at 7am and again at 10:00", "Wake up at seven a m and again at ten o'clock"),
         ("the 1st, 2nd, 3rd and 21st", "the first, second, third and twenty-first"),
+        ("It is 5:46 PM on Saturday, December 5, 2026.",
+         "It is five forty-six p m on Saturday, December fifth, two thousand twenty-six."),
+        ("From 3 May to June 21 in March 2026", "From the third of May to June twenty-first in March two thousand twenty-six"),
+        ("It is 2026-12-01T16:45:00Z, Tuesday.", "It is December first, two thousand twenty-six, sixteen forty-five, Tuesday."),
+        ("Due 2026-12-05 and 2026-12-05 05:46", "Due December fifth, two thousand twenty-six and December fifth, two thousand "
+         "twenty-six, five forty-six"),
         ("In 1999 and 2024 we had 1,000,000 users",
          "In nineteen ninety-nine and two thousand twenty-four we had one million users"),
         ("Pi is 3.14", "Pi is three point one four"),

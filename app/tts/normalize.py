@@ -64,6 +64,13 @@ _EMOJI = re.compile(
     "[\U0001f000-\U0001faff\U0001f1e6-\U0001f1ff\u2190-\u21ff\u2300-\u23ff\u2460-\u24ff"
     "\u25a0-\u27bf\u2b00-\u2bff\ufe0e\ufe0f\u200d\u20e3]+"
 )
+_MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+           "November", "December")
+_MONTH = "|".join(_MONTHS)
+# a machine's date ("2026-12-05", "2026-12-05T16:45:00Z", as a tool's output gives it and a reply copies it)
+_ISO_DATE = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?(?![\w:-])")
+_MONTH_DAY = re.compile(rf"\b({_MONTH})\s+(\d{{1,2}})(?![\d:.]\d|\d|st|nd|rd|th)")
+_DAY_MONTH = re.compile(rf"(?<![\d:.,])\b(\d{{1,2}})\s+({_MONTH})\b")
 _TIME = re.compile(r"\b(\d{1,2}):(\d{2})\b(?:\s*([ap])\.?\s?m\b\.?)?", re.I)
 _HOUR_AMPM = re.compile(r"\b(\d{1,2})\s*([ap])\.?\s?m\b\.?", re.I)
 _CURRENCY_BEFORE = re.compile(
@@ -97,6 +104,9 @@ def normalize_for_speech(text: str) -> str:
     text = _URL.sub(lambda m: _spell_address(_url_host(m[0])), text)
     text = _DOMAIN.sub(lambda m: _spell_address(m[0]), text)
     text = _EMOJI.sub(" ", text)
+    text = _ISO_DATE.sub(_speak_iso_date, text)
+    text = _MONTH_DAY.sub(lambda m: f"{m[1]} {ordinal_to_words(int(m[2]))}" if 1 <= int(m[2]) <= 31 else m[0], text)
+    text = _DAY_MONTH.sub(lambda m: f"the {ordinal_to_words(int(m[1]))} of {m[2]}" if 1 <= int(m[1]) <= 31 else m[0], text)
     text = _TIME.sub(_speak_time, text)
     text = _HOUR_AMPM.sub(lambda m: f"{number_to_words(int(m[1]))} {m[2].lower()} m{_kept_period(m)}", text)
     text = _CURRENCY_BEFORE.sub(lambda m: _speak_money(m[1], m[2], m[3]), text)
@@ -160,10 +170,28 @@ def _kept_period(match: re.Match[str]) -> str:
     return "." if match[0].endswith(".") and (not rest.strip() or re.match(r"\s+[A-Z]", rest)) else ""
 
 
-def _speak_time(match: re.Match[str]) -> str:
-    hour, minute, half = int(match[1]), int(match[2]), match[3]
-    if hour > 24 or minute > 59:
+def _speak_iso_date(match: re.Match[str]) -> str:
+    """``2026-12-05T16:45:00`` -> ``December fifth, two thousand twenty-six, sixteen forty-five``: the seconds and the
+    zone are left out, as a person reading a clock leaves them."""
+    month, day = int(match[2]), int(match[3])
+    if not (1 <= month <= 12 and 1 <= day <= 31):
         return match[0]
+    spoken = f"{_MONTHS[month - 1]} {ordinal_to_words(day)}, {_speak_number(match[1])}"
+    clock = _clock_words(int(match[4]), int(match[5]), None) if match[4] else None
+    return f"{spoken}, {clock}" if clock else spoken
+
+
+def _speak_time(match: re.Match[str]) -> str:
+    spoken = _clock_words(int(match[1]), int(match[2]), match[3])
+    if spoken is None:
+        return match[0]
+    return spoken + (f" {match[3].lower()} m{_kept_period(match)}" if match[3] else "")
+
+
+def _clock_words(hour: int, minute: int, half: str | None) -> str | None:
+    """A clock time's words before its "a m" / "p m" (None: no clock time)."""
+    if hour > 24 or minute > 59:
+        return None
     spoken = number_to_words(hour)
     if minute == 0:
         spoken += "" if half else " o'clock"
@@ -171,7 +199,7 @@ def _speak_time(match: re.Match[str]) -> str:
         spoken += f" oh {number_to_words(minute)}"
     else:
         spoken += f" {number_to_words(minute)}"
-    return spoken + (f" {half.lower()} m{_kept_period(match)}" if half else "")
+    return spoken
 
 
 def _speak_money(symbol: str, amount: str, scale: str | None) -> str:
