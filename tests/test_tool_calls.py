@@ -253,7 +253,7 @@ async def test_a_model_that_takes_no_tools_answers_them_with_an_error(settings, 
 def test_a_reply_that_opens_by_repeating_a_tools_answer_is_no_speech(step):
     """After a call it did not need, the model wrote the template's tool answer back ("<tool_response> {...}"): at the
     start it is read as a call that does not parse (the reply is written again without tools), never spoken."""
-    echo = '<tool_response>\n{"local_time": "2026-12-01T16:45:00", "weekday": "Tuesday"}\n</tool_response>'
+    echo = '<tool_response>\n{"date": "Tuesday, December 1, 2026", "time": "4:45 PM"}\n</tool_response>'
     [piece] = stream(echo, step)
     assert isinstance(piece, MalformedCall) and "repeats a tool's answer" in piece.reason
     assert isinstance(stream(echo[:30], step)[-1], MalformedCall)  # cut short: still no speech

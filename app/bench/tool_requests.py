@@ -53,9 +53,10 @@ TOOLS: list[dict] = [
     },
 ]
 
-# What the bench answers as the client's tool, and a word the spoken answer should then carry.
+# What the bench answers as the client's tool, and a word the spoken answer should then carry; the clock answers as the
+# page's does (static/js/page-tools.js).
 TOOL_OUTPUTS: dict[str, tuple[str, str | None]] = {
-    "get_current_time": ('{"local_time": "2026-12-01T16:45:00", "weekday": "Tuesday"}', None),
+    "get_current_time": ('{"date": "Tuesday, December 1, 2026", "time": "4:45 PM"}', None),
     "set_timer": ('{"status": "started"}', None),
     "get_weather": ('{"temperature_c": 18, "conditions": "sunny"}', "18"),
     "add_to_shopping_list": ('{"status": "added"}', None),

@@ -116,11 +116,14 @@ export function runPageTool(name, argumentsText, timers) {
     return JSON.stringify({ error: "arguments are not JSON" });
   }
   if (name === "get_current_time") {
+    // as a person says them, since the reply copies them into speech: "Saturday, December 5, 2026" and "5:46 PM"
+    // ("2026-12-05 17:46" came back as "seventeen forty-six ... in Europe/Berlin")
     const now = new Date();
+    const part = (options) => now.toLocaleDateString("en-US", options);
+    const hour = now.getHours();
     return JSON.stringify({
-      local_time: `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())} ${pad(now.getHours())}:${pad(now.getMinutes())}`,
-      weekday: now.toLocaleDateString("en-US", { weekday: "long" }),
-      time_zone: Intl.DateTimeFormat().resolvedOptions().timeZone,
+      date: `${part({ weekday: "long" })}, ${part({ month: "long" })} ${now.getDate()}, ${now.getFullYear()}`,
+      time: `${hour % 12 || 12}:${pad(now.getMinutes())} ${hour < 12 ? "AM" : "PM"}`,
     });
   }
   if (name === "set_timer") {
