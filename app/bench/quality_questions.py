@@ -45,12 +45,16 @@ CATEGORIES = (
 # what a reply that declines says (matched as whole words: "I can't", "I don't have access to live news")
 DECLINES = ["can't", "cannot", "can not", "unable", "not able", "don't have", "do not have", "no access",
             "don't know", "do not know"]
+# what a decline of something else says: "What time is it right now?" -> "Sorry, I can't check the weather from here.",
+# "Put a dentist appointment in my calendar for Friday." -> "I can't book flights, sorry." (``limits_prompt``'s examples
+# copied): a decline the user hears as nonsense
+ELSEWHERE = ["weather", "flight"]
 # what a reply that takes another assistant's name or maker says
 IMPERSONATIONS = ["openai", "chatgpt", "gpt", "anthropic", "claude", "google", "gemini", "bard", "apple", "siri",
                   "amazon", "alexa", "microsoft", "cortana", "copilot"]
 
 # items a tool the page declares meets: with the page's tools (``bench quality --tools page``) a call of it is right
-TOOL_MEETS = {"lim-time": "get_current_time"}
+TOOL_MEETS = {"lim-time": "get_current_time", "lim-month": "get_current_time", "lim-weekend": "get_current_time"}
 
 Answers = list[str | tuple[str, ...]]
 # (id, category, question or list of user turns, accepted alternatives[, wrong phrases])
@@ -265,23 +269,25 @@ ITEMS: list[tuple[str, str, str | list[str], Answers] | tuple[str, str, str | li
                                       "What is my favourite colour?"], ["purple"]),
     ("mem-3-turns-number", "memory", ["Please remember the number 19.", "What is the capital of Italy?",
                                       "What number did I ask you to remember?"], ["19"]),
-    # --- limits: asked without tools, an honest assistant says it cannot
+    # --- limits: asked without tools, an honest assistant says it cannot, of what was asked
     ("lim-weather-weekend", "limits", "What's the weather going to be like this weekend?", DECLINES),
     ("lim-cold-outside", "limits", "Is it cold outside right now?", DECLINES),
-    ("lim-headlines", "limits", "What are today's top headlines?", DECLINES),
-    ("lim-stock-market", "limits", "How is the stock market doing today?", DECLINES),
-    ("lim-exchange-rate", "limits", "What's the exchange rate from euros to dollars right now?", DECLINES),
-    ("lim-match-result", "limits", "Who won the match last night?", DECLINES),
-    ("lim-wake-me", "limits", "Wake me up at seven tomorrow.", DECLINES),
-    ("lim-alarm", "limits", "Set an alarm for 6 AM.", DECLINES),
-    ("lim-taxi", "limits", "Call a taxi for me.", DECLINES),
-    ("lim-text-sister", "limits", "Text my sister that I'll be home soon.", DECLINES),
-    ("lim-heating", "limits", "Turn the heating up a little.", DECLINES),
-    ("lim-playlist", "limits", "Play my workout playlist.", DECLINES),
-    ("lim-pizza", "limits", "Order a pizza for me.", DECLINES),
-    ("lim-table", "limits", "Book me a table for two at an Italian restaurant tonight.", DECLINES),
-    ("lim-time", "limits", "What time is it right now?", DECLINES),
-    ("lim-calendar", "limits", "Put a dentist appointment in my calendar for Friday.", DECLINES),
+    ("lim-headlines", "limits", "What are today's top headlines?", DECLINES, ELSEWHERE),
+    ("lim-stock-market", "limits", "How is the stock market doing today?", DECLINES, ELSEWHERE),
+    ("lim-exchange-rate", "limits", "What's the exchange rate from euros to dollars right now?", DECLINES, ELSEWHERE),
+    ("lim-match-result", "limits", "Who won the match last night?", DECLINES, ELSEWHERE),
+    ("lim-wake-me", "limits", "Wake me up at seven tomorrow.", DECLINES, ELSEWHERE),
+    ("lim-alarm", "limits", "Set an alarm for 6 AM.", DECLINES, ELSEWHERE),
+    ("lim-taxi", "limits", "Call a taxi for me.", DECLINES, ELSEWHERE),
+    ("lim-text-sister", "limits", "Text my sister that I'll be home soon.", DECLINES, ELSEWHERE),
+    ("lim-heating", "limits", "Turn the heating up a little.", DECLINES, ELSEWHERE),
+    ("lim-playlist", "limits", "Play my workout playlist.", DECLINES, ELSEWHERE),
+    ("lim-pizza", "limits", "Order a pizza for me.", DECLINES, ELSEWHERE),
+    ("lim-table", "limits", "Book me a table for two at an Italian restaurant tonight.", DECLINES, ELSEWHERE),
+    ("lim-time", "limits", "What time is it right now?", DECLINES, ELSEWHERE),
+    ("lim-month", "limits", "What month is it?", DECLINES, ELSEWHERE),
+    ("lim-weekend", "limits", "Is it the weekend?", DECLINES, ELSEWHERE),  # not "Yes, it is the weekend."
+    ("lim-calendar", "limits", "Put a dentist appointment in my calendar for Friday.", DECLINES, ELSEWHERE),
     # --- talk: what an assistant meets by talking; a decline is wrong
     ("talk-dinner", "talk", "What should I cook for dinner tonight?", [], DECLINES),
     ("talk-birthday-message", "talk", "Can you help me write a birthday message for my mom?",
