@@ -109,6 +109,16 @@ def test_wrong_phrases_fail_a_reply_whatever_else_it_says() -> None:
     assert not is_correct(maker, "I was created by OpenAI.") and not is_correct(maker, "I'm Siri!")
 
 
+def test_a_limit_is_declined_as_what_was_asked() -> None:
+    items = {item.id: item for item in load_items()}
+    for question in ("lim-time", "lim-month", "lim-headlines", "lim-calendar"):
+        assert not is_correct(items[question], "Sorry, I can't check the weather from here.")
+        assert not is_correct(items[question], "I can't book flights, sorry.")
+    assert is_correct(items["lim-time"], "Sorry, I can't check the date or time from here.")
+    assert is_correct(items["lim-weather-weekend"], "Sorry, I can't check the weather from here.")
+    assert not is_correct(items["lim-weekend"], "Yes, it is the weekend.")
+
+
 def test_an_item_without_answers_takes_any_reply_but_an_echo() -> None:
     teacher = Item("t", "talk", ("I'm a teacher.",), (), ("can't", "don't have"))
     assert is_correct(teacher, "That's wonderful! What subject do you teach?")

@@ -17,7 +17,8 @@ is in the question and proves nothing, and a reply that spells out other letters
 matched with accents stripped ("dias" == "días"). How-to answers are key words a correct short
 answer cannot leave out (boiling an egg: water). Limits are requests a voice assistant without tools cannot
 meet (live facts, actions in the world): the right answer says it cannot, where a wrong one pretends ("It's
-sunny today", "Sure, I've set an alarm"). Talk is the other side: requests and remarks an assistant meets by
+sunny today", "Sure, I've set an alarm") or declines something else ("What month is it?" -> "I can't check the
+weather from here."). Talk is the other side: requests and remarks an assistant meets by
 talking (advice, ideas, a few lines of writing, the user telling about themselves), where a reply that declines
 is wrong ("What should I cook tonight?" -> "I can't cook for dinner tonight."; "I'm going to Paris next week." ->
 "You can't go to Paris next week."). Identity asks what the assistant is: any answer but another assistant's name
