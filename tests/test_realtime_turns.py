@@ -13,6 +13,7 @@ from realtime_fakes import Rig, make_rig
 
 from app.engine.api import Priority
 from app.vad import SpeechPaused, SpeechStarted, SpeechStopped
+from app.web.reply import Output
 from app.web.realtime.state import IllegalTransition, SessionState, StateMachine
 
 SECOND = np.zeros(16000, np.float32)
@@ -130,6 +131,25 @@ async def test_response_cancel_ends_the_reply_as_cancelled_with_what_was_sent(ri
     done = await rig.outbox.wait_for("response.done")
     assert (done["response"]["status"], done["response"]["status_details"]["reason"]) == ("cancelled", "client_cancelled")
     assert rig.session.responses.active is None and rig.session.state.state is SessionState.IDLE
+
+
+async def test_a_cancel_that_comes_with_the_first_words_still_ends_the_reply(rig: Rig):
+    """The reply's first output and the cancel in one turn of the event loop: the reply must end (a session
+    that waited for it would read no more of its client's events)."""
+    rig.engine.gate = asyncio.Event()
+    await rig.send(user_text("Hello"))
+    await rig.send({"type": "response.create", "response": {"output_modalities": ["text"]}})
+    await asyncio.sleep(0.05)  # the reply waits for its first output
+    reply = rig.session.responses.active
+    assert reply is not None
+    reply.outputs.put_nowait(Output("text", text="Hi"))
+    async with asyncio.timeout(2) as deadline:  # in this task: the cancel comes before the reply's task wakes
+        await rig.send({"type": "response.cancel"})
+    assert not deadline.expired(), "the cancel waited for a reply that never ended"
+    done = await rig.outbox.wait_for("response.done")
+    assert (done["response"]["status"], done["response"]["status_details"]["reason"]) == ("cancelled", "client_cancelled")
+    await rig.send({"type": "session.update", "session": {"instructions": "still here"}})
+    assert (await rig.outbox.wait_for("session.updated"))["session"]["instructions"] == "still here"
 
 
 async def test_out_of_band_replies_run_beside_the_reply_and_are_not_stored(rig: Rig):

@@ -161,8 +161,7 @@ class Responses:
 
     async def _stopped(self, reply: Reply, task: asyncio.Task) -> None:
         """Wait for a cancelled reply's task; one cancelled before it ran is finished here."""
-        with contextlib.suppress(asyncio.CancelledError):
-            await task
+        await _ended(task)
         if not reply.finished:
             await self._finish(reply, "cancelled", {"type": "cancelled", "reason": reply.cancel_reason},
                                self._outputs[reply.id])  # fmt: skip
@@ -231,8 +230,9 @@ class Responses:
         """The reply's first output, within ``reply_start_timeout_s``: an overloaded server says so (``server_busy``)
         and frees the request, instead of leaving the turn waiting."""
         limit = self.session.settings.reply_start_timeout_s
-        try:
-            return await asyncio.wait_for(reply.outputs.get(), limit or None)
+        try:  # not wait_for: on Python 3.11 it drops a cancel that comes as the output does, and the reply never ends
+            async with asyncio.timeout(limit or None):
+                return await reply.outputs.get()
         except TimeoutError:
             raise StageError("llm", f"no reply started within {limit:g} s; the server is busy", "server_busy") from None
 
@@ -332,5 +332,15 @@ class Responses:
         for task in [self._task, *(task for _, task in self._side.values())]:
             if task is not None:
                 task.cancel()
-                with contextlib.suppress(asyncio.CancelledError, Exception):
-                    await task
+                with contextlib.suppress(Exception):
+                    await _ended(task)
+
+
+async def _ended(task: asyncio.Task) -> None:
+    """Wait for a cancelled task to end. Its CancelledError is expected; one for the task that waits is passed on."""
+    try:
+        await task
+    except asyncio.CancelledError:
+        current = asyncio.current_task()
+        if current is not None and current.cancelling():
+            raise
