@@ -6,7 +6,7 @@ import asyncio
 
 from app.bench.quality import matches
 from app.bench.quality_questions import DECLINES
-from app.bench.tool_requests import BEYOND_TOOLS, REQUESTS, TOOL_OUTPUTS, TOOLS
+from app.bench.tool_requests import BEYOND_TOOLS, REQUESTS, TOOL_OUTPUTS, TOOLS, tool_output
 from app.bench.tools import Outcome, all_requests, call_is_right, run_all, summarize
 from app.engine.tool_calls import ToolCall
 from app.web.realtime.function_calls import checked_tools
@@ -28,6 +28,13 @@ def test_a_call_is_right_with_the_tool_valid_arguments_and_the_expected_values()
     assert not call_is_right(ToolCall("set_timer", '{"seconds": "120"}'), "set_timer", {"seconds": 120})  # schema
     assert call_is_right(ToolCall("get_weather", '{"city": "Paris, France"}'), "get_weather", {"city": "paris"})
     assert not call_is_right(ToolCall("get_current_time", "{}"), "get_weather", {"city": "paris"})
+
+
+def test_the_bench_client_answers_a_call_as_the_page_does():
+    assert tool_output("set_timer", '{"seconds": 300, "label": "pasta"}') == '{"status": "started", "seconds": 300}'
+    assert tool_output("set_timer", "not json") == TOOL_OUTPUTS["set_timer"][0]
+    assert tool_output("get_current_time", "{}") == TOOL_OUTPUTS["get_current_time"][0]
+    assert tool_output("play_music", "{}") == '{"error": "unknown tool"}'
 
 
 def test_the_figures_count_right_calls_false_calls_misses_and_declines():

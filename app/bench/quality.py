@@ -39,7 +39,7 @@ from pathlib import Path
 from typing import Any, Awaitable, Callable, Iterable, Iterator, TypeVar
 
 from app.bench.quality_questions import CATEGORIES, ITEMS, TOOL_MEETS
-from app.bench.tool_requests import TOOL_OUTPUTS, TOOLS
+from app.bench.tool_requests import TOOLS, tool_output
 from app.config import Settings
 from app.engine.phrase_limit import repeats_a_phrase
 from app.engine.tool_calls import ToolCall
@@ -307,9 +307,9 @@ async def declare(client: Any, session: dict[str, Any], tools: list[dict]) -> No
 
 
 async def answer_calls(client: Any, calls: list[ToolCall]) -> None:
-    """Each call answered as the bench's client tool answers it (``TOOL_OUTPUTS``), then the reply after them asked."""
+    """Each call answered as the bench's client tool answers it (``tool_output``), then the reply after them asked."""
     for call in calls:
-        output = TOOL_OUTPUTS.get(call.name, ('{"error": "unknown tool"}', None))[0]
+        output = tool_output(call.name, call.arguments)
         await client.send({"type": "conversation.item.create",
                            "item": {"type": "function_call_output", "call_id": call.call_id, "output": output}})
     await client.send({"type": "response.create"})

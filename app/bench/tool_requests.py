@@ -7,6 +7,8 @@ measures) so that a model calling tools for any related word is caught. Written 
 
 from __future__ import annotations
 
+import json
+
 TOOLS: list[dict] = [
     {
         "type": "function",
@@ -53,14 +55,28 @@ TOOLS: list[dict] = [
     },
 ]
 
-# What the bench answers as the client's tool, and a word the spoken answer should then carry; the clock answers as the
-# page's does (static/js/page-tools.js).
+# What the bench answers as the client's tool, and a word the spoken answer should then carry; the clock and the timer
+# answer as the page's do (static/js/page-tools.js; the timer adds its seconds, ``tool_output``).
 TOOL_OUTPUTS: dict[str, tuple[str, str | None]] = {
     "get_current_time": ('{"date": "Tuesday, December 1, 2026", "time": "4:45 PM"}', None),
     "set_timer": ('{"status": "started"}', None),
     "get_weather": ('{"temperature_c": 18, "conditions": "sunny"}', "18"),
     "add_to_shopping_list": ('{"status": "added"}', None),
 }
+
+
+def tool_output(name: str, arguments: str) -> str:
+    """The bench client's answer to a call of ``name`` with these arguments (JSON): ``TOOL_OUTPUTS``' answer, and for
+    the timer the seconds it was started with, as the page answers."""
+    output = TOOL_OUTPUTS.get(name, ('{"error": "unknown tool"}', None))[0]
+    if name != "set_timer":
+        return output
+    try:
+        seconds = json.loads(arguments or "{}").get("seconds")
+    except (ValueError, AttributeError):
+        return output
+    return json.dumps({**json.loads(output), "seconds": seconds}) if isinstance(seconds, int) else output
+
 
 # (request, tool name or None, expected arguments: an int must be equal, a string must appear in the value)
 REQUESTS: list[tuple[str, str | None, dict[str, int | str]]] = [
