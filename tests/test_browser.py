@@ -292,6 +292,18 @@ def test_escape_stops_a_typed_reply_and_keeps_only_what_was_heard(launch, base_u
     tab.assert_clean()
 
 
+def test_escape_as_a_reply_starts_leaves_no_empty_bubble(launch, base_url):
+    tab = open_chat(launch(), base_url)
+    tab.send_text("Please tell me a long story about a brave dragon.")
+    tab.wait("(window.voicechat.stats.eventCounts['response.created'] || 0) >= 1")
+    tab.page.keyboard.press("Escape")
+    tab.wait("(window.voicechat.stats.eventCounts['response.done'] || 0) >= 1")
+    # a reply stopped before its first word leaves the conversation (conversation.item.deleted); one that had
+    # words shows them (struck through where none was heard)
+    tab.wait("window.voicechat.messages.every((m) => m.role !== 'assistant' || m.text.trim() || m.interrupted)")
+    tab.assert_clean()
+
+
 def test_typed_message_gets_a_reply_spoken_or_not_and_survives_a_reload(launch, base_url):
     tab = open_chat(launch(), base_url)
     tab.send_text("What is the capital of Italy?")

@@ -131,6 +131,11 @@ async def test_response_cancel_ends_the_reply_as_cancelled_with_what_was_sent(ri
     done = await rig.outbox.wait_for("response.done")
     assert (done["response"]["status"], done["response"]["status_details"]["reason"]) == ("cancelled", "client_cancelled")
     assert rig.session.responses.active is None and rig.session.state.state is SessionState.IDLE
+    # no word reached the user: the message is done, then gone from the conversation, as a resume would have it
+    message = done["response"]["output"][0]["id"]
+    assert rig.outbox.of("conversation.item.deleted")[-1]["item_id"] == message
+    assert rig.session.conversation.find(message) is None
+    assert message not in {m.item_id for m in rig.history.load_sync(rig.session.id)}
 
 
 async def test_a_cancel_that_comes_with_the_first_words_still_ends_the_reply(rig: Rig):

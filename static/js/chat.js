@@ -211,6 +211,9 @@ const handlers = {
     view.upsert(event.item);
     if (event.item.role === "assistant") view.setStreaming(event.item.id, false);
   },
+  "conversation.item.deleted"(event) {
+    view.discard(event.item_id);
+  },
   "conversation.item.truncated"(event) {
     view.truncate(event.item_id, event.transcript ?? "");
   },

@@ -120,6 +120,13 @@ export class ConversationView {
     bubble.element.append(meta);
   }
 
+  /** An item the conversation no longer holds (a reply stopped before any of it was heard): an empty bubble goes,
+   * words shown but not heard stay, struck through. */
+  discard(itemId) {
+    if (this.bubbles.get(itemId)?.text) this.truncate(itemId, "");
+    else this.remove(itemId);
+  }
+
   remove(itemId) {
     this.bubbles.get(itemId)?.element.remove();
     this.bubbles.delete(itemId);

@@ -70,7 +70,8 @@ class ResponseOutput:
         self.items.append(item)
 
     async def conclude_message(self, item: ev.Item, text: str) -> None:
-        """``output_item.done``; in the conversation, the message stored (when it has words) and ``item.done``."""
+        """``output_item.done``; in the conversation, the message stored and ``item.done``, or where it has no words
+        ``item.done`` and ``item.deleted`` (a resume would not replay it)."""
         reply, session = self.reply, self.session
         self.items.insert(self.message_index, item)
         self.message_done = True
@@ -88,3 +89,5 @@ class ResponseOutput:
                 session.conversation.drop(entry)
         session.send(ev.output_item_done(reply.id, item, self.message_index))
         session.send(ev.item_done(item, previous))
+        if entry is not None and not text:  # no word of it reached the user: the conversation does not keep it
+            session.send(ev.item_deleted(reply.item_id))
