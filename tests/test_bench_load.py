@@ -63,10 +63,20 @@ def test_turns_and_server_busy_share_per_phase() -> None:
     assert summary["healthz_p50_ms"] == 50.5 and summary["healthz_p99_ms"] == 99.01 and summary["healthz_max_ms"] == 100.0
 
 
+def test_interruptions_are_counted_by_kind_and_timed_where_they_stopped_a_reply() -> None:
+    voice, typed = UserResult("voice", interrupts=3, interrupts_late=1), UserResult("text", interrupts=2)
+    voice.stop_s += [0.3, 0.5]
+    typed.stop_s += [0.002, 0.004]
+    summary = summarize_users(Phase([voice, typed], healthz_ms=[], healthz_failures=0))
+    assert (summary["barge_ins"], summary["barge_ins_late"], summary["barge_in_stop_p50_s"]) == (3, 1, 0.4)
+    assert (summary["cancels"], summary["cancels_late"], summary["cancel_stop_p95_s"]) == (2, 0, 0.004)
+
+
 def test_a_resume_counts_when_the_earlier_items_come_back() -> None:
     known = {"item_a", "item_b"}
     replayed = [_item_done("item_a"), _item_done("item_b"), _item_done("item_new")]
     assert stored_item_ids(replayed) == {"item_a", "item_b", "item_new"}
+    assert stored_item_ids([*replayed, {"type": "conversation.item.deleted", "item_id": "item_new"}]) == known
     assert resume_outcome(known, "sess_1", replayed, {"id": "sess_1"}) == (True, 0)
     assert resume_outcome(known, "sess_1", replayed[1:], {"id": "sess_1"}) == (True, 1)
     # a fresh session (the credential was not honoured) gets nothing back

@@ -544,11 +544,14 @@ def test_short_load_run_has_no_errors_and_no_leaks(main: Server, tmp_path):
     wait_for_sessions(main.base_url, 0)
     parser = argparse.ArgumentParser()
     load.add_arguments(parser)
-    args = parser.parse_args(["--url", main.ws_url, "--sessions", "3", "--minutes", "0.33"])
+    args = parser.parse_args(["--url", main.ws_url, "--sessions", "3", "--minutes", "0.33", "--interrupt-share", "0.5"])
     args.json_path = str(tmp_path / "load.json")
     result = load.run(args, main.settings)
     assert result["errors"] == 0
     assert result["voice_turns"] >= 1 and result["text_turns"] >= 1
     assert result["v2v_p95_s"] is not None
+    # users spoke over replies and cancelled them: each interrupted reply ended, and the conversation went on
+    landed = result["barge_ins"] - result["barge_ins_late"] + result["cancels"] - result["cancels_late"]
+    assert result["barge_ins"] >= 1 and result["cancels"] >= 1 and landed >= 1
     assert result["kv_leaked_blocks"] == 0 and result["engine_requests_left"] == 0 and result["sessions_left"] == 0
     assert json.loads((tmp_path / "load.json").read_text())["errors"] == 0

@@ -1,6 +1,11 @@
 """``voicechat bench load``: many simulated users for a bounded time; errors, latency and leaks.
 
 Half the users speak (real speech streamed in real time, then they listen to the reply), half type.
+In a share of the turns (``--interrupt-share``) the user asks for something long (``LONG_ASKS``) and
+interrupts the reply, as people do: a voice user speaks over it (barge-in), a typed one sends
+``response.cancel``. An interrupted reply must end within ``STOP_TIMEOUT_S`` (else the session is
+stuck: an error) and the conversation goes on; the time from the interruption to its ``response.done``
+is reported (``barge_in_stop_*``, ``cancel_stop_*``).
 Every user comes and goes: a visit of a few turns, a disconnect, a resume of the same conversation
 (with the session credential from ``POST /api/sessions`` in the handshake's ``X-Voicechat-Session``
 header; the JSON counts the resumes that got their history back), and so on until the time is up. A
@@ -35,6 +40,9 @@ from app.percentile import percentile
 
 REPLY_TIMEOUT_S = 120.0
 MAX_LISTEN_S = 6.0  # a voice user listens to at most this much of a reply
+STOP_TIMEOUT_S = 10.0  # an interrupted reply ends within this, or the session is stuck
+INTERRUPT_WITHIN_S = 0.5  # a user interrupts this long at most after the reply was created
+LONG_ASKS = ("Tell me a long story about a dragon and a lighthouse.", "Describe a walk through a forest in detail.")
 SETTLE_S = 15.0  # how long the server may take to release everything after the last user left
 SAMPLE_EVERY_S = 5.0
 BUSY = "server_busy"
@@ -50,6 +58,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="run the users twice (--minutes each): alone, then beside a client with a maximal prompt and history; "
         "/healthz latency of both",
     )  # fmt: skip
+    parser.add_argument("--interrupt-share", type=float, default=0.25,
+                        help="share of turns in which the user interrupts the reply (a voice user speaks over it, a "
+                        "typed one sends response.cancel), within 0.5 s of its start")  # fmt: skip
+
+
+@dataclass
+class Clips:
+    """The voice users' speech: the questions, and the requests for something long that they interrupt."""
+
+    questions: list[Any]
+    long_asks: list[Any]
 
 
 @dataclass
@@ -63,6 +82,9 @@ class UserResult:
     resumed_items_missing: int = 0
     v2v_s: list[float] = field(default_factory=list)
     text_ttft_s: list[float] = field(default_factory=list)
+    interrupts: int = 0
+    interrupts_late: int = 0  # the reply had ended before the interruption reached it
+    stop_s: list[float] = field(default_factory=list)  # interruption -> the reply's response.done, cancelled
     errors: list[str] = field(default_factory=list)
 
 
@@ -109,8 +131,10 @@ def _count_turn(result: UserResult, events: list[dict[str, Any]], reply: ReplyRe
 
 
 def stored_item_ids(events: list[dict[str, Any]]) -> set[str]:
-    """The conversation's items this connection saw stored (live or replayed on resume)."""
-    return {e["item"]["id"] for e in events if e["type"] == "conversation.item.done"}
+    """The conversation's items this connection saw stored (live or replayed on resume), less those it saw deleted
+    (a reply interrupted before any of its words reached the user)."""
+    done = {e["item"]["id"] for e in events if e["type"] == "conversation.item.done"}
+    return done - {e["item_id"] for e in events if e["type"] == "conversation.item.deleted"}
 
 
 def resume_outcome(known: set[str], expected_id: str, events: list[dict[str, Any]], session: dict[str, Any]) -> tuple[bool, int]:
@@ -124,9 +148,14 @@ async def _voice_turn(client: Any, clip: Any, result: UserResult) -> None:
     seen = len(client.events)
     speech_end = await client.stream_audio(clip, trailing_silence_s=0.8)
     reply = await client.next_reply(after=seen, timeout=REPLY_TIMEOUT_S)
-    if not _count_turn(result, client.events[seen:], reply, reply.first_audio_at is not None):
-        return
-    result.v2v_s.append(reply.first_audio_at - speech_end)
+    if _count_turn(result, client.events[seen:], reply, reply.first_audio_at is not None):
+        result.v2v_s.append(reply.first_audio_at - speech_end)
+        await _listen(client, reply)
+
+
+async def _listen(client: Any, reply: ReplyRecord) -> None:
+    """The user hears the reply out (``MAX_LISTEN_S`` of it at most) before the next turn."""
+    assert reply.first_audio_at is not None
     heard_s = len(reply.audio) / 2 / client.session["audio"]["output"]["format"]["rate"]
     await asyncio.sleep(max(0.0, reply.first_audio_at + min(heard_s, MAX_LISTEN_S) - time.perf_counter()) + 0.3)
 
@@ -142,7 +171,67 @@ async def _text_turn(client: Any, question: str, result: UserResult, rng: random
     await asyncio.sleep(rng.uniform(1.0, 3.0))  # reading and typing
 
 
-async def _user(url: str, result: UserResult, clips: list[Any], deadline: float, rng: random.Random) -> None:
+async def _interrupted(client: Any, reply: ReplyRecord, since: float, result: UserResult) -> None:
+    """Waits for an interrupted ``reply`` to end (``since``: when the interruption began) and counts how it ended:
+    cancelled (timed), or done before the interruption reached it (late)."""
+    try:
+        await client.wait_for("response.done", lambda e: e["response"]["id"] == reply.response_id, timeout=STOP_TIMEOUT_S)
+    except TimeoutError:
+        raise TimeoutError(f"an interrupted reply did not end within {STOP_TIMEOUT_S:g} s") from None
+    result.interrupts += 1
+    if reply.status == "cancelled":
+        result.stop_s.append(reply.done_at - since)
+    else:
+        result.interrupts_late += 1
+
+
+async def _voice_barge_in(client: Any, clip: Any, over: Any, result: UserResult, rng: random.Random) -> None:
+    """A question, then another (``over``) spoken over the reply: the first reply stops, the second is answered."""
+    from app.bench.speech_samples import speech_bounds
+
+    seen = len(client.events)
+    await client.stream_audio(clip, trailing_silence_s=0.8)
+    created = await client.wait_for("response.created", after=seen, timeout=REPLY_TIMEOUT_S)
+    first = client.replies[created["response"]["id"]]
+    await asyncio.sleep(rng.uniform(0.0, INTERRUPT_WITHIN_S))
+    barge = len(client.events)
+    speech_start = time.perf_counter() + speech_bounds(over)[0]
+    speaking = asyncio.create_task(client.stream_audio(over, trailing_silence_s=0.8))
+    try:
+        await _interrupted(client, first, speech_start, result)
+    finally:
+        speech_end = await speaking
+    reply = await client.wait_for("response.done", lambda e: e["response"]["id"] != first.response_id, after=barge,
+                                  timeout=REPLY_TIMEOUT_S)  # fmt: skip
+    answer = client.replies[reply["response"]["id"]]
+    if _count_turn(result, client.events[seen:], answer, answer.first_audio_at is not None):
+        result.v2v_s.append(answer.first_audio_at - speech_end)
+        await _listen(client, answer)
+
+
+async def _text_cancel(client: Any, question: str, result: UserResult, rng: random.Random) -> None:
+    """A typed question whose reply the user cancels; a cancel that comes after the reply ended is answered
+    ``response_not_found``, which is no error here."""
+    seen = len(client.events)
+    await client.say_text(question)
+    created = await client.wait_for("response.created", after=seen, timeout=REPLY_TIMEOUT_S)
+    reply = client.replies[created["response"]["id"]]
+    await asyncio.sleep(rng.uniform(0.0, INTERRUPT_WITHIN_S))
+    sent = time.perf_counter()
+    cancel = len(client.events)
+    await client.send({"type": "response.cancel"})
+    await _interrupted(client, reply, sent, result)
+    if reply.status != "cancelled":
+        await client.wait_for("error", lambda e: e["error"]["code"] == "response_not_found", after=cancel,
+                              timeout=STOP_TIMEOUT_S)  # fmt: skip
+    result.turns += 1
+    codes = [e["error"]["code"] for e in client.events[seen:] if e["type"] == "error"]
+    result.errors += [f"text: {code}" for code in codes if code not in (BUSY, "response_not_found")]
+    await asyncio.sleep(rng.uniform(1.0, 3.0))
+
+
+async def _user(url: str, result: UserResult, clips: Clips, deadline: float, rng: random.Random,
+                interrupt_share: float) -> None:  # fmt: skip
     from app.bench.client import RealtimeClient
     from app.bench.voice import TYPED
 
@@ -160,8 +249,13 @@ async def _user(url: str, result: UserResult, clips: list[Any], deadline: float,
                 for _ in range(rng.randint(2, 4)):
                     if time.perf_counter() >= deadline:
                         break
-                    if result.kind == "voice":
-                        await _voice_turn(client, rng.choice(clips), result)
+                    interrupts = rng.random() < interrupt_share
+                    if result.kind == "voice" and interrupts:
+                        await _voice_barge_in(client, rng.choice(clips.long_asks), rng.choice(clips.questions), result, rng)
+                    elif result.kind == "voice":
+                        await _voice_turn(client, rng.choice(clips.questions), result)
+                    elif interrupts:
+                        await _text_cancel(client, rng.choice(LONG_ASKS), result, rng)
                     else:
                         await _text_turn(client, rng.choice(TYPED), result, rng)
                 if known:
@@ -204,7 +298,7 @@ class Phase:
     abuse: AbuseResult | None = None
 
 
-async def _phase(url: str, args: argparse.Namespace, clips: list[Any], abuse: tuple[int, int] | None) -> Phase:
+async def _phase(url: str, args: argparse.Namespace, clips: Clips, abuse: tuple[int, int] | None) -> Phase:
     """The users for ``--minutes`` (the same seed each phase, so phases differ only by the abuse);
     ``abuse`` is ``(max_text_chars, history_session_max_messages)`` of the server."""
     probe = ServerProbe.for_ws_url(url)
@@ -212,7 +306,7 @@ async def _phase(url: str, args: argparse.Namespace, clips: list[Any], abuse: tu
     results = [UserResult("voice" if i % 2 == 0 else "text") for i in range(args.sessions)]
     deadline = time.perf_counter() + args.minutes * 60
     with HealthzPoller(probe) as healthz:
-        users = [_user(url, r, clips, deadline, random.Random(rng.random())) for r in results]
+        users = [_user(url, r, clips, deadline, random.Random(rng.random()), args.interrupt_share) for r in results]
         abuser = [abusive_client(url, probe, *abuse, deadline)] if abuse else []
         outcomes = await asyncio.gather(*users, *abuser)
     return Phase(results, healthz.latencies_ms, healthz.failures, outcomes[-1] if abuse else None)
@@ -222,7 +316,7 @@ async def _run(url: str, args: argparse.Namespace, settings: Settings) -> dict[s
     from app.bench.speech_samples import espeak_speech
     from app.bench.voice import QUESTIONS
 
-    clips = [espeak_speech(text) for text in QUESTIONS]
+    clips = Clips([espeak_speech(text) for text in QUESTIONS], [espeak_speech(text) for text in LONG_ASKS])
     probe = ServerLoad.for_ws_url(url)
     start = await asyncio.to_thread(probe.process)
     samples: list[tuple[float, dict[str, float]]] = []
@@ -255,6 +349,10 @@ def summarize_users(phase: Phase) -> dict[str, Any]:
     results = phase.results
     v2v = [v for r in results for v in r.v2v_s]
     ttft = [v for r in results for v in r.text_ttft_s]
+    voice = [r for r in results if r.kind == "voice"]
+    typed = [r for r in results if r.kind == "text"]
+    barge_stops = [v for r in voice for v in r.stop_s]
+    cancel_stops = [v for r in typed for v in r.stop_s]
     turns = sum(r.turns for r in results)
     busy = sum(r.server_busy for r in results)
     return {
@@ -273,6 +371,14 @@ def summarize_users(phase: Phase) -> dict[str, Any]:
         "v2v_p95_s": percentile(v2v, 95, 3),
         "text_ttft_p50_s": percentile(ttft, 50, 3),
         "text_ttft_p95_s": percentile(ttft, 95, 3),
+        "barge_ins": sum(r.interrupts for r in voice),
+        "barge_ins_late": sum(r.interrupts_late for r in voice),
+        "barge_in_stop_p50_s": percentile(barge_stops, 50, 3),
+        "barge_in_stop_p95_s": percentile(barge_stops, 95, 3),
+        "cancels": sum(r.interrupts for r in typed),
+        "cancels_late": sum(r.interrupts_late for r in typed),
+        "cancel_stop_p50_s": percentile(cancel_stops, 50, 3),
+        "cancel_stop_p95_s": percentile(cancel_stops, 95, 3),
         "healthz_polls": len(phase.healthz_ms),
         "healthz_failures": phase.healthz_failures,
         "healthz_p50_ms": percentile(phase.healthz_ms, 50, 3),
