@@ -2,10 +2,11 @@
 
 Half the users speak (real speech streamed in real time, then they listen to the reply), half type.
 In a share of the turns (``--interrupt-share``) the user asks for something long (``LONG_ASKS``) and
-interrupts the reply, as people do: a voice user speaks over it (barge-in), a typed one sends
-``response.cancel``. An interrupted reply must end within ``STOP_TIMEOUT_S`` (else the session is
-stuck: an error) and the conversation goes on; the time from the interruption to its ``response.done``
-is reported (``barge_in_stop_*``, ``cancel_stop_*``).
+interrupts the reply, as people do: a voice user speaks over it (barge-in; then, as the page does, it
+truncates the reply to the audio it played), a typed one sends ``response.cancel``. An interrupted
+reply must end within ``STOP_TIMEOUT_S`` (else the session is stuck: an error) and the conversation
+goes on; the time from the interruption to its ``response.done`` is reported (``barge_in_stop_*``,
+``cancel_stop_*``; a reply that had ended first counts as ``*_late``).
 Every user comes and goes: a visit of a few turns, a disconnect, a resume of the same conversation
 (with the session credential from ``POST /api/sessions`` in the handshake's ``X-Voicechat-Session``
 header; the JSON counts the resumes that got their history back), and so on until the time is up. A
@@ -198,6 +199,8 @@ async def _voice_barge_in(client: Any, clip: Any, over: Any, result: UserResult,
     speech_start = time.perf_counter() + speech_bounds(over)[0]
     speaking = asyncio.create_task(client.stream_audio(over, trailing_silence_s=0.8))
     try:
+        started = await client.wait_for("input_audio_buffer.speech_started", after=barge, timeout=STOP_TIMEOUT_S)
+        await _truncate_heard(client, first, started["_t"])
         await _interrupted(client, first, speech_start, result)
     finally:
         speech_end = await speaking
@@ -207,6 +210,20 @@ async def _voice_barge_in(client: Any, clip: Any, over: Any, result: UserResult,
     if _count_turn(result, client.events[seen:], answer, answer.first_audio_at is not None):
         result.v2v_s.append(answer.first_audio_at - speech_end)
         await _listen(client, answer)
+
+
+async def _truncate_heard(client: Any, reply: ReplyRecord, at: float) -> None:
+    """What the page does at a barge-in: the reply's message cut to the audio played by ``at`` (in real time from its
+    first byte), ``conversation.item.truncate``, answered ``conversation.item.truncated`` (or an error)."""
+    item = next((e["item"]["id"] for e in client.events if e["type"] == "response.output_item.added"
+                 and e["response_id"] == reply.response_id and e["item"]["type"] == "message"), None)  # fmt: skip
+    if item is None or reply.first_audio_at is None:
+        return
+    received_ms = len(reply.audio) / 2 / client.session["audio"]["output"]["format"]["rate"] * 1000
+    seen = len(client.events)
+    await client.send({"type": "conversation.item.truncate", "item_id": item, "content_index": 0,
+                       "audio_end_ms": int(min(received_ms, (at - reply.first_audio_at) * 1000))})
+    await client.wait_for(("conversation.item.truncated", "error"), after=seen, timeout=STOP_TIMEOUT_S)
 
 
 async def _text_cancel(client: Any, question: str, result: UserResult, rng: random.Random) -> None:
