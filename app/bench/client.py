@@ -245,6 +245,10 @@ class RealtimeClient:
                 except asyncio.TimeoutError:
                     pass
 
+    def audio_s(self, reply: ReplyRecord) -> float:
+        """Seconds of ``reply``'s audio received so far, at this session's output rate."""
+        return len(reply.audio) / 2 / self.session["audio"]["output"]["format"]["rate"]
+
     async def next_reply(self, *, after: int = 0, timeout: float = 120.0) -> ReplyRecord:
         """The reply whose ``response.done`` is the first one at or after event index ``after``."""
         done = await self.wait_for("response.done", timeout=timeout, after=after)

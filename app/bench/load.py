@@ -157,8 +157,8 @@ async def _voice_turn(client: Any, clip: Any, result: UserResult) -> None:
 async def _listen(client: Any, reply: ReplyRecord) -> None:
     """The user hears the reply out (``MAX_LISTEN_S`` of it at most) before the next turn."""
     assert reply.first_audio_at is not None
-    heard_s = len(reply.audio) / 2 / client.session["audio"]["output"]["format"]["rate"]
-    await asyncio.sleep(max(0.0, reply.first_audio_at + min(heard_s, MAX_LISTEN_S) - time.perf_counter()) + 0.3)
+    heard_s = min(client.audio_s(reply), MAX_LISTEN_S)
+    await asyncio.sleep(max(0.0, reply.first_audio_at + heard_s - time.perf_counter()) + 0.3)
 
 
 async def _text_turn(client: Any, question: str, result: UserResult, rng: random.Random) -> None:
@@ -219,10 +219,9 @@ async def _truncate_heard(client: Any, reply: ReplyRecord, at: float) -> None:
                  and e["response_id"] == reply.response_id and e["item"]["type"] == "message"), None)  # fmt: skip
     if item is None or reply.first_audio_at is None:
         return
-    received_ms = len(reply.audio) / 2 / client.session["audio"]["output"]["format"]["rate"] * 1000
     seen = len(client.events)
     await client.send({"type": "conversation.item.truncate", "item_id": item, "content_index": 0,
-                       "audio_end_ms": int(min(received_ms, (at - reply.first_audio_at) * 1000))})
+                       "audio_end_ms": int(min(client.audio_s(reply), at - reply.first_audio_at) * 1000)})
     await client.wait_for(("conversation.item.truncated", "error"), after=seen, timeout=STOP_TIMEOUT_S)
 
 

@@ -105,7 +105,7 @@ async def _voice_user(url: str, clips: list[np.ndarray], turns: int, offset_s: f
             result.modes.append(mode)
             result.turns.append(turn)
             result.server_latency.append(reply.done["latency"])
-            heard_s = len(reply.audio) / 2 / client.session["audio"]["output"]["format"]["rate"]
+            heard_s = client.audio_s(reply)
             listen_until = reply.first_audio_at + min(heard_s, MAX_LISTEN_S)
             await asyncio.sleep(max(0.0, listen_until - time.perf_counter()) + 0.3)
 
