@@ -13,7 +13,8 @@ from realtime_fakes import Rig, make_rig
 
 from app.engine.api import Priority
 from app.vad import SpeechPaused, SpeechStarted, SpeechStopped
-from app.web.reply import Output
+from app.web.realtime import responses
+from app.web.reply import Output, Reply
 from app.web.realtime.state import IllegalTransition, SessionState, StateMachine
 
 SECOND = np.zeros(16000, np.float32)
@@ -155,6 +156,37 @@ async def test_a_cancel_that_comes_with_the_first_words_still_ends_the_reply(rig
     assert (done["response"]["status"], done["response"]["status_details"]["reason"]) == ("cancelled", "client_cancelled")
     await rig.send({"type": "session.update", "session": {"instructions": "still here"}})
     assert (await rig.outbox.wait_for("session.updated"))["session"]["instructions"] == "still here"
+
+
+async def test_a_reply_task_deaf_to_its_cancel_does_not_hang_the_session(rig: Rig, monkeypatch, caplog):
+    """A bug that swallows a reply's cancel (as Python 3.11's ``wait_for`` did) costs that reply, logged, not the
+    session: the cancel is answered after ``STOP_WAIT_S`` and the session reads its client's events again."""
+
+    async def deaf_first_output(self, reply: Reply) -> Output:
+        while True:
+            try:
+                return await reply.outputs.get()
+            except asyncio.CancelledError:
+                continue
+
+    monkeypatch.setattr(responses, "STOP_WAIT_S", 0.2)
+    monkeypatch.setattr(responses.Responses, "_first_output", deaf_first_output)
+    rig.engine.gate = asyncio.Event()
+    await rig.send(user_text("Hello"))
+    await rig.send({"type": "response.create", "response": {"output_modalities": ["text"]}})
+    await asyncio.sleep(0.05)
+    reply = rig.session.responses.active
+    assert reply is not None
+    async with asyncio.timeout(2):
+        await rig.send({"type": "response.cancel"})
+    done = await rig.outbox.wait_for("response.done")
+    assert (done["response"]["status"], done["response"]["status_details"]["reason"]) == ("cancelled", "client_cancelled")
+    assert "has not ended 0.2 s after it was cancelled" in caplog.text
+    await rig.send({"type": "session.update", "session": {"instructions": "still here"}})
+    assert (await rig.outbox.wait_for("session.updated"))["session"]["instructions"] == "still here"
+    reply.outputs.put_nowait(Output("end"))  # the deaf task ends late: nothing more is sent for its reply
+    await asyncio.sleep(0.05)
+    assert len(rig.outbox.of("response.done")) == 1
 
 
 async def test_out_of_band_replies_run_beside_the_reply_and_are_not_stored(rig: Rig):

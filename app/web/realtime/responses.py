@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import time
 from collections import deque
 from typing import TYPE_CHECKING, Any, Callable
@@ -30,6 +31,11 @@ if TYPE_CHECKING:
 
 RECENT_REPLIES = 8  # replies kept for conversation.item.truncate
 MAX_SIDE_RESPONSES = 2  # out-of-band responses running at once per session
+# How long a stopped reply's task may take to end (it takes milliseconds) before the session goes on without it:
+# the session reads no client events while it waits.
+STOP_WAIT_S = 5.0
+
+log = logging.getLogger(__name__)
 
 
 class Responses:
@@ -224,7 +230,8 @@ class Responses:
         except asyncio.CancelledError:
             reply.stop()
             status, details = "cancelled", {"type": "cancelled", "reason": reply.cancel_reason}
-        await self._finish(reply, status, details, output)
+        if not reply.finished:  # finished already where its task outlived STOP_WAIT_S
+            await self._finish(reply, status, details, output)
 
     async def _first_output(self, reply: Reply) -> Output:
         """The reply's first output, within ``reply_start_timeout_s``: an overloaded server says so (``server_busy``)
@@ -337,10 +344,10 @@ class Responses:
 
 
 async def _ended(task: asyncio.Task) -> None:
-    """Wait for a cancelled task to end. Its CancelledError is expected; one for the task that waits is passed on."""
-    try:
-        await task
-    except asyncio.CancelledError:
-        current = asyncio.current_task()
-        if current is not None and current.cancelling():
-            raise
+    """Wait for a cancelled task to end; a cancel of the task that waits is passed on. One that has not ended after
+    ``STOP_WAIT_S`` (a bug: something in it swallowed the cancel) is logged and left, so that its session goes on."""
+    done, _ = await asyncio.wait({task}, timeout=STOP_WAIT_S)
+    if not done:
+        log.error("%s has not ended %g s after it was cancelled; the session goes on without it", task.get_name(), STOP_WAIT_S)
+    elif not task.cancelled():
+        task.result()
