@@ -9,7 +9,14 @@ import torch
 from transformers import AutoModelForCausalLM
 
 from app.bench.hf_baselines import left_padded
-from app.bench.roofline import MachineLimits, ModelShape, decode_step_seconds, decode_tokens_per_s_limit
+from app.bench.roofline import (
+    MachineLimits,
+    ModelShape,
+    decode_step_seconds,
+    decode_tokens_per_s_limit,
+    last_level_cache_bytes,
+    memory_read_rate,
+)
 
 
 @pytest.fixture(scope="module")
@@ -45,6 +52,19 @@ def test_the_limit_counts_weights_as_stored_and_the_best_peak_of_any_dtype(shape
                8 * (2 * shape.parameters + 4 * 30 * 576 * 128) / 380e9)
     assert decode_tokens_per_s_limit(four_bit, 8, 128, limits) == pytest.approx(8 / step)
     assert decode_tokens_per_s_limit(four_bit, 8, 128, limits) > decode_tokens_per_s_limit(shape, 8, 128, limits)
+
+
+def test_the_read_rate_counts_only_reads_that_outgrow_the_cache(tmp_path):
+    for index, size in enumerate(["48K", "2048K", "307200K"]):  # sysfs as an Emerald Rapids guest has it
+        (tmp_path / "cache" / f"index{index}").mkdir(parents=True)
+        (tmp_path / "cache" / f"index{index}" / "size").write_text(size + "\n")
+    cache = last_level_cache_bytes(tmp_path)
+    assert cache == 300 * 2**20 and last_level_cache_bytes(tmp_path / "none") == 0
+    rates = {"sum_256mib": 41e9, "sum_1024mib": 30e9, "gemv_q4_512mib": 27.5e9}
+    sizes = {"sum_256mib": 256 * 2**20, "sum_1024mib": 2**30, "gemv_q4_512mib": 512 * 2**20}
+    assert memory_read_rate(rates, sizes, cache) == 30e9
+    assert memory_read_rate(rates, sizes, 0) == 41e9  # no cache told: every method counts
+    assert memory_read_rate(rates, sizes, 2**31) == 41e9  # every read fits: the best of them still
 
 
 def test_left_padding_keeps_each_prompt_at_the_right_edge():
