@@ -249,6 +249,13 @@ class RealtimeClient:
         """Seconds of ``reply``'s audio received so far, at this session's output rate."""
         return len(reply.audio) / 2 / self.session["audio"]["output"]["format"]["rate"]
 
+    async def hear_out(self, reply: ReplyRecord, at_most_s: float, pause_s: float = 0.3) -> None:
+        """Wait as a user who listens: the reply's audio played from its first frame (``at_most_s`` of it at most),
+        then a pause before speaking again."""
+        assert reply.first_audio_at is not None
+        heard_until = reply.first_audio_at + min(self.audio_s(reply), at_most_s)
+        await asyncio.sleep(max(0.0, heard_until - time.perf_counter()) + pause_s)
+
     async def next_reply(self, *, after: int = 0, timeout: float = 120.0) -> ReplyRecord:
         """The reply whose ``response.done`` is the first one at or after event index ``after``."""
         done = await self.wait_for("response.done", timeout=timeout, after=after)

@@ -151,14 +151,7 @@ async def _voice_turn(client: Any, clip: Any, result: UserResult) -> None:
     reply = await client.next_reply(after=seen, timeout=REPLY_TIMEOUT_S)
     if _count_turn(result, client.events[seen:], reply, reply.first_audio_at is not None):
         result.v2v_s.append(reply.first_audio_at - speech_end)
-        await _listen(client, reply)
-
-
-async def _listen(client: Any, reply: ReplyRecord) -> None:
-    """The user hears the reply out (``MAX_LISTEN_S`` of it at most) before the next turn."""
-    assert reply.first_audio_at is not None
-    heard_s = min(client.audio_s(reply), MAX_LISTEN_S)
-    await asyncio.sleep(max(0.0, reply.first_audio_at + heard_s - time.perf_counter()) + 0.3)
+        await client.hear_out(reply, MAX_LISTEN_S)
 
 
 async def _text_turn(client: Any, question: str, result: UserResult, rng: random.Random) -> None:
@@ -209,7 +202,7 @@ async def _voice_barge_in(client: Any, clip: Any, over: Any, result: UserResult,
     answer = client.replies[reply["response"]["id"]]
     if _count_turn(result, client.events[seen:], answer, answer.first_audio_at is not None):
         result.v2v_s.append(answer.first_audio_at - speech_end)
-        await _listen(client, answer)
+        await client.hear_out(answer, MAX_LISTEN_S)
 
 
 async def _truncate_heard(client: Any, reply: ReplyRecord, at: float) -> None:

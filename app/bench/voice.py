@@ -105,9 +105,7 @@ async def _voice_user(url: str, clips: list[np.ndarray], turns: int, offset_s: f
             result.modes.append(mode)
             result.turns.append(turn)
             result.server_latency.append(reply.done["latency"])
-            heard_s = client.audio_s(reply)
-            listen_until = reply.first_audio_at + min(heard_s, MAX_LISTEN_S)
-            await asyncio.sleep(max(0.0, listen_until - time.perf_counter()) + 0.3)
+            await client.hear_out(reply, MAX_LISTEN_S)
 
 
 async def _text_user(url: str, turns: int, offset_s: float, tools: list[dict], result: UserResult) -> None:
