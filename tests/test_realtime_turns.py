@@ -122,6 +122,21 @@ async def test_truncate_keeps_only_the_words_heard(rig: Rig):
     assert (await rig.outbox.wait_for("error"))["error"]["code"] == "invalid_audio_end_ms"
 
 
+async def test_a_reply_truncated_before_its_first_word_leaves_the_conversation(rig: Rig):
+    """Nothing of it heard: its stored text is empty, so a resume would not replay it; the client is told now."""
+    rig.recognizer.finals = ["Tell me about Paris."]
+    await speak(rig)
+    done = await rig.outbox.wait_for("response.done")
+    item_id = done["response"]["output"][0]["id"]
+    await rig.send({"type": "conversation.item.truncate", "item_id": item_id, "content_index": 0, "audio_end_ms": 0})
+    assert (await rig.outbox.wait_for("conversation.item.truncated"))["transcript"] == ""
+    assert (await rig.outbox.wait_for("conversation.item.deleted"))["item_id"] == item_id
+    assert rig.session.conversation.find(item_id) is None
+    assert item_id not in {m.item_id for m in rig.history.load_sync(rig.session.id) if m.text}
+    await rig.send({"type": "conversation.item.retrieve", "item_id": item_id})
+    assert (await rig.outbox.wait_for("error"))["error"]["code"] == "item_not_found"
+
+
 async def test_response_cancel_ends_the_reply_as_cancelled_with_what_was_sent(rig: Rig):
     rig.engine.gate = asyncio.Event()
     await rig.send(user_text("Hello"))

@@ -279,4 +279,8 @@ class Conversation:
             self.insert(entry)
             await self.store(entry)
         self.session.send(ev.item_truncated(event.item_id, event.audio_end_ms, heard))
+        if entry is not None and not heard and not self.session.responses.owns(entry.item_id):
+            # none of its words was heard: its stored text is empty, so it leaves the conversation as a resume has it
+            self.entries.remove(entry)
+            self.session.send(ev.item_deleted(entry.item_id))
 
