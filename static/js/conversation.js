@@ -120,11 +120,12 @@ export class ConversationView {
     bubble.element.append(meta);
   }
 
-  /** An item the conversation no longer holds (a reply stopped before any of it was heard): an empty bubble goes,
-   * words shown but not heard stay, struck through. */
+  /** An item the conversation no longer holds (a reply stopped, or truncated, before any of it was heard): an empty
+   * bubble goes, words shown but not heard stay, struck through. */
   discard(itemId) {
-    if (this.bubbles.get(itemId)?.text) this.truncate(itemId, "");
-    else this.remove(itemId);
+    const bubble = this.bubbles.get(itemId);
+    if (bubble?.text) this.truncate(itemId, "");
+    else if (!bubble?.body.textContent.trim()) this.remove(itemId);
   }
 
   remove(itemId) {
