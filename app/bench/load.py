@@ -220,7 +220,7 @@ async def _truncate_heard(client: Any, reply: ReplyRecord, at: float) -> None:
 
 async def _text_cancel(client: Any, question: str, result: UserResult, rng: random.Random) -> None:
     """A typed question whose reply the user cancels; a cancel that comes after the reply ended is answered
-    ``response_not_found``, which is no error here."""
+    ``response_not_found``, which is no error here (nor is ``server_busy``, counted apart as elsewhere)."""
     seen = len(client.events)
     await client.say_text(question)
     created = await client.wait_for("response.created", after=seen, timeout=REPLY_TIMEOUT_S)
@@ -235,6 +235,7 @@ async def _text_cancel(client: Any, question: str, result: UserResult, rng: rand
                               timeout=STOP_TIMEOUT_S)  # fmt: skip
     result.turns += 1
     codes = [e["error"]["code"] for e in client.events[seen:] if e["type"] == "error"]
+    result.server_busy += BUSY in codes
     result.errors += [f"text: {code}" for code in codes if code not in (BUSY, "response_not_found")]
     await asyncio.sleep(rng.uniform(1.0, 3.0))
 
