@@ -135,6 +135,15 @@ async def test_a_reply_truncated_before_its_first_word_leaves_the_conversation(r
     assert item_id not in {m.item_id for m in rig.history.load_sync(rig.session.id) if m.text}
     await rig.send({"type": "conversation.item.retrieve", "item_id": item_id})
     assert (await rig.outbox.wait_for("error"))["error"]["code"] == "item_not_found"
+    # the client heard some words after all: the item comes back, announced, with them
+    seen = len(rig.outbox.events)
+    await rig.send({"type": "conversation.item.truncate", "item_id": item_id, "content_index": 0, "audio_end_ms": 200})
+    assert (await rig.outbox.wait_for("conversation.item.truncated", count=2))["transcript"] == "Paris is"
+    back = [e for e in rig.outbox.events[seen:] if e["type"] in ("conversation.item.added", "conversation.item.done")]
+    assert [(e["type"], e["item"]["id"]) for e in back] == [
+        ("conversation.item.added", item_id), ("conversation.item.done", item_id)]  # fmt: skip
+    assert rig.session.conversation.find(item_id) is not None
+    assert [m.text for m in rig.history.load_sync(rig.session.id) if m.item_id == item_id] == ["Paris is"]
 
 
 async def test_response_cancel_ends_the_reply_as_cancelled_with_what_was_sent(rig: Rig):

@@ -273,11 +273,13 @@ class Conversation:
         if entry is not None:
             await self.session.parts.history.set_text(self.session.id, entry.item_id, heard)
             entry.text = heard
-        elif heard:
+        elif heard:  # it left the conversation with no words (deleted), yet the client heard some: back, and told
             entry = Entry(reply.item_id, "assistant", heard, spoken=True, status="incomplete")
             entry.ready.set()
-            self.insert(entry)
+            previous = self.insert(entry)
             await self.store(entry)
+            self.session.send(ev.item_added(entry.item(), previous))
+            self.session.send(ev.item_done(entry.item(), previous))
         self.session.send(ev.item_truncated(event.item_id, event.audio_end_ms, heard))
         if entry is not None and not heard and not self.session.responses.owns(entry.item_id):
             # none of its words was heard: its stored text is empty, so it leaves the conversation as a resume has it
