@@ -109,26 +109,32 @@ async def test_a_speculative_start_is_adopted_when_the_user_stays_silent(rig: Ri
     assert rig.recognizer.calls == 1 and done["response"]["latency"]["speculative"] is True
 
 
-async def test_truncate_keeps_only_the_words_heard(rig: Rig):
+async def spoken_reply(rig: Rig) -> str:
+    """A spoken turn answered whole ("Paris is the capital of France."); the reply's item id."""
     rig.recognizer.finals = ["Tell me about Paris."]
     await speak(rig)
     done = await rig.outbox.wait_for("response.done")
-    item_id = done["response"]["output"][0]["id"]
-    await rig.send({"type": "conversation.item.truncate", "item_id": item_id, "content_index": 0, "audio_end_ms": 200})
+    return done["response"]["output"][0]["id"]
+
+
+async def truncate(rig: Rig, item_id: str, audio_end_ms: int) -> None:
+    await rig.send({"type": "conversation.item.truncate", "item_id": item_id, "content_index": 0, "audio_end_ms": audio_end_ms})
+
+
+async def test_truncate_keeps_only_the_words_heard(rig: Rig):
+    item_id = await spoken_reply(rig)
+    await truncate(rig, item_id, 200)
     truncated = await rig.outbox.wait_for("conversation.item.truncated")
     assert truncated["transcript"] == "Paris is"
     assert rig.history.load_sync(rig.session.id)[-1].text == "Paris is"
-    await rig.send({"type": "conversation.item.truncate", "item_id": item_id, "content_index": 0, "audio_end_ms": 99999})
+    await truncate(rig, item_id, 99999)
     assert (await rig.outbox.wait_for("error"))["error"]["code"] == "invalid_audio_end_ms"
 
 
 async def test_a_reply_truncated_before_its_first_word_leaves_the_conversation(rig: Rig):
     """Nothing of it heard: its stored text is empty, so a resume would not replay it; the client is told now."""
-    rig.recognizer.finals = ["Tell me about Paris."]
-    await speak(rig)
-    done = await rig.outbox.wait_for("response.done")
-    item_id = done["response"]["output"][0]["id"]
-    await rig.send({"type": "conversation.item.truncate", "item_id": item_id, "content_index": 0, "audio_end_ms": 0})
+    item_id = await spoken_reply(rig)
+    await truncate(rig, item_id, 0)
     assert (await rig.outbox.wait_for("conversation.item.truncated"))["transcript"] == ""
     assert (await rig.outbox.wait_for("conversation.item.deleted"))["item_id"] == item_id
     assert rig.session.conversation.find(item_id) is None
@@ -137,7 +143,7 @@ async def test_a_reply_truncated_before_its_first_word_leaves_the_conversation(r
     assert (await rig.outbox.wait_for("error"))["error"]["code"] == "item_not_found"
     # the client heard some words after all: the item comes back, announced, with them
     seen = len(rig.outbox.events)
-    await rig.send({"type": "conversation.item.truncate", "item_id": item_id, "content_index": 0, "audio_end_ms": 200})
+    await truncate(rig, item_id, 200)
     assert (await rig.outbox.wait_for("conversation.item.truncated", count=2))["transcript"] == "Paris is"
     back = [e for e in rig.outbox.events[seen:] if e["type"] in ("conversation.item.added", "conversation.item.done")]
     assert [(e["type"], e["item"]["id"]) for e in back] == [
