@@ -118,7 +118,8 @@ class Conversation:
         return self.previous_id(entry)
 
     def drop(self, entry: Entry) -> None:
-        """An item that never got words (an empty or failed transcription) leaves the conversation."""
+        """An item with no words (an empty or failed transcription, a reply none of which was heard) leaves the
+        conversation."""
         if entry in self.entries:
             self.entries.remove(entry)
         entry.ready.set()
@@ -283,6 +284,6 @@ class Conversation:
         self.session.send(ev.item_truncated(event.item_id, event.audio_end_ms, heard))
         if entry is not None and not heard and not self.session.responses.owns(entry.item_id):
             # none of its words was heard: its stored text is empty, so it leaves the conversation as a resume has it
-            self.entries.remove(entry)
+            self.drop(entry)
             self.session.send(ev.item_deleted(entry.item_id))
 
