@@ -149,6 +149,12 @@ async def _voice_turn(client: Any, clip: Any, result: UserResult) -> None:
     seen = len(client.events)
     speech_end = await client.stream_audio(clip, trailing_silence_s=0.8)
     reply = await client.next_reply(after=seen, timeout=REPLY_TIMEOUT_S)
+    await _hear_answer(client, result, seen, reply, speech_end)
+
+
+async def _hear_answer(client: Any, result: UserResult, seen: int, reply: ReplyRecord, speech_end: float) -> None:
+    """A spoken turn's answer (its events from index ``seen``): counted, timed from the end of speech to its first
+    audio, and listened to."""
     if _count_turn(result, client.events[seen:], reply, reply.first_audio_at is not None):
         result.v2v_s.append(reply.first_audio_at - speech_end)
         await client.hear_out(reply, MAX_LISTEN_S)
@@ -199,10 +205,7 @@ async def _voice_barge_in(client: Any, clip: Any, over: Any, result: UserResult,
         speech_end = await speaking
     reply = await client.wait_for("response.done", lambda e: e["response"]["id"] != first.response_id, after=barge,
                                   timeout=REPLY_TIMEOUT_S)  # fmt: skip
-    answer = client.replies[reply["response"]["id"]]
-    if _count_turn(result, client.events[seen:], answer, answer.first_audio_at is not None):
-        result.v2v_s.append(answer.first_audio_at - speech_end)
-        await client.hear_out(answer, MAX_LISTEN_S)
+    await _hear_answer(client, result, seen, client.replies[reply["response"]["id"]], speech_end)
 
 
 async def _truncate_heard(client: Any, reply: ReplyRecord, at: float) -> None:
