@@ -109,6 +109,16 @@ def test_wrong_phrases_fail_a_reply_whatever_else_it_says() -> None:
     assert not is_correct(maker, "I was created by OpenAI.") and not is_correct(maker, "I'm Siri!")
 
 
+def test_the_assistant_is_no_person() -> None:
+    items = {item.id: item for item in load_items()}
+    for question in ("id-human", "id-real-person", "id-alive"):
+        assert is_correct(items[question], "I'm not a person, I'm a voice assistant: a computer program.")
+        assert is_correct(items[question], "No, I'm a computer program.")
+        assert not is_correct(items[question], "Yes, I am a real person.")
+        assert not is_correct(items[question], "Yes, I am a computer program.")  # a "yes" to being one misleads
+        assert not is_correct(items[question], "I'm here and ready to help!")
+
+
 def test_a_limit_is_declined_as_what_was_asked() -> None:
     items = {item.id: item for item in load_items()}
     for question in ("lim-time", "lim-month", "lim-headlines", "lim-calendar"):
