@@ -32,6 +32,10 @@ from app.engine.spelling import asked_word, letters, with_spelling_hint
         ("How is 'their' spelled?", "their"),
         ("I can’t spell necessary", "necessary"),
         ("HOW DO YOU SPELL NECESSARY", "NECESSARY"),
+        ("How do you spell 'neighbour'?", "neighbour"),  # British spellings are words too
+        ("how do you spell colour", "colour"),
+        ("How is 'centre' spelled?", "centre"),
+        ("How do you spell favourite?", "favourite"),
     ],
 )
 def test_a_question_asking_for_a_spelling_names_its_word(question: str, word: str) -> None:
@@ -44,6 +48,8 @@ def test_a_question_asking_for_a_spelling_names_its_word(question: str, word: st
         "Is 'recieve' spelled right?",  # the letters would tell the model it is
         "How do you spell seperate?",  # not a word: its letters would be read back as the spelling
         "HOW DO YOU SPELL SEPERATE",  # all capitals: not a name
+        "How do you spell neighbur?",  # neither spelling
+        "How do you spell doctour?",  # a British-looking form of a word that has none
         "Spell books are expensive.",  # lowercase words of a sentence, not a name
         "This is going to spell trouble.",
         "spell hello in Hebrew",

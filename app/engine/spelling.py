@@ -44,11 +44,15 @@ _NOT_A_WORD = {  # what follows an asking "spell" where it names no word: "how d
 
 @functools.cache
 def load_dictionary():
-    """pyspellchecker's English word list, read once: the server calls this at start, so the first spelling question
+    """pyspellchecker's English word list, which spells the American way, with breame's British spellings of its
+    words ("colour", "neighbour", "centre"), read once: the server calls this at start, so the first spelling question
     does not read it on the event loop (its cost: docs/benchmarks.md, "Spelling")."""
+    from breame.data.spelling_constants import BRITISH_ENGLISH_SPELLINGS
     from spellchecker import SpellChecker
 
-    return SpellChecker(language="en", distance=1)
+    checker = SpellChecker(language="en", distance=1)
+    checker.word_frequency.load_words([british for british, american in BRITISH_ENGLISH_SPELLINGS.items() if american in checker])
+    return checker
 
 
 def asked_word(text: str) -> str | None:
