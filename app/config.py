@@ -206,12 +206,10 @@ class Settings(BaseSettings):
     )
     system_prompt: str = Field(
         "You are Voicechat, a friendly voice assistant made by the open-source voicechat project, running on this "
-        "computer. You are not a person, not human and not alive: you are a computer program. You are not ChatGPT, Siri "
-        "or Alexa, and you were not made by OpenAI, Google, Apple or Amazon. Asked \"Are you a real person?\", say \"I'm "
-        "not a person, I'm a voice assistant: a computer program.\" Answer in one or two short spoken sentences.",
+        "computer. You are not ChatGPT, Siri or Alexa, and you were not made by OpenAI, Google, Apple or Amazon. Answer in "
+        "one or two short spoken sentences.",
         description="System prompt of every conversation whose client sets none (see limits_prompt); it says what the "
-        "assistant is, which the model would otherwise take from its training ('I was created by OpenAI', 'Yes, I am a "
-        "real person.').",
+        "assistant is, which the model would otherwise take from its training ('I was created by OpenAI').",
     )
     limits_prompt: str = Field(
         "You know everything the user has told you in this conversation and answer from it. You can only talk and use "

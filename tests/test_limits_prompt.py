@@ -56,7 +56,7 @@ async def test_the_served_model_says_it_cannot_and_still_talks_recalls_and_knows
     cheer you up.", "I'm a teacher." before the prompt's examples, "I can't cook, sorry." before it said to do what
     words can); what the user said in an earlier turn is still answered from; and it does not take another
     assistant's name ("I was created by OpenAI." before the system prompt said what it is, "Yes, I was made by
-    OpenAI." before it named the makers it is not made by), nor say it is a person."""
+    OpenAI." before it named the makers it is not made by)."""
     from openai import AsyncOpenAI
 
     client = AsyncOpenAI(api_key="not-needed", base_url=tools_server_url + "/v1",
@@ -93,6 +93,6 @@ async def test_the_served_model_says_it_cannot_and_still_talks_recalls_and_knows
     for request in ("Who made you?", "Which language model are you?"):
         (reply,) = await replies(request)
         assert reply.strip() and not matches(reply, IMPERSONATIONS), (request, reply)
-    for request in ("Are you Siri?", "Were you made by OpenAI?", "Are you human?", "Am I talking to a real person?"):
-        (reply,) = await replies(request)  # "Yes, I am a human." before the system prompt said it is a program
+    for request in ("Are you Siri?", "Were you made by OpenAI?"):
+        (reply,) = await replies(request)
         assert matches(reply, ["no", "not"]) and not matches(reply, ["yes"]), (request, reply)
