@@ -83,6 +83,17 @@ def test_plain_replies_pass_through_unchanged(step):
         assert spoken(pieces) == reply and not calls(pieces)
 
 
+@pytest.mark.parametrize("step", [1, 2, 5, 1000])
+def test_a_reply_of_prose_in_a_fence_is_said_without_the_fence(step):
+    """The 1.5B with the page's tools wrote "```I can't check the time from here.```": shown with its backticks, and
+    silent, as a speech synthesiser drops what a fence holds."""
+    for reply, said in [("```I can't check the time from here.```", "I can't check the time from here."),
+                        ("```text\nSorry, I can't set timers from here.\n```", "Sorry, I can't set timers from here.\n"),
+                        ("```Sure!```", "Sure!")]:
+        pieces = stream(reply, step)
+        assert spoken(pieces) == said and not calls(pieces), (reply, pieces)
+
+
 def test_text_that_might_start_a_call_is_held_until_decided():
     parser = ToolCallParser()
     assert parser.feed("<tool") == []

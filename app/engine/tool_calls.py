@@ -10,6 +10,7 @@ into a call is held back, so a call is never spoken or shown.
 from __future__ import annotations
 
 import json
+import re
 import uuid
 from dataclasses import dataclass, field
 
@@ -18,6 +19,7 @@ import jsonschema
 OPEN_TAG = "<tool_call>"
 CLOSE_TAG = "</tool_call>"
 FENCE = "```"
+OPENING_FENCE = re.compile(r"```(?:[\w+-]*\n)?")  # with a language name on its own line: "```json\n", "```text\n"
 # Tags small models put around a call instead, accepted at the start of a reply only.
 START_TAGS = {OPEN_TAG: CLOSE_TAG, "<tools>": "</tools>", "<function_call>": "</function_call>"}
 # how the template shows the model a tool's answer; a reply that opens with it repeats that answer, not speech
@@ -166,6 +168,7 @@ class ToolCallParser:
     def __init__(self) -> None:
         self.buffer = ""
         self.at_start = True  # nothing decided yet: a bare or fenced JSON call may still come
+        self.in_fence = False  # the reply is prose in a fence, whose markers go: a speech synthesiser says no code
 
     def feed(self, text: str) -> list[str | ToolCall | MalformedCall]:
         self.buffer += text
@@ -182,9 +185,14 @@ class ToolCallParser:
         out = self.feed("")
         rest, self.buffer = self.buffer, ""
         stripped = rest.strip()
-        if stripped.startswith((*START_TAGS, FENCE, "{", ANSWER_TAGS[0])):
+        if self.at_start and stripped.startswith(FENCE) and "{" not in stripped:  # a short reply in a fence
+            rest, self.in_fence = stripped[OPENING_FENCE.match(stripped).end() :], True
+        if self.in_fence:
+            rest = rest.replace(FENCE, "").rstrip("`")
+        elif stripped.startswith((*START_TAGS, FENCE, "{", ANSWER_TAGS[0])):
             out.append(MalformedCall(stripped, "the reply ended inside a call"))
-        elif rest:
+            return out
+        if rest:
             out.append(rest)
         return out
 
@@ -211,8 +219,11 @@ class ToolCallParser:
             return MalformedCall(lead[: end + len(ANSWER_TAGS[1])], "the reply repeats a tool's answer")
         if self.at_start and lead.startswith(FENCE):
             body = lead.find("{")
-            if body < 0:
-                return None if len(lead) < 16 else self._take_text()
+            if body < 0:  # no call: prose in a fence ("```I can't check the time from here.```")
+                if len(lead) < 16:
+                    return None
+                self.buffer, self.in_fence = lead[OPENING_FENCE.match(lead).end() :], True
+                return self._take_text()
             close = lead.find(FENCE, body)
             if close < 0:
                 return None
@@ -239,6 +250,8 @@ class ToolCallParser:
     def _take_text(self) -> str | None:
         """Text up to a possible ``<tool_call>``; a trailing part that could still become the tag stays."""
         self.at_start = False
+        if self.in_fence:
+            self.buffer = self.buffer.replace(FENCE, "")  # its closing fence
         tag = self.buffer.find(OPEN_TAG)
         if tag > 0:
             text, self.buffer = self.buffer[:tag], self.buffer[tag:]
@@ -247,6 +260,8 @@ class ToolCallParser:
             return ""
         hold = next((k for k in range(min(len(OPEN_TAG) - 1, len(self.buffer)), 0, -1)
                      if OPEN_TAG.startswith(self.buffer[-k:])), 0)
+        if self.in_fence:  # one or two backticks may still become the closing fence
+            hold = max(hold, len(self.buffer) - len(self.buffer.rstrip("`")))
         text = self.buffer[: len(self.buffer) - hold]
         self.buffer = self.buffer[len(text) :]
         return text or None
