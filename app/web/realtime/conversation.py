@@ -190,7 +190,12 @@ class Conversation:
                                 param="item.call_id")  # fmt: skip
         entry = Entry(event.item_id, event.role, event.text, spoken=False, kind=event.kind, call_id=event.call_id,
                       name=event.name)  # fmt: skip
-        previous = self.insert(entry, event.after)
+        await self.add(entry, event.after)
+
+    async def add(self, entry: Entry, after: str | None = None) -> None:
+        """An item with its words: in its place, stored (or out again when the history refuses it), then
+        ``conversation.item.added`` and ``.done``."""
+        previous = self.insert(entry, after)
         entry.ready.set()
         try:
             await self.store(entry)
@@ -276,11 +281,7 @@ class Conversation:
             entry.text = heard
         elif heard:  # it left the conversation with no words (deleted), yet the client heard some: back, and told
             entry = Entry(reply.item_id, "assistant", heard, spoken=True, status="incomplete")
-            entry.ready.set()
-            previous = self.insert(entry)
-            await self.store(entry)
-            self.session.send(ev.item_added(entry.item(), previous))
-            self.session.send(ev.item_done(entry.item(), previous))
+            await self.add(entry)
         self.session.send(ev.item_truncated(event.item_id, event.audio_end_ms, heard))
         if entry is not None and not heard and not self.session.responses.owns(entry.item_id):
             # none of its words was heard: its stored text is empty, so it leaves the conversation as a resume has it
