@@ -186,7 +186,7 @@ class ToolCallParser:
         rest, self.buffer = self.buffer, ""
         stripped = rest.strip()
         if self.at_start and stripped.startswith(FENCE) and "{" not in stripped:  # a short reply in a fence
-            rest, self.in_fence = stripped[OPENING_FENCE.match(stripped).end() :], True
+            rest = self._open_prose_fence(stripped)
         if self.in_fence:
             rest = rest.replace(FENCE, "").rstrip("`")
         elif stripped.startswith((*START_TAGS, FENCE, "{", ANSWER_TAGS[0])):
@@ -222,7 +222,7 @@ class ToolCallParser:
             if body < 0:  # no call: prose in a fence ("```I can't check the time from here.```")
                 if len(lead) < 16:
                     return None
-                self.buffer, self.in_fence = lead[OPENING_FENCE.match(lead).end() :], True
+                self.buffer = self._open_prose_fence(lead)
                 return self._take_text()
             close = lead.find(FENCE, body)
             if close < 0:
@@ -238,6 +238,11 @@ class ToolCallParser:
         if self.at_start and any(marker.startswith(lead) for marker in (*START_TAGS, FENCE, ANSWER_TAGS[0])):
             return None  # the opening of a tag or fence, not whole yet
         return self._take_text()
+
+    def _open_prose_fence(self, lead: str) -> str:
+        """A reply that opens a fence holding no call is prose: what follows the fence's opening; its closing goes too."""
+        self.in_fence = True
+        return lead[OPENING_FENCE.match(lead).end() :]
 
     def _bare_call(self, raw: str) -> str | ToolCall | MalformedCall:
         """A JSON object at the start of the reply: a call when it looks like one, else plain text."""
