@@ -229,6 +229,12 @@ class Settings(BaseSettings):
         "talk can meet; not with tools, where it made the model write malformed calls (docs/benchmarks.md, 'What it "
         "cannot do'); '' = nothing added.",
     )
+    identity_hints: bool = Field(
+        True,
+        description="On the server's own system prompt, tell the model what it is (a voice assistant, a computer program, "
+        "not a person) beside a question that asks whether it is a person ('Are you human?', which the model otherwise "
+        "answers 'Yes'), added to that question in the reply's prompt.",
+    )
     spelling_hints: bool = Field(
         True,
         description="Give the model the letters of a word the user asks how to spell (the model reads words as "

@@ -9,6 +9,7 @@ from engine_helpers import collect
 
 from app.engine import Priority, SamplingParams, create_backend
 from app.engine.prompt import render
+from app.engine.identity import with_identity_hint
 from app.engine.spelling import with_spelling_hint
 from app.vad.end_of_turn import EndOfTurnScorer
 
@@ -97,6 +98,15 @@ async def test_a_reply_reads_the_score_after_the_users_words_in_its_own_prefill(
     first = await anext(stream)
     await stream.aclose()
     opened = render(engine.tokenizer, [*SYSTEM, {"role": "user", "content": "How do you spell necessary", "prefix": True}])
+    expected = hf_probabilities(hf_model, opened, scorer.end_ids)
+    assert list(first.token_probs.values()) == pytest.approx(expected, rel=1e-3, abs=1e-7)
+    # so is what the assistant is, beside a question whether it is a person
+    asked = with_identity_hint([*SYSTEM, {"role": "user", "content": "Are you human?"}])
+    assert asked[-1]["content"] != "Are you human?"
+    stream = engine.generate(messages=asked, params=probe, priority=Priority.VOICE)
+    first = await anext(stream)
+    await stream.aclose()
+    opened = render(engine.tokenizer, [*SYSTEM, {"role": "user", "content": "Are you human", "prefix": True}])
     expected = hf_probabilities(hf_model, opened, scorer.end_ids)
     assert list(first.token_probs.values()) == pytest.approx(expected, rel=1e-3, abs=1e-7)
     # nothing to read where the messages do not end in a user's words

@@ -4,7 +4,7 @@ is (``system_prompt``)."""
 from __future__ import annotations
 
 from app.bench.quality import matches
-from app.bench.quality_questions import DECLINES, IMPERSONATIONS
+from app.bench.quality_questions import DECLINES, IMPERSONATIONS, NOT_A_PERSON
 from app.config import Settings
 
 ASKED = [{"type": "input_text", "text": "Set an alarm for 6 AM."}]
@@ -56,7 +56,7 @@ async def test_the_served_model_says_it_cannot_and_still_talks_recalls_and_knows
     cheer you up.", "I'm a teacher." before the prompt's examples, "I can't cook, sorry." before it said to do what
     words can); what the user said in an earlier turn is still answered from; and it does not take another
     assistant's name ("I was created by OpenAI." before the system prompt said what it is, "Yes, I was made by
-    OpenAI." before it named the makers it is not made by)."""
+    OpenAI." before it named the makers it is not made by) nor says it is a person."""
     from openai import AsyncOpenAI
 
     client = AsyncOpenAI(api_key="not-needed", base_url=tools_server_url + "/v1",
@@ -96,3 +96,6 @@ async def test_the_served_model_says_it_cannot_and_still_talks_recalls_and_knows
     for request in ("Are you Siri?", "Were you made by OpenAI?"):
         (reply,) = await replies(request)
         assert matches(reply, ["no", "not"]) and not matches(reply, ["yes"]), (request, reply)
+    for request in ("Are you human?", "Am I talking to a real person?"):  # "Yes, I am a human." before identity_hints
+        (reply,) = await replies(request)
+        assert matches(reply, NOT_A_PERSON) and not matches(reply, ["yes"]), (request, reply)

@@ -65,7 +65,7 @@ class SemanticEndOfTurn:
                     source, score = "the reply", scorer.probability(probed)
                 elif session.turns.speculative is turn:
                     source = "its own request"
-                    score = await scorer.score(session.responses.prompt(None, None, spelling=False), text, session_id=session.id,
+                    score = await scorer.score(session.responses.prompt(None, None, hints=False), text, session_id=session.id,
                                                tools=session.responses.session_tool_use().template_tools())  # fmt: skip
             except Exception:
                 log.exception("end-of-turn score failed in session %s", session.id[:8])

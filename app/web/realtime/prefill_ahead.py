@@ -53,7 +53,7 @@ class PrefillAhead:
         if not words or words == self._words:
             return
         self._words = words
-        messages = [*session.responses.prompt(None, None, spelling=False), {"role": "user", "content": words, "prefix": True}]
+        messages = [*session.responses.prompt(None, None, hints=False), {"role": "user", "content": words, "prefix": True}]
         self._request_id = request_id = f"ahead-{uuid.uuid4().hex}"
         tool_use = session.responses.session_tool_use()
         prompts = [(messages, tool_use, request_id)]

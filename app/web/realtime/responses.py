@@ -15,6 +15,7 @@ from collections import deque
 from typing import TYPE_CHECKING, Any, Callable
 
 from app.engine.api import Priority, SamplingParams
+from app.engine.identity import with_identity_hint
 from app.engine.spelling import with_spelling_hint
 from app.web.realtime import server_events as ev
 from app.web.realtime.client_events import ResponseCancel, ResponseCreate
@@ -69,12 +70,13 @@ class Responses:
     # ------------------------------------------------------------------ producing
 
     def prompt(self, instructions: str | None, context: Context | None, extra_user: str | None = None, *,
-               spelling: bool = True, tool_use: ToolUse | None = None) -> list[dict[str, str]]:  # fmt: skip
+               hints: bool = True, tool_use: ToolUse | None = None) -> list[dict[str, str]]:  # fmt: skip
         """The chat messages of a reply: the conversation so far (or ``context``), plus ``extra_user``. A session on the
         server's own system prompt gets ``limits_prompt`` after it where the reply (``tool_use``: the session's unless
-        given) has no tools. With ``spelling`` (and ``spelling_hints`` on), a newest user message that asks how a word is
-        spelled gets the word's letters, unless the response brings its own ``instructions`` (a task of the client's,
-        not an answer)."""
+        given) has no tools. With ``hints`` (and ``spelling_hints`` on), a newest user message that asks how a word is
+        spelled gets the word's letters, and (``identity_hints``) one that asks whether the assistant is a person gets
+        what it is where the session is on the server's own system prompt; neither where the response brings its own
+        ``instructions`` (a task of the client's, not an answer)."""
         system = instructions
         if system is None:
             system = self._system(self.session.config.instructions, tools=(tool_use or self.session_tool_use()).active)
@@ -85,8 +87,13 @@ class Responses:
             messages += [{"role": c.role, "content": c.text} for c in context if c.text]
         if extra_user is not None:
             messages.append({"role": "user", "content": extra_user})
-        if spelling and instructions is None and self.session.settings.spelling_hints:
-            return with_spelling_hint(messages)
+        settings = self.session.settings
+        if not hints or instructions is not None:
+            return messages
+        if settings.spelling_hints:
+            messages = with_spelling_hint(messages)
+        if settings.identity_hints and self.session.config.instructions == settings.system_prompt:
+            messages = with_identity_hint(messages)
         return messages
 
     def session_tool_use(self) -> ToolUse:
