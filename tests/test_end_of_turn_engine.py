@@ -91,24 +91,17 @@ async def test_a_reply_reads_the_score_after_the_users_words_in_its_own_prefill(
     assert list(first.token_probs.values()) == pytest.approx(expected, rel=1e-3, abs=1e-7)
     plain, _, _ = await collect(engine, messages=conversation, params=SamplingParams(max_tokens=12))
     assert tokens == plain
-    # a spelling question's letters are the server's note, not the user's words: the score is read before them
-    asked = with_spelling_hint([*SYSTEM, {"role": "user", "content": "How do you spell necessary?"}])
-    assert "N-E-C-E-S-S-A-R-Y" in asked[-1]["content"]
-    stream = engine.generate(messages=asked, params=probe, priority=Priority.VOICE)
-    first = await anext(stream)
-    await stream.aclose()
-    opened = render(engine.tokenizer, [*SYSTEM, {"role": "user", "content": "How do you spell necessary", "prefix": True}])
-    expected = hf_probabilities(hf_model, opened, scorer.end_ids)
-    assert list(first.token_probs.values()) == pytest.approx(expected, rel=1e-3, abs=1e-7)
-    # so is what the assistant is, beside a question whether it is a person
-    asked = with_identity_hint([*SYSTEM, {"role": "user", "content": "Are you human?"}])
-    assert asked[-1]["content"] != "Are you human?"
-    stream = engine.generate(messages=asked, params=probe, priority=Priority.VOICE)
-    first = await anext(stream)
-    await stream.aclose()
-    opened = render(engine.tokenizer, [*SYSTEM, {"role": "user", "content": "Are you human", "prefix": True}])
-    expected = hf_probabilities(hf_model, opened, scorer.end_ids)
-    assert list(first.token_probs.values()) == pytest.approx(expected, rel=1e-3, abs=1e-7)
+    # the server's notes (a spelling question's letters, what the assistant is beside a question whether it is a
+    # person) are not the user's words: the score is read before them
+    for hint, question in ((with_spelling_hint, "How do you spell necessary?"), (with_identity_hint, "Are you human?")):
+        asked = hint([*SYSTEM, {"role": "user", "content": question}])
+        assert asked[-1]["content"] != question
+        stream = engine.generate(messages=asked, params=probe, priority=Priority.VOICE)
+        first = await anext(stream)
+        await stream.aclose()
+        opened = render(engine.tokenizer, [*SYSTEM, {"role": "user", "content": question.rstrip("?"), "prefix": True}])
+        expected = hf_probabilities(hf_model, opened, scorer.end_ids)
+        assert list(first.token_probs.values()) == pytest.approx(expected, rel=1e-3, abs=1e-7), question
     # nothing to read where the messages do not end in a user's words
     continued = [*conversation, {"role": "assistant", "content": "Paris", "prefix": True}]
     _, _, last = await collect(engine, messages=continued, params=SamplingParams(max_tokens=1, token_probs=scorer.end_ids,
