@@ -229,11 +229,12 @@ class Settings(BaseSettings):
         "talk can meet; not with tools, where it made the model write malformed calls (docs/benchmarks.md, 'What it "
         "cannot do'); '' = nothing added.",
     )
-    identity_hints: bool = Field(
+    answer_hints: bool = Field(
         True,
-        description="On the server's own system prompt, tell the model what it is (a voice assistant, a computer program, "
-        "not a person) beside a question that asks whether it is a person ('Are you human?', which the model otherwise "
-        "answers 'Yes'), added to that question in the reply's prompt.",
+        description="On the server's own system prompt, give the model the answer to say beside a question it answers "
+        "'Yes' by habit: whether it is a person ('Are you human?' -> 'Yes, I am a human.' otherwise), and, in a reply "
+        "with no tools and the limits prompt on, a yes-or-no question about the day or time ('Is it the weekend?'), "
+        "added to that question in the reply's prompt (docs/benchmarks.md, 'Not a person').",
     )
     spelling_hints: bool = Field(
         True,

@@ -96,6 +96,6 @@ async def test_the_served_model_says_it_cannot_and_still_talks_recalls_and_knows
     for request in ("Are you Siri?", "Were you made by OpenAI?"):
         (reply,) = await replies(request)
         assert matches(reply, ["no", "not"]) and not matches(reply, ["yes"]), (request, reply)
-    for request in ("Are you human?", "Am I talking to a real person?"):  # "Yes, I am a human." before identity_hints
+    for request in ("Are you human?", "Am I talking to a real person?"):  # "Yes, I am a human." before answer_hints
         (reply,) = await replies(request)
         assert matches(reply, NOT_A_PERSON) and not matches(reply, ["yes"]), (request, reply)

@@ -41,7 +41,7 @@ from app.engine.scheduler import ScheduledBatch, Scheduler, SchedulerConfig, Ste
 from app.engine.sequence import Sequence, Status
 from app.engine.tool_calls import ToolsUnsupportedError, call_opening_ids, template_supports_tools
 from app.engine.speculative import SpecPlan, Speculator
-from app.engine.identity import without_identity_hint
+from app.engine.notes import without_notes
 from app.engine.spelling import user_words
 
 log = logging.getLogger(__name__)
@@ -336,7 +336,7 @@ class LocalEngine:
         words = last.get("content")
         if last.get("role") != "user" or last.get("prefix") or not isinstance(words, str):
             return None
-        words = user_words(without_identity_hint(words)).rstrip(TRAILING_PUNCTUATION)  # the server's notes off
+        words = user_words(without_notes(words)).rstrip(TRAILING_PUNCTUATION)  # the server's notes off
         if not words.strip():
             return None
         opened = self.prompts.build([*messages[:-1], {"role": "user", "content": words, "prefix": True}],

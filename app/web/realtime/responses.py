@@ -15,7 +15,7 @@ from collections import deque
 from typing import TYPE_CHECKING, Any, Callable
 
 from app.engine.api import Priority, SamplingParams
-from app.engine.identity import with_identity_hint
+from app.engine.notes import NO_CLOCK, NOT_A_PERSON
 from app.engine.spelling import with_spelling_hint
 from app.web.realtime import server_events as ev
 from app.web.realtime.client_events import ResponseCancel, ResponseCreate
@@ -74,12 +74,13 @@ class Responses:
         """The chat messages of a reply: the conversation so far (or ``context``), plus ``extra_user``. A session on the
         server's own system prompt gets ``limits_prompt`` after it where the reply (``tool_use``: the session's unless
         given) has no tools. With ``hints`` (and ``spelling_hints`` on), a newest user message that asks how a word is
-        spelled gets the word's letters, and (``identity_hints``) one that asks whether the assistant is a person gets
-        what it is where the session is on the server's own system prompt; neither where the response brings its own
-        ``instructions`` (a task of the client's, not an answer)."""
+        spelled gets the word's letters, and (``answer_hints``) one the model answers "Yes" by habit gets the answer to
+        say where the session is on the server's own system prompt (``app/engine/notes.py``); none where the response
+        brings its own ``instructions`` (a task of the client's, not an answer)."""
         system = instructions
+        tools = (tool_use or self.session_tool_use()).active
         if system is None:
-            system = self._system(self.session.config.instructions, tools=(tool_use or self.session_tool_use()).active)
+            system = self._system(self.session.config.instructions, tools=tools)
         messages = [{"role": "system", "content": system}]
         if context is None:
             messages += self.session.conversation.context()
@@ -92,8 +93,10 @@ class Responses:
             return messages
         if settings.spelling_hints:
             messages = with_spelling_hint(messages)
-        if settings.identity_hints and self.session.config.instructions == settings.system_prompt:
-            messages = with_identity_hint(messages)
+        if settings.answer_hints and self.session.config.instructions == settings.system_prompt:
+            messages = NOT_A_PERSON.add(messages)
+            if not tools and settings.limits_prompt:
+                messages = NO_CLOCK.add(messages)
         return messages
 
     def session_tool_use(self) -> ToolUse:
@@ -139,10 +142,16 @@ class Responses:
                 and self.session.settings.tool_call_floor > 0)
 
     def without_tools(self, messages: list[dict[str, str]]) -> list[dict[str, str]]:
-        """A reply's ``messages`` as a reply without tools has them (``_system``)."""
+        """A reply's ``messages`` as a reply without tools has them (``_system``, and the note a question about the day
+        or time gets there)."""
         if not messages or messages[0].get("role") != "system":
             return messages
-        return [{**messages[0], "content": self._system(messages[0]["content"], tools=False)}, *messages[1:]]
+        settings = self.session.settings
+        system = messages[0]["content"]
+        messages = [{**messages[0], "content": self._system(system, tools=False)}, *messages[1:]]
+        if settings.answer_hints and settings.limits_prompt and system == settings.system_prompt:
+            messages = NO_CLOCK.add(messages)
+        return messages
 
     async def create(self, event: ResponseCreate) -> None:
         if self.active is not None and not event.out_of_band:

@@ -1,10 +1,13 @@
-"""What the assistant is, told to the model beside a question whether it is a person (``identity_hints``)."""
+"""The answer to say, given to the model beside a question it answers "Yes" by habit (``answer_hints``)."""
 
 from __future__ import annotations
 
 import pytest
 
-from app.engine.identity import asks_what_it_is, with_identity_hint, without_identity_hint
+from app.engine.notes import NO_CLOCK, NOT_A_PERSON, without_notes
+
+CLOCK = {"type": "function", "name": "get_current_time", "description": "The user's local date and time.",
+         "parameters": {"type": "object", "properties": {}}}  # fmt: skip
 
 
 @pytest.mark.parametrize("question", [
@@ -18,7 +21,7 @@ from app.engine.identity import asks_what_it_is, with_identity_hint, without_ide
     "Is this a real human I'm talking to?",
 ])  # fmt: skip
 def test_a_question_whether_the_assistant_is_a_person_is_known(question: str) -> None:
-    assert asks_what_it_is(question)
+    assert NOT_A_PERSON.finds(question)
 
 
 @pytest.mark.parametrize("message", [
@@ -29,23 +32,46 @@ def test_a_question_whether_the_assistant_is_a_person_is_known(question: str) ->
     "Where does my sister live?", "Do you have a body shop nearby?", "Is there a computer there?",
 ])  # fmt: skip
 def test_other_questions_are_not_taken_for_it(message: str) -> None:
-    assert not asks_what_it_is(message)
+    assert not NOT_A_PERSON.finds(message)
 
 
 def test_the_hint_is_added_to_the_newest_user_message_only() -> None:
     system = {"role": "system", "content": "Be brief."}
     asked = [system, {"role": "user", "content": "Are you human?"}]
-    hinted = with_identity_hint(asked)
+    hinted = NOT_A_PERSON.add(asked)
     assert hinted[:-1] == asked[:-1] and hinted[-1]["content"].startswith("Are you human?")
     assert "not a person" in hinted[-1]["content"] and asked[-1]["content"] == "Are you human?"  # a copy, not changed
-    assert without_identity_hint(hinted[-1]["content"]) == "Are you human?"
+    assert without_notes(hinted[-1]["content"]) == "Are you human?"
     answered = [*asked, {"role": "assistant", "content": "I'm a voice assistant."}]
-    assert with_identity_hint(answered) == answered  # an earlier question is not hinted again
+    assert NOT_A_PERSON.add(answered) == answered  # an earlier question is not hinted again
     other = [system, {"role": "user", "content": "Are you there?"}]
-    assert with_identity_hint(other) == other
+    assert NOT_A_PERSON.add(other) == other
+    still_speaking = [system, {"role": "user", "content": "Are you human", "prefix": True}]  # prefilled ahead
+    assert NOT_A_PERSON.add(still_speaking) == still_speaking
+    both = NO_CLOCK.add(NOT_A_PERSON.add([system, {"role": "user", "content": "Are you human? Is it the weekend?"}]))
+    assert without_notes(both[-1]["content"]) == "Are you human? Is it the weekend?"
 
 
-async def test_a_reply_on_the_servers_prompt_gets_the_hint_and_one_on_the_clients_does_not(tmp_path) -> None:
+@pytest.mark.parametrize("question", [
+    "Is it the weekend?", "Is it the weekend yet?", "Is today Monday?", "Is it a weekday today?", "Is it Friday yet?",
+    "Is it morning or evening?", "What day is it today?", "What month is it?", "What year is it?", "What's the date?",
+    "What's today's date?", "What time is it?", "What's the time right now?", "Do you know what day it is?",
+    "Which month are we in?", "What day of the week is it?", "Isn't it Sunday?", "Is it still morning where you are?",
+])  # fmt: skip
+def test_a_question_about_the_day_or_time_is_known(question: str) -> None:
+    assert NO_CLOCK.finds(question)
+
+
+@pytest.mark.parametrize("message", [
+    "What's the time difference between London and Paris?", "What day is Christmas?", "Is it morning sickness?",
+    "What time does the bakery open?", "Is it Friday's meeting you mean?", "What year did the war end?",
+    "How long is a day on Mars?", "Is it a good day for a picnic, do you think?", "Is this the weekend plan?",
+])  # fmt: skip
+def test_other_questions_are_not_taken_for_the_clock(message: str) -> None:
+    assert not NO_CLOCK.finds(message)
+
+
+async def test_a_reply_on_the_servers_prompt_gets_the_notes_and_one_on_the_clients_does_not(tmp_path) -> None:
     """The session's wiring, on the realtime rig's fake engine: the last message of each reply the engine was asked
     for, and the conversation, which keeps the user's own words."""
     from realtime_fakes import make_rig
@@ -68,7 +94,13 @@ async def test_a_reply_on_the_servers_prompt_gets_the_hint_and_one_on_the_client
         own = {"type": "response.create", "response": {"instructions": "Say yes."}}
         assert await last_message_of_reply("Are you human?", own) == "Are you human?"  # a task of the client's
         assert all("not a person" not in str(m["content"]) for m in rig.session.conversation.context())
+        assert NO_CLOCK.note in await last_message_of_reply("Is it the weekend?", plain)
+        with_tools = {"type": "response.create", "response": {"tools": [CLOCK]}}
+        assert await last_message_of_reply("Is it the weekend?", with_tools) == "Is it the weekend?"  # it may call
+        tooled = rig.engine.requests[-1]["messages"]
+        assert NO_CLOCK.note in rig.session.responses.without_tools(tooled)[-1]["content"]  # the same reply in words
         await rig.send({"type": "session.update", "session": {"type": "realtime", "instructions": "You are Anna."}})
         assert await last_message_of_reply("Are you human?", plain) == "Are you human?"  # the client's character
+        assert await last_message_of_reply("Is it the weekend?", plain) == "Is it the weekend?"
     finally:
         await rig.close()
