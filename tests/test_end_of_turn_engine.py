@@ -9,7 +9,7 @@ from engine_helpers import collect
 
 from app.engine import Priority, SamplingParams, create_backend
 from app.engine.prompt import render
-from app.engine.notes import NO_CLOCK, NOT_A_PERSON
+from app.engine.notes import CLOCK_NOTE, PERSON_NOTE
 from app.engine.spelling import with_spelling_hint
 from app.vad.end_of_turn import EndOfTurnScorer
 
@@ -93,8 +93,8 @@ async def test_a_reply_reads_the_score_after_the_users_words_in_its_own_prefill(
     assert tokens == plain
     # the server's notes (a spelling question's letters, the answer beside a question the model answers "Yes" by
     # habit) are not the user's words: the score is read before them
-    for hint, question in ((with_spelling_hint, "How do you spell necessary?"), (NOT_A_PERSON.add, "Are you human?"),
-                           (NO_CLOCK.add, "Is it the weekend?")):
+    for hint, question in ((with_spelling_hint, "How do you spell necessary?"), (PERSON_NOTE.add, "Are you human?"),
+                           (CLOCK_NOTE.add, "Is it the weekend?")):
         asked = hint([*SYSTEM, {"role": "user", "content": question}])
         assert asked[-1]["content"] != question
         stream = engine.generate(messages=asked, params=probe, priority=Priority.VOICE)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from app.engine.notes import NO_CLOCK, NOT_A_PERSON, without_notes
+from app.engine.notes import CLOCK_NOTE, PERSON_NOTE, user_words
 
 CLOCK = {"type": "function", "name": "get_current_time", "description": "The user's local date and time.",
          "parameters": {"type": "object", "properties": {}}}  # fmt: skip
@@ -21,7 +21,7 @@ CLOCK = {"type": "function", "name": "get_current_time", "description": "The use
     "Is this a real human I'm talking to?",
 ])  # fmt: skip
 def test_a_question_whether_the_assistant_is_a_person_is_known(question: str) -> None:
-    assert NOT_A_PERSON.finds(question)
+    assert PERSON_NOTE.finds(question)
 
 
 @pytest.mark.parametrize("message", [
@@ -32,24 +32,25 @@ def test_a_question_whether_the_assistant_is_a_person_is_known(question: str) ->
     "Where does my sister live?", "Do you have a body shop nearby?", "Is there a computer there?",
 ])  # fmt: skip
 def test_other_questions_are_not_taken_for_it(message: str) -> None:
-    assert not NOT_A_PERSON.finds(message)
+    assert not PERSON_NOTE.finds(message)
 
 
 def test_the_hint_is_added_to_the_newest_user_message_only() -> None:
     system = {"role": "system", "content": "Be brief."}
     asked = [system, {"role": "user", "content": "Are you human?"}]
-    hinted = NOT_A_PERSON.add(asked)
+    hinted = PERSON_NOTE.add(asked)
     assert hinted[:-1] == asked[:-1] and hinted[-1]["content"].startswith("Are you human?")
     assert "not a person" in hinted[-1]["content"] and asked[-1]["content"] == "Are you human?"  # a copy, not changed
-    assert without_notes(hinted[-1]["content"]) == "Are you human?"
+    assert user_words(hinted[-1]["content"]) == "Are you human?"
+    assert PERSON_NOTE.add(hinted) == hinted  # once: a reply written again without tools keeps its one note
     answered = [*asked, {"role": "assistant", "content": "I'm a voice assistant."}]
-    assert NOT_A_PERSON.add(answered) == answered  # an earlier question is not hinted again
+    assert PERSON_NOTE.add(answered) == answered  # an earlier question is not hinted again
     other = [system, {"role": "user", "content": "Are you there?"}]
-    assert NOT_A_PERSON.add(other) == other
+    assert PERSON_NOTE.add(other) == other
     still_speaking = [system, {"role": "user", "content": "Are you human", "prefix": True}]  # prefilled ahead
-    assert NOT_A_PERSON.add(still_speaking) == still_speaking
-    both = NO_CLOCK.add(NOT_A_PERSON.add([system, {"role": "user", "content": "Are you human? Is it the weekend?"}]))
-    assert without_notes(both[-1]["content"]) == "Are you human? Is it the weekend?"
+    assert PERSON_NOTE.add(still_speaking) == still_speaking
+    both = CLOCK_NOTE.add(PERSON_NOTE.add([system, {"role": "user", "content": "Are you human? Is it the weekend?"}]))
+    assert user_words(both[-1]["content"]) == "Are you human? Is it the weekend?"
 
 
 @pytest.mark.parametrize("question", [
@@ -59,7 +60,7 @@ def test_the_hint_is_added_to_the_newest_user_message_only() -> None:
     "Which month are we in?", "What day of the week is it?", "Isn't it Sunday?", "Is it still morning where you are?",
 ])  # fmt: skip
 def test_a_question_about_the_day_or_time_is_known(question: str) -> None:
-    assert NO_CLOCK.finds(question)
+    assert CLOCK_NOTE.finds(question)
 
 
 @pytest.mark.parametrize("message", [
@@ -68,7 +69,7 @@ def test_a_question_about_the_day_or_time_is_known(question: str) -> None:
     "How long is a day on Mars?", "Is it a good day for a picnic, do you think?", "Is this the weekend plan?",
 ])  # fmt: skip
 def test_other_questions_are_not_taken_for_the_clock(message: str) -> None:
-    assert not NO_CLOCK.finds(message)
+    assert not CLOCK_NOTE.finds(message)
 
 
 async def test_a_reply_on_the_servers_prompt_gets_the_notes_and_one_on_the_clients_does_not(tmp_path) -> None:
@@ -94,11 +95,14 @@ async def test_a_reply_on_the_servers_prompt_gets_the_notes_and_one_on_the_clien
         own = {"type": "response.create", "response": {"instructions": "Say yes."}}
         assert await last_message_of_reply("Are you human?", own) == "Are you human?"  # a task of the client's
         assert all("not a person" not in str(m["content"]) for m in rig.session.conversation.context())
-        assert NO_CLOCK.note in await last_message_of_reply("Is it the weekend?", plain)
+        assert CLOCK_NOTE.note in await last_message_of_reply("Is it the weekend?", plain)
         with_tools = {"type": "response.create", "response": {"tools": [CLOCK]}}
         assert await last_message_of_reply("Is it the weekend?", with_tools) == "Is it the weekend?"  # it may call
         tooled = rig.engine.requests[-1]["messages"]
-        assert NO_CLOCK.note in rig.session.responses.without_tools(tooled)[-1]["content"]  # the same reply in words
+        assert CLOCK_NOTE.note in rig.session.responses.without_tools(tooled)[-1]["content"]  # the same reply in words
+        assert PERSON_NOTE.note in await last_message_of_reply("Are you human?", with_tools)
+        tooled = rig.engine.requests[-1]["messages"]
+        assert rig.session.responses.without_tools(tooled)[-1]["content"].count(PERSON_NOTE.note) == 1
         await rig.send({"type": "session.update", "session": {"type": "realtime", "instructions": "You are Anna."}})
         assert await last_message_of_reply("Are you human?", plain) == "Are you human?"  # the client's character
         assert await last_message_of_reply("Is it the weekend?", plain) == "Is it the weekend?"

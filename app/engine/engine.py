@@ -41,8 +41,7 @@ from app.engine.scheduler import ScheduledBatch, Scheduler, SchedulerConfig, Ste
 from app.engine.sequence import Sequence, Status
 from app.engine.tool_calls import ToolsUnsupportedError, call_opening_ids, template_supports_tools
 from app.engine.speculative import SpecPlan, Speculator
-from app.engine.notes import without_notes
-from app.engine.spelling import user_words
+from app.engine.notes import user_words
 
 log = logging.getLogger(__name__)
 TRAILING_PUNCTUATION = " \t\n.?!,;:…"  # what a transcript's words may end in (Whisper's sentence marks)
@@ -336,7 +335,7 @@ class LocalEngine:
         words = last.get("content")
         if last.get("role") != "user" or last.get("prefix") or not isinstance(words, str):
             return None
-        words = user_words(without_notes(words)).rstrip(TRAILING_PUNCTUATION)  # the server's notes off
+        words = user_words(words).rstrip(TRAILING_PUNCTUATION)
         if not words.strip():
             return None
         opened = self.prompts.build([*messages[:-1], {"role": "user", "content": words, "prefix": True}],

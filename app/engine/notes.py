@@ -15,6 +15,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from app.engine.spelling import without_spelling_hint
+
 
 @dataclass(frozen=True)
 class Note:
@@ -27,11 +29,11 @@ class Note:
         return self.asks.search(" ".join(question.replace("’", "'").split())) is not None
 
     def add(self, messages: list[dict]) -> list[dict]:
-        """``messages`` with the note added to the last one when it is a user's whole message that asks."""
+        """``messages`` with the note added to the last one when it is a user's whole message that asks (once)."""
         last = messages[-1] if messages else {}
         if last.get("role") != "user" or last.get("prefix") or not isinstance(last.get("content"), str):
             return messages
-        if not self.finds(last["content"]):
+        if self.note in last["content"] or not self.finds(last["content"]):
             return messages
         return [*messages[:-1], {**last, "content": last["content"] + self.note}]
 
@@ -40,11 +42,12 @@ class Note:
         return f'\n\n(Answer: "{self.text}")'
 
 
-def without_notes(content: str) -> str:
-    """A user message's content without the note either :class:`Note` added."""
-    for note in (NO_CLOCK, NOT_A_PERSON):  # the last added first
+def user_words(content: str) -> str:
+    """A user message's own words, without the notes the server added (the answers, a word's letters): where the
+    end-of-turn score is read, after the words the user said."""
+    for note in (CLOCK_NOTE, PERSON_NOTE):  # the last added first
         content = content.removesuffix(note.note)
-    return content
+    return without_spelling_hint(content)
 
 
 _KIND = r"(?:(?:real|actual|living|live|human) )*(?:person|human(?: being)?|robot|machine|bot|computer|program|ai)"
@@ -74,7 +77,7 @@ _CLOCK_QUESTION = re.compile(
     re.I,
 )
 
-NOT_A_PERSON = Note(_PERSON_QUESTION, "I'm not a person, I'm a voice assistant: a computer program on this computer.")
+PERSON_NOTE = Note(_PERSON_QUESTION, "I'm not a person, I'm a voice assistant: a computer program on this computer.")
 # for a reply without a clock among its tools: the limits prompt's own example, which the model keeps to for open
 # questions ("What day is it?") and not for yes-or-no ones ("Is it the weekend?" -> "Yes, it is the weekend.")
-NO_CLOCK = Note(_CLOCK_QUESTION, "Sorry, I can't check the date or time from here.")
+CLOCK_NOTE = Note(_CLOCK_QUESTION, "Sorry, I can't check the date or time from here.")

@@ -123,8 +123,7 @@ def with_spelling_hint(messages: list[dict]) -> list[dict]:
     return [*messages[:-1], {**messages[-1], "content": messages[-1]["content"] + hint}]
 
 
-def user_words(content: str) -> str:
-    """A user message's own words, without the letters ``with_spelling_hint`` added: where the end-of-turn score is
-    read (after the words the user said, not after the server's note)."""
+def without_spelling_hint(content: str) -> str:
+    """A user message's content without the letters ``with_spelling_hint`` added."""
     start = content.rfind(_HINT_START)
     return content[:start] if start >= 0 and content.endswith(_HINT_END) else content

@@ -15,7 +15,7 @@ from collections import deque
 from typing import TYPE_CHECKING, Any, Callable
 
 from app.engine.api import Priority, SamplingParams
-from app.engine.notes import NO_CLOCK, NOT_A_PERSON
+from app.engine.notes import CLOCK_NOTE, PERSON_NOTE
 from app.engine.spelling import with_spelling_hint
 from app.web.realtime import server_events as ev
 from app.web.realtime.client_events import ResponseCancel, ResponseCreate
@@ -88,16 +88,11 @@ class Responses:
             messages += [{"role": c.role, "content": c.text} for c in context if c.text]
         if extra_user is not None:
             messages.append({"role": "user", "content": extra_user})
-        settings = self.session.settings
         if not hints or instructions is not None:
             return messages
-        if settings.spelling_hints:
+        if self.session.settings.spelling_hints:
             messages = with_spelling_hint(messages)
-        if settings.answer_hints and self.session.config.instructions == settings.system_prompt:
-            messages = NOT_A_PERSON.add(messages)
-            if not tools and settings.limits_prompt:
-                messages = NO_CLOCK.add(messages)
-        return messages
+        return self._answer_notes(messages, self.session.config.instructions, tools=tools)
 
     def session_tool_use(self) -> ToolUse:
         """The session's tools and choice: a reply's without its own, and the end-of-turn score's (one prompt prefix)."""
@@ -146,12 +141,18 @@ class Responses:
         or time gets there)."""
         if not messages or messages[0].get("role") != "system":
             return messages
-        settings = self.session.settings
         system = messages[0]["content"]
-        messages = [{**messages[0], "content": self._system(system, tools=False)}, *messages[1:]]
-        if settings.answer_hints and settings.limits_prompt and system == settings.system_prompt:
-            messages = NO_CLOCK.add(messages)
-        return messages
+        return self._answer_notes([{**messages[0], "content": self._system(system, tools=False)}, *messages[1:]],
+                                  system, tools=False)  # fmt: skip
+
+    def _answer_notes(self, messages: list[dict[str, str]], instructions: str, *, tools: bool) -> list[dict[str, str]]:
+        """``answer_hints``' notes (``app/engine/notes.py``) for a reply on ``instructions``: on the server's own system
+        prompt only; the clock's only where ``_system`` adds ``limits_prompt`` (no tools), whose example it is."""
+        settings = self.session.settings
+        if not settings.answer_hints or instructions != settings.system_prompt:
+            return messages
+        messages = PERSON_NOTE.add(messages)
+        return messages if tools or not settings.limits_prompt else CLOCK_NOTE.add(messages)
 
     async def create(self, event: ResponseCreate) -> None:
         if self.active is not None and not event.out_of_band:
