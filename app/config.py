@@ -233,8 +233,9 @@ class Settings(BaseSettings):
         True,
         description="On the server's own system prompt, give the model the answer to say beside a question it answers "
         "'Yes' by habit: whether it is a person ('Are you human?' -> 'Yes, I am a human.' otherwise), and, in a reply "
-        "with no tools and the limits prompt on, a yes-or-no question about the day or time ('Is it the weekend?'), "
-        "added to that question in the reply's prompt (docs/benchmarks.md, 'Not a person').",
+        "with no tools and the limits prompt on, a yes-or-no question about the day or time ('Is it the weekend?') or a "
+        "request only a tool could meet ('Remind me to take my pills at nine.' -> 'Sure, I'll remind you.' otherwise), "
+        "added to that message in the reply's prompt (docs/benchmarks.md, 'Not a person', 'Nothing promised').",
     )
     spelling_hints: bool = Field(
         True,

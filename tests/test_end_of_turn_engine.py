@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import partial
+
 import pytest
 import pytest_asyncio
 import torch
@@ -9,7 +11,7 @@ from engine_helpers import collect
 
 from app.engine import Priority, SamplingParams, create_backend
 from app.engine.prompt import render
-from app.engine.notes import CLOCK_NOTE, PERSON_NOTE
+from app.engine.notes import PERSON_NOTE, WITHOUT_TOOLS, add_first
 from app.engine.spelling import with_spelling_hint
 from app.vad.end_of_turn import EndOfTurnScorer
 
@@ -93,14 +95,15 @@ async def test_a_reply_reads_the_score_after_the_users_words_in_its_own_prefill(
     assert tokens == plain
     # the server's notes (a spelling question's letters, the answer beside a question the model answers "Yes" by
     # habit) are not the user's words: the score is read before them
+    without_tools = partial(add_first, WITHOUT_TOOLS)
     for hint, question in ((with_spelling_hint, "How do you spell necessary?"), (PERSON_NOTE.add, "Are you human?"),
-                           (CLOCK_NOTE.add, "Is it the weekend?")):
+                           (without_tools, "Is it the weekend?"), (without_tools, "Remind me to call Anna at nine.")):
         asked = hint([*SYSTEM, {"role": "user", "content": question}])
         assert asked[-1]["content"] != question
         stream = engine.generate(messages=asked, params=probe, priority=Priority.VOICE)
         first = await anext(stream)
         await stream.aclose()
-        opened = render(engine.tokenizer, [*SYSTEM, {"role": "user", "content": question.rstrip("?"), "prefix": True}])
+        opened = render(engine.tokenizer, [*SYSTEM, {"role": "user", "content": question.rstrip("?."), "prefix": True}])
         expected = hf_probabilities(hf_model, opened, scorer.end_ids)
         assert list(first.token_probs.values()) == pytest.approx(expected, rel=1e-3, abs=1e-7), question
     # nothing to read where the messages do not end in a user's words

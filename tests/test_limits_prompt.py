@@ -81,7 +81,8 @@ async def test_the_served_model_says_it_cannot_and_still_talks_recalls_and_knows
                 said.append(text)
         return said
 
-    for request in ("Call a taxi for me.", "What are today's top headlines?", "Set an alarm for 6 AM."):
+    for request in ("Call a taxi for me.", "What are today's top headlines?", "Set an alarm for 6 AM.",
+                    "Remind me in an hour to check the oven.", "Add milk to my shopping list."):  # "Sure, I'll ..." before
         (reply,) = await replies(request)
         assert matches(reply, DECLINES), (request, reply)
     for request in ("Say something to cheer me up.", "How are you today?", "I'm a teacher.",

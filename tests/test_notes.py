@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from app.engine.notes import CLOCK_NOTE, PERSON_NOTE, user_words
+from app.engine.notes import (CALENDAR_NOTE, CLOCK_NOTE, EMERGENCY_NOTE, HOME_NOTE, MEMO_NOTE, MESSAGE_NOTE, MUSIC_NOTE,
+                              PERSON_NOTE, PURCHASE_NOTE, REMINDER_NOTE, WITHOUT_TOOLS, add_first, user_words)
 
 CLOCK = {"type": "function", "name": "get_current_time", "description": "The user's local date and time.",
          "parameters": {"type": "object", "properties": {}}}  # fmt: skip
@@ -72,6 +73,64 @@ def test_other_questions_are_not_taken_for_the_clock(message: str) -> None:
     assert not CLOCK_NOTE.finds(message)
 
 
+REQUESTS = {
+    EMERGENCY_NOTE: ["Can you call an ambulance?", "Call the police!", "I need an ambulance.", "Please call 911."],
+    MESSAGE_NOTE: ["Text my sister that I'll be home soon.", "Call my mum.", "Send an email to my boss saying I'll be late.",
+                   "Message Alex that I'm running late.", "Send a text to Dad saying happy birthday.", "Email Sarah the notes.",
+                   "Can you text John and tell him I'm on my way?", "I need you to send a WhatsApp to the group.",
+                   "Let my wife know I'll be late."],
+    REMINDER_NOTE: ["Remind me to take my pills at nine.", "Wake me up at seven tomorrow.", "Set an alarm for six thirty.",
+                    "Can you set a reminder for my mum's birthday?", "Start a timer for five minutes.",
+                    "Please remind me to water the plants tomorrow.", "Set my alarm for 5 am.", "OK, wake me in an hour."],
+    CALENDAR_NOTE: ["Put a dentist appointment in my calendar for Friday.", "Schedule a meeting with Tom for Monday.",
+                    "Add a meeting to my calendar at 3pm.", "Cancel my 3 o'clock meeting.",
+                    "Create an event called team lunch on Thursday."],
+    MEMO_NOTE: ["Make a note that I need to call the bank.", "Add eggs to my shopping list.", "Note down my shoe size: 42.",
+                "Save this: my parking spot is level 3.", "Write down that I owe Sam ten pounds.", "Remember to buy batteries.",
+                "Can you add bread to my list?", "Can you jot down my flight number, BA 117?"],
+    MUSIC_NOTE: ["Play some relaxing music.", "Play my workout playlist.", "Put on some classical music.", "Play me a song.",
+                 "Start playing my favourite podcast."],
+    HOME_NOTE: ["Turn on the living room lights.", "Lock the front door.", "Put the kettle on.", "Turn the volume up.",
+                "Could you turn off the TV?", "Close the garage door.", "Set the thermostat to 21 degrees."],
+    PURCHASE_NOTE: ["Order me a pizza.", "Can you order me a taxi?", "Buy me a new phone charger.", "Pay my electricity bill.",
+                    "Book me a haircut for Saturday.", "Can you book a table for four tonight?", "Get me a coffee."],
+}  # fmt: skip
+
+
+@pytest.mark.parametrize(("note", "request_"), [(note, request) for note, requests in REQUESTS.items() for request in requests])
+def test_a_request_a_reply_without_tools_cannot_meet_gets_its_answer(note, request_: str) -> None:
+    """The first of the notes that finds it is its own: one answer, the one that fits (an ambulance is no message)."""
+    asked = [{"role": "user", "content": request_}]
+    assert add_first(WITHOUT_TOOLS, asked)[-1]["content"] == request_ + note.note
+
+
+@pytest.mark.parametrize("message", [
+    "How do I set an alarm on my phone?", "What should I add to my shopping list for a barbecue?", "Call me Max.",
+    "Can you help me write a text to my sister?", "Remind me what my name is.", "What do you call a baby kangaroo?",
+    "That reminds me, what's the capital of Peru?", "Can you remember my name?", "I need to call my mum later.",
+    "How do I send an email?", "Write a short message to thank my teacher.", "What's a good way to remember names?",
+    "Tell me what to put in a first aid kit.", "I have a meeting on my calendar tomorrow.", "Let's play a game.",
+    "Save me some time: what's 12 times 12?", "Can you play twenty questions with me?", "Switch to French, please.",
+    "Order these numbers from small to big: 5, 2, 9.", "Can you recommend a song?", "Should I buy a house or rent?",
+    "Turn this sentence into French: I like cats.", "I'm going to buy a car.", "Get me started on a poem about the sea.",
+    "What should I cook tonight?", "I play the piano.", "Who played the music in Star Wars?", "Book recommendations?",
+    "Let me know a good recipe.", "Can you help me set up a meeting agenda?",
+])  # fmt: skip
+def test_other_messages_get_no_note_of_a_reply_without_tools(message: str) -> None:
+    asked = [{"role": "user", "content": message}]
+    assert add_first(WITHOUT_TOOLS, asked) == asked
+
+
+def test_one_note_of_a_reply_without_tools_and_only_once() -> None:
+    asked = [{"role": "user", "content": "What time is it? And remind me to call Anna."}]
+    noted = add_first(WITHOUT_TOOLS, asked)
+    assert noted[-1]["content"].endswith(CLOCK_NOTE.note) and REMINDER_NOTE.note not in noted[-1]["content"]
+    assert add_first(WITHOUT_TOOLS, noted) == noted  # a reply written again without tools keeps its one note
+    assert user_words(noted[-1]["content"]) == asked[-1]["content"]
+    both = add_first(WITHOUT_TOOLS, PERSON_NOTE.add([{"role": "user", "content": "Are you a robot? Play some jazz."}]))
+    assert user_words(both[-1]["content"]) == "Are you a robot? Play some jazz."
+
+
 async def test_a_reply_on_the_servers_prompt_gets_the_notes_and_one_on_the_clients_does_not(tmp_path) -> None:
     """The session's wiring, on the realtime rig's fake engine: the last message of each reply the engine was asked
     for, and the conversation, which keeps the user's own words."""
@@ -97,6 +156,7 @@ async def test_a_reply_on_the_servers_prompt_gets_the_notes_and_one_on_the_clien
         assert all("not a person" not in str(m["content"]) for m in rig.session.conversation.context())
         assert CLOCK_NOTE.note in await last_message_of_reply("Is it the weekend?", plain)
         with_tools = {"type": "response.create", "response": {"tools": [CLOCK]}}
+        assert MEMO_NOTE.note in await last_message_of_reply("Add milk to my shopping list.", plain)
         assert await last_message_of_reply("Is it the weekend?", with_tools) == "Is it the weekend?"  # it may call
         tooled = rig.engine.requests[-1]["messages"]
         assert CLOCK_NOTE.note in rig.session.responses.without_tools(tooled)[-1]["content"]  # the same reply in words

@@ -42,10 +42,22 @@ class Note:
         return f'\n\n(Answer: "{self.text}")'
 
 
+def add_first(notes: tuple[Note, ...], messages: list[dict]) -> list[dict]:
+    """``messages`` with the first of ``notes`` that the last message asks for: one, since two of them would give
+    two answers (and none where one of them is there already, as in a reply written again without tools)."""
+    content = messages[-1].get("content") if messages else None
+    if isinstance(content, str) and any(note.note in content for note in notes):
+        return messages
+    for note in notes:
+        if (noted := note.add(messages)) is not messages:
+            return noted
+    return messages
+
+
 def user_words(content: str) -> str:
     """A user message's own words, without the notes the server added (the answers, a word's letters): where the
     end-of-turn score is read, after the words the user said."""
-    for note in (CLOCK_NOTE, PERSON_NOTE):  # the last added first
+    for note in (*WITHOUT_TOOLS, PERSON_NOTE):  # the last added first
         content = content.removesuffix(note.note)
     return without_spelling_hint(content)
 
@@ -81,3 +93,68 @@ PERSON_NOTE = Note(_PERSON_QUESTION, "I'm not a person, I'm a voice assistant: a
 # for a reply without a clock among its tools: the limits prompt's own example, which the model keeps to for open
 # questions ("What day is it?") and not for yes-or-no ones ("Is it the weekend?" -> "Yes, it is the weekend.")
 CLOCK_NOTE = Note(_CLOCK_QUESTION, "Sorry, I can't check the date or time from here.")
+
+# Requests a voice assistant without tools cannot meet, which the model agreed to one time in three despite the limits
+# prompt ("Remind me to take my pills at nine." -> "Sure, I'll remind you ...", "Add milk to the shopping list." ->
+# "Sure, I'll add milk ...": docs/benchmarks.md, "Nothing promised"). A request is a clause that starts with its verb,
+# or follows "can you", "please", "I want you to": "How do I set an alarm?" asks how, and gets no note.
+_ASKED = (r"(?:^|[.!?,;:]\s*|\b(?:can|could|would|will) (?:you|u) |\bplease |\bi (?:want|need) you to )"
+          r"(?:(?:hey|ok|okay|oh|and|also|now|so|then|just|please|quickly) )*")
+_EMERGENCY = re.compile(
+    r"\b(?:call|phone|ring|dial|get|send|contact|need|want) (?:for )?(?:an? |the |some )?(?:ambulance|police"
+    r"|fire (?:brigade|department|service)|paramedics|emergency services|doctor right now|911|999|112)\b",
+    re.I,
+)
+_MESSAGE = re.compile(
+    rf"{_ASKED}(?:(?:text|message|e-?mail|call|phone|ring|dial|whatsapp) (?!me\b|it\b|this\b|that\b|you\b|back\b)\w"
+    r"|send (?:an? |my )?(?:\w+ )?(?:text|message|e-?mail|sms|whatsapp|note|reply)\b|let (?!me\b|us\b)(?:my |our )?\w+ know\b)",
+    re.I,
+)
+_REMINDER = re.compile(
+    rf"{_ASKED}(?:remind (?:me|us)\b(?! (?:what|who|where|how|which|of|again)\b)|wake (?:me|us)\b"
+    r"|(?:set|start|create|make|add|put on|set up) (?:an? |my |the |up an? )?(?:\w+ )?(?:reminder|alarm|timer|countdown)s?\b)",
+    re.I,
+)
+_CALENDAR = re.compile(
+    rf"{_ASKED}(?:schedule (?:an? |my |the |me )|(?:add|put|book|enter) .{{1,60}}? (?:in|on|to|into) (?:my|the|our) "
+    r"(?:calendar|diary|schedule|agenda)\b|(?:create|add|set up) (?:an? |the )(?:\w+ )?(?:event|appointment|meeting)\b"
+    r"(?! agenda)|cancel (?:my|the|our) (?:[\w']+ ){0,3}?(?:meeting|appointment|event)s?\b)",
+    re.I,
+)
+_MEMO = re.compile(
+    rf"{_ASKED}(?:(?:make|take|leave) (?:a |an )?note\b|(?:note|jot) (?:down|that)\b|(?:note|jot) (?:\w+ ){{1,3}}down\b"
+    r"|write (?:down (?:that|my)|(?:that|it|this) down)\b|save (?:this|that|it|my)\b|remember (?:to|that)\b"
+    r"|(?:add|put) .{1,60}? (?:to|on|onto|in) (?:my|the|our) (?:\w+ )?(?:list|notes)\b)",
+    re.I,
+)
+_MUSIC = re.compile(
+    rf"{_ASKED}(?:play|put on|start playing|shuffle) (?!(?:a |an |the )?(?:\w+ )?(?:games?|quiz|riddles?|trivia|round)\b"
+    r"|with\b|i spy\b|twenty questions\b|along\b)(?:\w+ ){0,4}?(?:music|songs?|playlist|radio|podcast|album|track|jazz"
+    r"|tunes?|audiobook)\b",
+    re.I,
+)
+_HOME = re.compile(
+    rf"{_ASKED}(?:(?:turn|switch) (?:on|off|up|down)\b|(?:turn|switch) (?:the |my |all |all the )?(?:\w+ ){{1,3}}?"
+    r"(?:on|off|up|down)\b|(?:dim|brighten|lock|unlock) (?:the|my|all|our)\b|(?:open|close|shut) (?:the|my|our) "
+    r"(?:\w+ )?(?:door|window|garage|blinds|curtains|gate)s?\b|put the kettle on\b|(?:set|raise|lower) the (?:heating"
+    r"|thermostat|temperature)\b)",
+    re.I,
+)
+_PURCHASE = re.compile(
+    rf"{_ASKED}(?:order (?:me |us )?(?:an? |some |two |three |\d+ )|(?:buy|get) (?:me |us )(?:an? |some |the |two |\d+ )\w"
+    r"|buy (?:an? |some |the |my |two |\d+ )|pay (?:my|the|for|our)\b|(?:book|reserve) (?:me |us )?(?:an? |the |my "
+    r"|our |two |\d+ )\w)",
+    re.I,
+)
+EMERGENCY_NOTE = Note(_EMERGENCY, "I can't make calls from here. If this is an emergency, please call your local "
+                                  "emergency number right away.")  # fmt: skip
+MESSAGE_NOTE = Note(_MESSAGE, "Sorry, I can't send messages or make calls from here.")
+REMINDER_NOTE = Note(_REMINDER, "Sorry, I can't set reminders, alarms or timers from here.")
+CALENDAR_NOTE = Note(_CALENDAR, "Sorry, I can't see or change your calendar from here.")
+MEMO_NOTE = Note(_MEMO, "I'll remember it while we talk, but I can't save notes or lists for later.")
+MUSIC_NOTE = Note(_MUSIC, "Sorry, I can't play music or audio from here.")
+HOME_NOTE = Note(_HOME, "Sorry, I can't control the things in your home from here.")
+PURCHASE_NOTE = Note(_PURCHASE, "Sorry, I can't order, buy or book anything from here.")
+# for a reply without tools, the first that asks: what it would pretend to look up or do
+WITHOUT_TOOLS = (CLOCK_NOTE, EMERGENCY_NOTE, MESSAGE_NOTE, REMINDER_NOTE, CALENDAR_NOTE, MEMO_NOTE, MUSIC_NOTE, HOME_NOTE,
+                 PURCHASE_NOTE)
