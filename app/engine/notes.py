@@ -6,8 +6,9 @@ changed the answer to one such question in four, and an example answer, which fi
 questions and kept the page's clock uncalled; the same fact written beside the question, as a statement, still got
 "Yes" (docs/benchmarks.md, "Not a person"). So a note beside the question, as a spelling question gets its word's
 letters, gives the answer to say; the model says it, and no other reply sees it. A :class:`Note` adds it to the
-newest user message of a reply's prompt; the conversation keeps the user's words. The patterns know the common forms
-only; a question they miss is answered as before.
+newest user message of a reply's prompt; the conversation keeps the user's words. A reply without tools gets the same
+for a request only a tool could meet, which the model agreed to ("Remind me to take my pills at nine." -> "Sure, I'll
+remind you."). The patterns know the common forms only; a message they miss is answered as before.
 """
 
 from __future__ import annotations
