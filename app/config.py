@@ -242,6 +242,12 @@ class Settings(BaseSettings):
         description="Give the model the letters of a word the user asks how to spell (the model reads words as "
         "multi-letter tokens and cannot see them), added to that question in the reply's prompt.",
     )
+    conversion_hints: bool = Field(
+        True,
+        description="Give the model the worked-out figure of a unit conversion the user asks for ('How many centimetres "
+        "are in 2 metres?' -> '2 metres = 200 centimetres.'; the model answered '100 centimetres in 1 metre'), added to "
+        "that question in the reply's prompt (docs/benchmarks.md, 'Conversions').",
+    )
 
     # --- speech in ---
     turn_detection: Literal["auto", "server_vad", "semantic_vad"] = Field(

@@ -11,6 +11,7 @@ from engine_helpers import collect
 
 from app.engine import Priority, SamplingParams, create_backend
 from app.engine.prompt import render
+from app.engine.conversions import with_conversion_hint
 from app.engine.notes import PERSON_NOTE, WITHOUT_TOOLS, add_first
 from app.engine.spelling import with_spelling_hint
 from app.vad.end_of_turn import EndOfTurnScorer
@@ -97,7 +98,8 @@ async def test_a_reply_reads_the_score_after_the_users_words_in_its_own_prefill(
     # habit) are not the user's words: the score is read before them
     without_tools = partial(add_first, WITHOUT_TOOLS)
     for hint, question in ((with_spelling_hint, "How do you spell necessary?"), (PERSON_NOTE.add, "Are you human?"),
-                           (without_tools, "Is it the weekend?"), (without_tools, "Remind me to call Anna at nine.")):
+                           (without_tools, "Is it the weekend?"), (without_tools, "Remind me to call Anna at nine."),
+                           (with_conversion_hint, "How many hours are in two days?")):
         asked = hint([*SYSTEM, {"role": "user", "content": question}])
         assert asked[-1]["content"] != question
         stream = engine.generate(messages=asked, params=probe, priority=Priority.VOICE)

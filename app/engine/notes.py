@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from app.engine.conversions import without_conversion_hint
 from app.engine.spelling import without_spelling_hint
 
 
@@ -56,11 +57,11 @@ def add_first(notes: tuple[Note, ...], messages: list[dict]) -> list[dict]:
 
 
 def user_words(content: str) -> str:
-    """A user message's own words, without the notes the server added (the answers, a word's letters): where the
+    """A user message's own words, without the notes the server added (the answers, a figure, a word's letters): where the
     end-of-turn score is read, after the words the user said."""
     for note in (*WITHOUT_TOOLS, PERSON_NOTE):  # the last added first
         content = content.removesuffix(note.note)
-    return without_spelling_hint(content)
+    return without_spelling_hint(without_conversion_hint(content))
 
 
 _KIND = r"(?:(?:real|actual|living|live|human) )*(?:person|human(?: being)?|robot|machine|bot|computer|program|ai)"

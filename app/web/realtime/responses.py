@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from app.engine.api import Priority, SamplingParams
 from app.engine.notes import PERSON_NOTE, WITHOUT_TOOLS, add_first
+from app.engine.conversions import with_conversion_hint
 from app.engine.spelling import with_spelling_hint
 from app.web.realtime import server_events as ev
 from app.web.realtime.client_events import ResponseCancel, ResponseCreate
@@ -73,10 +74,11 @@ class Responses:
                hints: bool = True, tool_use: ToolUse | None = None) -> list[dict[str, str]]:  # fmt: skip
         """The chat messages of a reply: the conversation so far (or ``context``), plus ``extra_user``. A session on the
         server's own system prompt gets ``limits_prompt`` after it where the reply (``tool_use``: the session's unless
-        given) has no tools. With ``hints`` (and ``spelling_hints`` on), a newest user message that asks how a word is
-        spelled gets the word's letters, and (``answer_hints``) one the model answers "Yes" by habit gets the answer to
-        say where the session is on the server's own system prompt (``app/engine/notes.py``); none where the response
-        brings its own ``instructions`` (a task of the client's, not an answer)."""
+        given) has no tools. With ``hints``, a newest user message that asks how a word is spelled gets the word's
+        letters (``spelling_hints``), one that asks for a unit conversion its figure (``conversion_hints``), and one the
+        model answers "Yes" by habit the answer to say where the session is on the server's own system prompt
+        (``answer_hints``, ``app/engine/notes.py``); none where the response brings its own ``instructions`` (a task of
+        the client's, not an answer)."""
         system = instructions
         tools = (tool_use or self.session_tool_use()).active
         if system is None:
@@ -92,6 +94,8 @@ class Responses:
             return messages
         if self.session.settings.spelling_hints:
             messages = with_spelling_hint(messages)
+        if self.session.settings.conversion_hints:
+            messages = with_conversion_hint(messages)
         return self._answer_notes(messages, self.session.config.instructions, tools=tools)
 
     def session_tool_use(self) -> ToolUse:

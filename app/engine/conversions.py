@@ -1,0 +1,130 @@
+"""The number a unit question asks for, worked out and written into the question for the model.
+
+Asked "How many centimetres are in 2 metres?", the 1.5B says what it has read most often, "There are 100 centimetres
+in 1 metre.", and "How many weeks are in 2 years?" gets "52" (a third of such questions, docs/benchmarks.md,
+"Conversions"): it knows the factor and does not multiply. As a spelling question gets its word's letters,
+``with_conversion_hint`` adds the worked-out figure to the newest user message of a reply's prompt; the conversation
+keeps the user's own words. Only units of one kind with a fixed factor are converted (time, length, mass, volume of
+the metric system): "How many days are in a month?" has no one answer, and gets no figure.
+"""
+
+from __future__ import annotations
+
+import re
+from fractions import Fraction
+
+# each unit's size in its kind's base unit; a name's plural is its name + "s" unless listed
+_UNITS: dict[str, dict[str, Fraction]] = {
+    "time": {"second": Fraction(1), "minute": Fraction(60), "hour": Fraction(3600), "day": Fraction(86400),
+             "week": Fraction(604800), "fortnight": Fraction(1209600), "year": Fraction(365 * 86400)},
+    "calendar": {"month": Fraction(1), "year": Fraction(12), "decade": Fraction(120), "century": Fraction(1200),
+                 "millennium": Fraction(12000)},
+    "length": {"millimetre": Fraction(1, 1000), "centimetre": Fraction(1, 100), "metre": Fraction(1),
+               "kilometre": Fraction(1000), "inch": Fraction("0.0254"), "foot": Fraction("0.3048"),
+               "yard": Fraction("0.9144"), "mile": Fraction("1609.344")},
+    "mass": {"milligram": Fraction(1, 1000), "gram": Fraction(1), "kilogram": Fraction(1000), "tonne": Fraction(10**6),
+             "ounce": Fraction("28.349523125"), "pound": Fraction("453.59237"), "stone": Fraction("6350.29318")},
+    "volume": {"millilitre": Fraction(1, 1000), "centilitre": Fraction(1, 100), "litre": Fraction(1)},
+}  # fmt: skip
+_PLURALS = {"century": "centuries", "millennium": "millennia", "inch": "inches", "foot": "feet"}
+_OTHER_NAMES = {  # other spellings and short forms, to the name above
+    "sec": "second", "secs": "second", "min": "minute", "mins": "minute", "hr": "hour", "hrs": "hour",
+    "millimeter": "millimetre", "centimeter": "centimetre", "meter": "metre", "kilometer": "kilometre", "mm": "millimetre",
+    "cm": "centimetre", "km": "kilometre", "ft": "foot", "mg": "milligram", "kg": "kilogram", "kilo": "kilogram",
+    "ton": "tonne", "oz": "ounce", "lb": "pound", "lbs": "pound", "milliliter": "millilitre", "centiliter": "centilitre",
+    "liter": "litre", "ml": "millilitre", "cl": "centilitre",
+}  # fmt: skip
+
+
+def _names() -> dict[str, tuple[str, str]]:
+    """Every name a unit is asked by, singular or plural, to (its kind, its name)."""
+    names: dict[str, tuple[str, str]] = {}
+    for kind, units in _UNITS.items():
+        for unit in units:
+            for name in (unit, _PLURALS.get(unit, unit + "s")):
+                names.setdefault(name, (kind, unit))  # "year": the time's, unless the other unit is a month's
+    for other, unit in _OTHER_NAMES.items():
+        for name in (other, other + "s" if not other.endswith("s") and len(other) > 3 else other):
+            names.setdefault(name, next((kind, unit) for kind, units in _UNITS.items() if unit in units))
+    return names
+
+
+_NAMES = _names()
+_NUMBER_WORDS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+                 "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "fifteen": 15, "twenty": 20, "thirty": 30, "forty": 40,
+                 "fifty": 50, "sixty": 60, "a hundred": 100, "one hundred": 100, "a thousand": 1000, "one thousand": 1000,
+                 "half a": Fraction(1, 2), "half an": Fraction(1, 2), "a half": Fraction(1, 2),
+                 "a quarter of a": Fraction(1, 4), "a quarter of an": Fraction(1, 4)}  # fmt: skip
+_UNIT = "|".join(sorted((re.escape(n) for n in _NAMES), key=len, reverse=True))
+_QUANTITY = r"\d+(?:,\d{3})*(?:\.\d+)?|" + "|".join(sorted((re.escape(w) for w in _NUMBER_WORDS), key=len, reverse=True))
+_FROM = rf"(?P<q>{_QUANTITY}) (?P<from>{_UNIT})(?P<half> and a half)?"
+_ASKS = [
+    re.compile(rf"\bhow many (?P<to>{_UNIT}) (?:(?:are|is) )?(?:(?:there )?in (?:a single |one single )?|make up "
+               rf"|makes? |equals? |(?:are|is) )(?:there in )?{_FROM}\b", re.I),  # "How many kilos is 10 pounds?"
+    re.compile(rf"\b(?:what(?:'s| is)|convert) {_FROM} (?:in|into|to|as) (?P<to>{_UNIT})\b", re.I),
+    re.compile(rf"(?:^|\b(?:so|and) ){_FROM} (?:is|are|makes?|equals?) how many (?P<to>{_UNIT})\b", re.I),
+]  # fmt: skip
+
+
+def conversion(text: str) -> str | None:
+    """The figure ``text`` asks for, as a sentence ("2 metres = 200 centimetres."), else None."""
+    text = " ".join(text.replace("’", "'").split())
+    for asks in _ASKS:
+        if (found := asks.search(text)) and (said := _worked_out(found["q"], found["from"], found["to"], bool(found["half"]))):
+            return said
+    return None
+
+
+def _worked_out(quantity: str, source: str, target: str, and_a_half: bool) -> str | None:
+    source_kind, source_unit = _NAMES[source.lower()]
+    target_kind, target_unit = _NAMES[target.lower()]
+    if source_kind != target_kind:  # "year" is both: a month's kind where the other is one
+        if "year" not in (source_unit, target_unit) or "calendar" not in (source_kind, target_kind):
+            return None
+        source_kind = target_kind = "calendar"
+    if source_unit == target_unit:
+        return None
+    units = _UNITS[source_kind]
+    amount = _number(quantity) + (Fraction(1, 2) if and_a_half else 0)
+    value = amount * units[source_unit] / units[target_unit]
+    return f"{_figure(amount)} {_unit_name(source_unit, amount)} = {_figure(value)} {_unit_name(target_unit, value)}."
+
+
+def _number(quantity: str) -> Fraction:
+    return Fraction(_NUMBER_WORDS[quantity.lower()]) if quantity.lower() in _NUMBER_WORDS else Fraction(quantity.replace(",", ""))
+
+
+def _figure(value: Fraction) -> str:
+    """An exact figure as it is ("200", "0.5"); another as a voice says it: "about 104", "about 1.6"."""
+    if value.denominator == 1:
+        return str(value.numerator)
+    if (value * 1000).denominator == 1:
+        return f"{float(value):g}"
+    return f"about {round(value)}" if abs(value) >= 20 else f"about {float(value):.2g}"
+
+
+def _unit_name(unit: str, value: Fraction) -> str:
+    return unit if value == 1 else _PLURALS.get(unit, unit + "s")
+
+
+_HINT = "\n\n({conversion})"
+_HINT_START = "\n\n("
+
+
+def with_conversion_hint(messages: list[dict]) -> list[dict]:
+    """``messages`` with the figure added to the last one when it is a user message asking for a unit conversion."""
+    if not messages or messages[-1].get("role") != "user" or not isinstance(messages[-1].get("content"), str):
+        return messages
+    said = conversion(messages[-1]["content"])
+    if said is None or messages[-1]["content"].endswith(_HINT.format(conversion=said)):
+        return messages
+    return [*messages[:-1], {**messages[-1], "content": messages[-1]["content"] + _HINT.format(conversion=said)}]
+
+
+def without_conversion_hint(content: str) -> str:
+    """A user message's content without the figure ``with_conversion_hint`` added."""
+    start = content.rfind(_HINT_START)
+    if start < 0 or not content.endswith(")"):
+        return content
+    words = content[:start]
+    return words if _HINT.format(conversion=conversion(words) or "") == content[start:] else content

@@ -1,0 +1,102 @@
+"""The figure of a unit conversion, worked out and given to the model beside the question (``conversion_hints``)."""
+
+from __future__ import annotations
+
+import pytest
+
+from app.bench.quality import matches
+from app.engine.conversions import conversion, with_conversion_hint, without_conversion_hint
+from app.engine.notes import user_words
+
+
+@pytest.mark.parametrize(("question", "figure"), [
+    ("How many centimetres are in 2 metres?", "2 metres = 200 centimetres."),
+    ("How many hours are in two days?", "2 days = 48 hours."),
+    ("How many weeks are in 2 years?", "2 years = about 104 weeks."),
+    ("How many seconds are there in a day?", "1 day = 86400 seconds."),
+    ("how many hours in a day", "1 day = 24 hours."),
+    ("How many minutes in an hour and a half?", "1.5 hours = 90 minutes."),
+    ("How many grams are in half a kilogram?", "0.5 kilograms = 500 grams."),
+    ("How many months are in 5 years?", "5 years = 60 months."),
+    ("How many years are in a century?", "1 century = 100 years."),
+    ("How many feet are in a mile?", "1 mile = 5280 feet."),
+    ("How many inches are in 3 feet?", "3 feet = 36 inches."),
+    ("How many kilometres in a mile?", "1 mile = about 1.6 kilometres."),
+    ("How many kilos is 10 pounds?", "10 pounds = about 4.5 kilograms."),
+    ("What's 10 pounds in kilos?", "10 pounds = about 4.5 kilograms."),
+    ("What is 5 km in metres?", "5 kilometres = 5000 metres."),
+    ("Convert 3 feet to inches.", "3 feet = 36 inches."),
+    ("2 metres is how many centimetres?", "2 metres = 200 centimetres."),
+    ("How many ounces make a pound?", "1 pound = 16 ounces."),
+    ("How many pounds in a stone?", "1 stone = 14 pounds."),
+    ("How many metres in 1,500 centimetres?", "1500 centimetres = 15 metres."),
+    ("How many mins in 2.5 hrs?", "2.5 hours = 150 minutes."),
+    ("How many millilitres are in 2 litres?", "2 litres = 2000 millilitres."),
+    ("How many centimetres are in 6 inches?", "6 inches = 15.24 centimetres."),
+])  # fmt: skip
+def test_a_conversion_is_worked_out(question: str, figure: str) -> None:
+    assert conversion(question) == figure
+
+
+@pytest.mark.parametrize("question", [
+    "How many days are in a month?",  # 28 to 31: no one figure
+    "How many litres are in a gallon?",  # an American or a British gallon
+    "What is 100 degrees Celsius in Fahrenheit?", "How many people are in 2 cars?", "How many minutes are in a minute?",
+    "How many kilometres are in a kilogram?", "How far is 5 km?", "I ran 5 km in 30 minutes.",
+])  # fmt: skip
+def test_what_has_no_fixed_factor_gets_no_figure(question: str) -> None:
+    assert conversion(question) is None
+
+
+def test_the_figure_is_added_to_the_newest_user_message_once_and_taken_off_for_its_words() -> None:
+    asked = [{"role": "system", "content": "Be brief."}, {"role": "user", "content": "How many hours are in two days?"}]
+    hinted = with_conversion_hint(asked)
+    assert hinted[-1]["content"] == "How many hours are in two days?\n\n(2 days = 48 hours.)"
+    assert asked[-1]["content"] == "How many hours are in two days?"  # a copy, not changed
+    assert with_conversion_hint(hinted) == hinted
+    assert without_conversion_hint(hinted[-1]["content"]) == user_words(hinted[-1]["content"]) == asked[-1]["content"]
+    assert without_conversion_hint("I said (hello)") == "I said (hello)"
+    answered = [*asked, {"role": "assistant", "content": "48 hours."}]
+    assert with_conversion_hint(answered) == answered
+
+
+async def test_a_reply_gets_the_figure_and_the_conversation_keeps_the_words(tmp_path) -> None:
+    """The session's wiring, on the realtime rig's fake engine, with conversion_hints on and off."""
+    from realtime_fakes import make_rig
+
+    question = "How many centimetres are in 2 metres?"
+    for hints in (True, False):
+        rig = await make_rig(tmp_path / str(hints), conversion_hints=hints)
+        try:
+            await rig.send({"type": "conversation.item.create", "item": {"type": "message", "role": "user", "content": [
+                {"type": "input_text", "text": question}]}})  # fmt: skip
+            await rig.send({"type": "response.create"})
+            await rig.outbox.wait_for("response.done")
+            assert ("(2 metres = 200 centimetres.)" in rig.engine.requests[0]["messages"][-1]["content"]) is hints
+            assert [m.text for m in rig.history.load_sync(rig.session.id)][0] == question
+        finally:
+            await rig.close()
+
+
+async def test_the_served_model_gives_the_figure(tools_server_url: str) -> None:
+    """The real 1.5B through the real server: "There are 100 centimetres in 1 metre." for this question in most runs
+    before the figure."""
+    from openai import AsyncOpenAI
+
+    client = AsyncOpenAI(api_key="not-needed", base_url=tools_server_url + "/v1",
+                         websocket_base_url=tools_server_url.replace("http://", "ws://") + "/v1")
+    async with client.realtime.connect(model="qwen2.5-1.5b") as connection:
+        await connection.session.update(session={"type": "realtime", "output_modalities": ["text"]})
+        for question, figure in (("How many centimetres are in 2 metres?", "200"), ("How many weeks are in 2 years?", "104")):
+            await connection.conversation.item.create(
+                item={"type": "message", "role": "user", "content": [{"type": "input_text", "text": question}]}
+            )
+            await connection.response.create()
+            text = ""
+            async for event in connection:
+                assert event.type != "error", event
+                if event.type == "response.output_text.delta":
+                    text += event.delta
+                if event.type == "response.done":
+                    break
+            assert matches(text, [figure]), (question, text)
