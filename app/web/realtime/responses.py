@@ -15,8 +15,8 @@ from collections import deque
 from typing import TYPE_CHECKING, Any, Callable
 
 from app.engine.api import Priority, SamplingParams
-from app.engine.notes import PERSON_NOTE, WITHOUT_TOOLS, add_first
 from app.engine.conversions import with_conversion_hint
+from app.engine.notes import PERSON_NOTE, WITHOUT_TOOLS, add_first
 from app.engine.spelling import with_spelling_hint
 from app.web.realtime import server_events as ev
 from app.web.realtime.client_events import ResponseCancel, ResponseCreate
