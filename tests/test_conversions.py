@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from sdk_helpers import text_replies
 
 from app.bench.quality import matches
 from app.engine.conversions import conversion, with_conversion_hint, without_conversion_hint
@@ -81,22 +82,6 @@ async def test_a_reply_gets_the_figure_and_the_conversation_keeps_the_words(tmp_
 async def test_the_served_model_gives_the_figure(tools_server_url: str) -> None:
     """The real 1.5B through the real server: "There are 100 centimetres in 1 metre." for this question in most runs
     before the figure."""
-    from openai import AsyncOpenAI
-
-    client = AsyncOpenAI(api_key="not-needed", base_url=tools_server_url + "/v1",
-                         websocket_base_url=tools_server_url.replace("http://", "ws://") + "/v1")
-    async with client.realtime.connect(model="qwen2.5-1.5b") as connection:
-        await connection.session.update(session={"type": "realtime", "output_modalities": ["text"]})
-        for question, figure in (("How many centimetres are in 2 metres?", "200"), ("How many weeks are in 2 years?", "104")):
-            await connection.conversation.item.create(
-                item={"type": "message", "role": "user", "content": [{"type": "input_text", "text": question}]}
-            )
-            await connection.response.create()
-            text = ""
-            async for event in connection:
-                assert event.type != "error", event
-                if event.type == "response.output_text.delta":
-                    text += event.delta
-                if event.type == "response.done":
-                    break
-            assert matches(text, [figure]), (question, text)
+    for question, figure in (("How many centimetres are in 2 metres?", "200"), ("How many weeks are in 2 years?", "104")):
+        (reply,) = await text_replies(tools_server_url, question)
+        assert matches(reply, [figure]), (question, reply)

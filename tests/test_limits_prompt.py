@@ -3,6 +3,10 @@ is (``system_prompt``)."""
 
 from __future__ import annotations
 
+from functools import partial
+
+from sdk_helpers import text_replies
+
 from app.bench.quality import matches
 from app.bench.quality_questions import DECLINES, IMPERSONATIONS, NOT_A_PERSON
 from app.config import Settings
@@ -57,29 +61,7 @@ async def test_the_served_model_says_it_cannot_and_still_talks_recalls_and_knows
     words can); what the user said in an earlier turn is still answered from; and it does not take another
     assistant's name ("I was created by OpenAI." before the system prompt said what it is, "Yes, I was made by
     OpenAI." before it named the makers it is not made by) nor says it is a person."""
-    from openai import AsyncOpenAI
-
-    client = AsyncOpenAI(api_key="not-needed", base_url=tools_server_url + "/v1",
-                         websocket_base_url=tools_server_url.replace("http://", "ws://") + "/v1")
-
-    async def replies(*turns: str) -> list[str]:
-        said = []
-        async with client.realtime.connect(model="qwen2.5-1.5b") as connection:
-            await connection.session.update(session={"type": "realtime", "output_modalities": ["text"]})
-            for turn in turns:
-                await connection.conversation.item.create(
-                    item={"type": "message", "role": "user", "content": [{"type": "input_text", "text": turn}]}
-                )
-                await connection.response.create()
-                text = ""
-                async for event in connection:
-                    assert event.type != "error", event
-                    if event.type == "response.output_text.delta":
-                        text += event.delta
-                    if event.type == "response.done":
-                        break
-                said.append(text)
-        return said
+    replies = partial(text_replies, tools_server_url)
 
     for request in ("Call a taxi for me.", "What are today's top headlines?", "Set an alarm for 6 AM.",
                     "Remind me in an hour to check the oven.", "Add milk to my shopping list."):  # "Sure, I'll ..." before
