@@ -235,7 +235,9 @@ class Settings(BaseSettings):
         "'Yes' by habit: whether it is a person ('Are you human?' -> 'Yes, I am a human.' otherwise), and, in a reply "
         "with no tools and the limits prompt on, a yes-or-no question about the day or time ('Is it the weekend?') or a "
         "request only a tool could meet ('Remind me to take my pills at nine.' -> 'Sure, I'll remind you.' otherwise), "
-        "added to that message in the reply's prompt (docs/benchmarks.md, 'Not a person', 'Nothing promised').",
+        "added to that message in the reply's prompt; and a question asking for a suggestion is told to suggest ('What "
+        "should I watch on TV tonight?' -> 'I can't watch TV, sorry.' otherwise; docs/benchmarks.md, 'Not a person', "
+        "'Nothing promised').",
     )
     spelling_hints: bool = Field(
         True,

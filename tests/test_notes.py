@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from app.engine.notes import (CALENDAR_NOTE, CLOCK_NOTE, EMERGENCY_NOTE, HOME_NOTE, MEMO_NOTE, MESSAGE_NOTE, MUSIC_NOTE,
-                              PERSON_NOTE, PURCHASE_NOTE, REMINDER_NOTE, WITHOUT_TOOLS, add_first, user_words)
+                              PERSON_NOTE, PURCHASE_NOTE, REMINDER_NOTE, SUGGEST_NOTE, WITHOUT_TOOLS, add_first, user_words)
 
 CLOCK = {"type": "function", "name": "get_current_time", "description": "The user's local date and time.",
          "parameters": {"type": "object", "properties": {}}}  # fmt: skip
@@ -71,6 +71,26 @@ def test_a_question_about_the_day_or_time_is_known(question: str) -> None:
 ])  # fmt: skip
 def test_other_questions_are_not_taken_for_the_clock(message: str) -> None:
     assert not CLOCK_NOTE.finds(message)
+
+
+@pytest.mark.parametrize("question", [
+    "What should I watch on TV tonight?", "What should I cook for dinner tonight?", "What should I read next?",
+    "What's a good movie to watch tonight?", "What game should I play?", "Which film should we watch tonight?",
+    "What's a nice present for my sister?", "I'm bored, any ideas?", "Suggest a song for a road trip.",
+    "Can you recommend a good book?", "What kind of restaurant should we go to for a date?", "What TV show should I start?",
+    "Tell me a good film to watch tonight.", "Give me an idea for something fun to do this weekend.", "What do you suggest?",
+])  # fmt: skip
+def test_a_question_asking_for_a_suggestion_is_known(question: str) -> None:
+    assert SUGGEST_NOTE.finds(question)
+
+
+@pytest.mark.parametrize("message", [
+    "What time should I leave for the airport?", "What should I tell my boss?", "What's a good source of protein?",
+    "I suggest we stop here.", "What have I said so far?", "What did you watch?", "Which is the biggest planet?",
+    "What is good for a cough?", "Can you tell me a joke?",
+])  # fmt: skip
+def test_other_questions_are_not_taken_for_one(message: str) -> None:
+    assert not SUGGEST_NOTE.finds(message)
 
 
 REQUESTS = {
@@ -157,14 +177,17 @@ async def test_a_reply_on_the_servers_prompt_gets_the_notes_and_one_on_the_clien
         assert CLOCK_NOTE.note in await last_message_of_reply("Is it the weekend?", plain)
         with_tools = {"type": "response.create", "response": {"tools": [CLOCK]}}
         assert MEMO_NOTE.note in await last_message_of_reply("Add milk to my shopping list.", plain)
+        assert SUGGEST_NOTE.note in await last_message_of_reply("What should I watch on TV tonight?", plain)
         assert await last_message_of_reply("Is it the weekend?", with_tools) == "Is it the weekend?"  # it may call
         tooled = rig.engine.requests[-1]["messages"]
         assert CLOCK_NOTE.note in rig.session.responses.without_tools(tooled)[-1]["content"]  # the same reply in words
         assert PERSON_NOTE.note in await last_message_of_reply("Are you human?", with_tools)
         tooled = rig.engine.requests[-1]["messages"]
         assert rig.session.responses.without_tools(tooled)[-1]["content"].count(PERSON_NOTE.note) == 1
+        assert SUGGEST_NOTE.note in await last_message_of_reply("What should I read next?", with_tools)
         await rig.send({"type": "session.update", "session": {"type": "realtime", "instructions": "You are Anna."}})
         assert await last_message_of_reply("Are you human?", plain) == "Are you human?"  # the client's character
         assert await last_message_of_reply("Is it the weekend?", plain) == "Is it the weekend?"
+        assert await last_message_of_reply("What should I read next?", plain) == "What should I read next?"
     finally:
         await rig.close()

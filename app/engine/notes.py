@@ -8,7 +8,9 @@ questions and kept the page's clock uncalled; the same fact written beside the q
 letters, gives the answer to say; the model says it, and no other reply sees it. A :class:`Note` adds it to the
 newest user message of a reply's prompt; the conversation keeps the user's words. A reply without tools gets the same
 for a request only a tool could meet, which the model agreed to ("Remind me to take my pills at nine." -> "Sure, I'll
-remind you."). The patterns know the common forms only; a message they miss is answered as before.
+remind you."), and a question asking for a suggestion is told to suggest, which it declined as if asked to do the
+thing ("What should I watch on TV tonight?" -> "I can't watch TV, sorry."). The patterns know the common forms only;
+a message they miss is answered as before.
 """
 
 from __future__ import annotations
@@ -22,10 +24,14 @@ from app.engine.spelling import without_spelling_hint
 
 @dataclass(frozen=True)
 class Note:
-    """The answer to give (``text``) to the questions ``asks`` finds."""
+    """What to tell the model (``says``) beside the messages ``asks`` finds: mostly the answer to give."""
 
     asks: re.Pattern[str]
-    text: str
+    says: str
+
+    @classmethod
+    def answer(cls, asks: re.Pattern[str], text: str) -> Note:
+        return cls(asks, f'Answer: "{text}"')
 
     def finds(self, question: str) -> bool:
         return self.asks.search(" ".join(question.replace("’", "'").split())) is not None
@@ -41,7 +47,7 @@ class Note:
 
     @property
     def note(self) -> str:
-        return f'\n\n(Answer: "{self.text}")'
+        return f"\n\n({self.says})"
 
 
 def add_first(notes: tuple[Note, ...], messages: list[dict]) -> list[dict]:
@@ -59,7 +65,7 @@ def add_first(notes: tuple[Note, ...], messages: list[dict]) -> list[dict]:
 def user_words(content: str) -> str:
     """A user message's own words, without the notes the server added (the answers, a figure, a word's letters): where the
     end-of-turn score is read, after the words the user said."""
-    for note in (*WITHOUT_TOOLS, PERSON_NOTE):  # the last added first
+    for note in (*WITHOUT_TOOLS, SUGGEST_NOTE, PERSON_NOTE):  # the last added first
         content = content.removesuffix(note.note)
     return without_spelling_hint(without_conversion_hint(content))
 
@@ -91,10 +97,26 @@ _CLOCK_QUESTION = re.compile(
     re.I,
 )
 
-PERSON_NOTE = Note(_PERSON_QUESTION, "I'm not a person, I'm a voice assistant: a computer program on this computer.")
+PERSON_NOTE = Note.answer(_PERSON_QUESTION, "I'm not a person, I'm a voice assistant: a computer program on this computer.")
 # for a reply without a clock among its tools: the limits prompt's own example, which the model keeps to for open
 # questions ("What day is it?") and not for yes-or-no ones ("Is it the weekend?" -> "Yes, it is the weekend.")
-CLOCK_NOTE = Note(_CLOCK_QUESTION, "Sorry, I can't check the date or time from here.")
+CLOCK_NOTE = Note.answer(_CLOCK_QUESTION, "Sorry, I can't check the date or time from here.")
+
+# A question asking for a suggestion, which the limits prompt's declines taught the model to decline as if asked to do
+# the thing ("What should I watch on TV tonight?" -> "I can't watch TV, sorry.", "What should I read next?" -> "I'm
+# sorry, I can't read books."): told to suggest, it does (docs/benchmarks.md, "Nothing promised").
+_SUGGEST_QUESTION = re.compile(
+    r"\bwhat (?:[\w']+ ){0,3}?(?:should|could|can|shall) (?:i|we) (?:\w+ ){0,2}?(?:watch|cook|make|eat|have|read|do|play"
+    r"|listen to|buy|get|wear|drink|try|visit|see|name|call|give|order|start|go|bring)\b"  # "What game should I play?"
+    r"|\bwhat(?:'s| is| are) (?:a |some )?(?:good|nice|fun|great|healthy|quick|easy|cheap) (?:[\w-]+ ){1,2}?(?:to|for)\b"
+    r"|\bwhich (?:\w+ ){1,2}?(?:should|could|can|shall) (?:i|we)\b|\bwhat (?:do|would) (?:you|u) (?:suggest|recommend)\b"
+    r"|\b(?:can|could|would|will) (?:you|u) (?:please )?(?:recommend|suggest)\b|(?:^|[.!?,] )(?:please )?(?:recommend|suggest)\b"
+    r"|\bany (?:ideas|suggestions|recommendations|tips)\b"
+    r"|\b(?:give|tell) me (?:an? |some )?(?:idea|suggestion|recommendation)s?\b"
+    r"|\b(?:give|tell|name) me (?:an? |some )(?:good|nice|fun|great) ",
+    re.I,
+)
+SUGGEST_NOTE = Note(_SUGGEST_QUESTION, "Suggest something.")
 
 # Requests a voice assistant without tools cannot meet, which the model agreed to one time in three despite the limits
 # prompt ("Remind me to take my pills at nine." -> "Sure, I'll remind you ...", "Add milk to the shopping list." ->
@@ -148,15 +170,15 @@ _PURCHASE = re.compile(
     r"|our |two |\d+ )\w)",
     re.I,
 )
-EMERGENCY_NOTE = Note(_EMERGENCY, "I can't make calls from here. If this is an emergency, please call your local "
-                                  "emergency number right away.")  # fmt: skip
-MESSAGE_NOTE = Note(_MESSAGE, "Sorry, I can't send messages or make calls from here.")
-REMINDER_NOTE = Note(_REMINDER, "Sorry, I can't set reminders, alarms or timers from here.")
-CALENDAR_NOTE = Note(_CALENDAR, "Sorry, I can't see or change your calendar from here.")
-MEMO_NOTE = Note(_MEMO, "I'll remember it while we talk, but I can't save notes or lists for later.")
-MUSIC_NOTE = Note(_MUSIC, "Sorry, I can't play music or audio from here.")
-HOME_NOTE = Note(_HOME, "Sorry, I can't control the things in your home from here.")
-PURCHASE_NOTE = Note(_PURCHASE, "Sorry, I can't order, buy or book anything from here.")
+EMERGENCY_NOTE = Note.answer(_EMERGENCY, "I can't make calls from here. If this is an emergency, please call your "
+                                         "local emergency number right away.")  # fmt: skip
+MESSAGE_NOTE = Note.answer(_MESSAGE, "Sorry, I can't send messages or make calls from here.")
+REMINDER_NOTE = Note.answer(_REMINDER, "Sorry, I can't set reminders, alarms or timers from here.")
+CALENDAR_NOTE = Note.answer(_CALENDAR, "Sorry, I can't see or change your calendar from here.")
+MEMO_NOTE = Note.answer(_MEMO, "I'll remember it while we talk, but I can't save notes or lists for later.")
+MUSIC_NOTE = Note.answer(_MUSIC, "Sorry, I can't play music or audio from here.")
+HOME_NOTE = Note.answer(_HOME, "Sorry, I can't control the things in your home from here.")
+PURCHASE_NOTE = Note.answer(_PURCHASE, "Sorry, I can't order, buy or book anything from here.")
 # for a reply without tools, the first that asks: what it would pretend to look up or do
 WITHOUT_TOOLS = (CLOCK_NOTE, EMERGENCY_NOTE, MESSAGE_NOTE, REMINDER_NOTE, CALENDAR_NOTE, MEMO_NOTE, MUSIC_NOTE, HOME_NOTE,
                  PURCHASE_NOTE)

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from app.engine.api import Priority, SamplingParams
 from app.engine.conversions import with_conversion_hint
-from app.engine.notes import PERSON_NOTE, WITHOUT_TOOLS, add_first
+from app.engine.notes import PERSON_NOTE, SUGGEST_NOTE, WITHOUT_TOOLS, add_first
 from app.engine.spelling import with_spelling_hint
 from app.web.realtime import server_events as ev
 from app.web.realtime.client_events import ResponseCancel, ResponseCreate
@@ -76,9 +76,9 @@ class Responses:
         server's own system prompt gets ``limits_prompt`` after it where the reply (``tool_use``: the session's unless
         given) has no tools. With ``hints``, a newest user message that asks how a word is spelled gets the word's
         letters (``spelling_hints``), one that asks for a unit conversion its figure (``conversion_hints``), and one the
-        model answers "Yes" by habit the answer to say where the session is on the server's own system prompt
-        (``answer_hints``, ``app/engine/notes.py``); none where the response brings its own ``instructions`` (a task of
-        the client's, not an answer)."""
+        model answers "Yes" by habit the answer to say, one asking for a suggestion a word to suggest, where the
+        session is on the server's own system prompt (``answer_hints``, ``app/engine/notes.py``); none where the
+        response brings its own ``instructions`` (a task of the client's, not an answer)."""
         system = instructions
         tools = (tool_use or self.session_tool_use()).active
         if system is None:
@@ -156,7 +156,7 @@ class Responses:
         settings = self.session.settings
         if not settings.answer_hints or instructions != settings.system_prompt:
             return messages
-        messages = PERSON_NOTE.add(messages)
+        messages = SUGGEST_NOTE.add(PERSON_NOTE.add(messages))
         return messages if tools or not settings.limits_prompt else add_first(WITHOUT_TOOLS, messages)
 
     async def create(self, event: ResponseCreate) -> None:
