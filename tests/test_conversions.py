@@ -12,26 +12,26 @@ from app.engine.notes import user_words
 
 @pytest.mark.parametrize(("question", "figure"), [
     ("How many centimetres are in 2 metres?", "2 metres = 200 centimetres."),
-    ("How many hours are in two days?", "2 days = 48 hours."),
+    ("How many hours are in two days?", "two days = 48 hours."),
     ("How many weeks are in 2 years?", "2 years = about 104 weeks."),
-    ("How many seconds are there in a day?", "1 day = 86400 seconds."),
-    ("how many hours in a day", "1 day = 24 hours."),
-    ("How many minutes in an hour and a half?", "1.5 hours = 90 minutes."),
-    ("How many grams are in half a kilogram?", "0.5 kilograms = 500 grams."),
+    ("How many seconds are there in a day?", "a day = 86400 seconds."),
+    ("how many hours in a day", "a day = 24 hours."),
+    ("How many minutes in an hour and a half?", "an hour and a half = 90 minutes."),
+    ("How many grams are in half a kilogram?", "half a kilogram = 500 grams."),  # as said: "0.5 kilograms" got "250"
     ("How many months are in 5 years?", "5 years = 60 months."),
-    ("How many years are in a century?", "1 century = 100 years."),
-    ("How many feet are in a mile?", "1 mile = 5280 feet."),
+    ("How many years are in a century?", "a century = 100 years."),
+    ("How many feet are in a mile?", "a mile = 5280 feet."),
     ("How many inches are in 3 feet?", "3 feet = 36 inches."),
-    ("How many kilometres in a mile?", "1 mile = about 1.6 kilometres."),
+    ("How many kilometres in a mile?", "a mile = about 1.6 kilometres."),
     ("How many kilos is 10 pounds?", "10 pounds = about 4.5 kilograms."),
     ("What's 10 pounds in kilos?", "10 pounds = about 4.5 kilograms."),
-    ("What is 5 km in metres?", "5 kilometres = 5000 metres."),
+    ("What is 5 km in metres?", "5 km = 5000 metres."),
     ("Convert 3 feet to inches.", "3 feet = 36 inches."),
     ("2 metres is how many centimetres?", "2 metres = 200 centimetres."),
-    ("How many ounces make a pound?", "1 pound = 16 ounces."),
-    ("How many pounds in a stone?", "1 stone = 14 pounds."),
-    ("How many metres in 1,500 centimetres?", "1500 centimetres = 15 metres."),
-    ("How many mins in 2.5 hrs?", "2.5 hours = 150 minutes."),
+    ("How many ounces make a pound?", "a pound = 16 ounces."),
+    ("How many pounds in a stone?", "a stone = 14 pounds."),
+    ("How many metres in 1,500 centimetres?", "1,500 centimetres = 15 metres."),
+    ("How many mins in 2.5 hrs?", "2.5 hrs = 150 minutes."),
     ("How many millilitres are in 2 litres?", "2 litres = 2000 millilitres."),
     ("How many centimetres are in 6 inches?", "6 inches = 15.24 centimetres."),
 ])  # fmt: skip
@@ -52,7 +52,7 @@ def test_what_has_no_fixed_factor_gets_no_figure(question: str) -> None:
 def test_the_figure_is_added_to_the_newest_user_message_once_and_taken_off_for_its_words() -> None:
     asked = [{"role": "system", "content": "Be brief."}, {"role": "user", "content": "How many hours are in two days?"}]
     hinted = with_conversion_hint(asked)
-    assert hinted[-1]["content"] == "How many hours are in two days?\n\n(2 days = 48 hours.)"
+    assert hinted[-1]["content"] == "How many hours are in two days?\n\n(two days = 48 hours.)"
     assert asked[-1]["content"] == "How many hours are in two days?"  # a copy, not changed
     assert with_conversion_hint(hinted) == hinted
     assert without_conversion_hint(hinted[-1]["content"]) == user_words(hinted[-1]["content"]) == asked[-1]["content"]

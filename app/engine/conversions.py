@@ -67,15 +67,17 @@ _ASKS = [
 
 
 def conversion(text: str) -> str | None:
-    """The figure ``text`` asks for, as a sentence ("2 metres = 200 centimetres."), else None."""
+    """The figure ``text`` asks for, as a sentence with the amount in the user's words ("2 metres = 200 centimetres.",
+    "half a kilogram = 500 grams.": given "0.5 kilograms", the model halved the 500 again), else None."""
     text = " ".join(text.replace("’", "'").split())
     for asks in _ASKS:
-        if (found := asks.search(text)) and (said := _worked_out(found["q"], found["from"], found["to"], bool(found["half"]))):
-            return said
+        if (found := asks.search(text)) and (value := _worked_out(found["q"], found["from"], found["to"], bool(found["half"]))):
+            return f"{text[found.start('q'):found.end('half') if found['half'] else found.end('from')]} = {value}."
     return None
 
 
 def _worked_out(quantity: str, source: str, target: str, and_a_half: bool) -> str | None:
+    """The amount in the target unit ("200 centimetres"), or None where there is no fixed factor."""
     source_kind, source_unit = _NAMES[source.lower()]
     target_kind, target_unit = _NAMES[target.lower()]
     if source_kind != target_kind:  # "year" is both: a month's kind where the other is one
@@ -87,7 +89,7 @@ def _worked_out(quantity: str, source: str, target: str, and_a_half: bool) -> st
     units = _UNITS[source_kind]
     amount = _number(quantity) + (Fraction(1, 2) if and_a_half else 0)
     value = amount * units[source_unit] / units[target_unit]
-    return f"{_figure(amount)} {_unit_name(source_unit, amount)} = {_figure(value)} {_unit_name(target_unit, value)}."
+    return f"{_figure(value)} {_unit_name(target_unit, value)}"
 
 
 def _number(quantity: str) -> Fraction:
