@@ -133,7 +133,8 @@ def test_a_request_a_reply_without_tools_cannot_meet_gets_its_answer(note, reque
     "Save me some time: what's 12 times 12?", "Can you play twenty questions with me?", "Switch to French, please.",
     "Order these numbers from small to big: 5, 2, 9.", "Can you recommend a song?", "Should I buy a house or rent?",
     "Turn this sentence into French: I like cats.", "I'm going to buy a car.", "Get me started on a poem about the sea.",
-    "What should I cook tonight?", "I play the piano.", "Who played the music in Star Wars?", "Book recommendations?",
+    "What should I cook tonight?", "I play the piano.", "Yes, email is fine.", "Sure, call it a day.",
+    "Who played the music in Star Wars?", "Book recommendations?",
     "Let me know a good recipe.", "Can you help me set up a meeting agenda?",
 ])  # fmt: skip
 def test_other_messages_get_no_note_of_a_reply_without_tools(message: str) -> None:

@@ -129,8 +129,10 @@ _EMERGENCY = re.compile(
     r"|fire (?:brigade|department|service)|paramedics|emergency services|doctor right now|911|999|112)\b",
     re.I,
 )
+_NO_ONE = (r"(?:me|it|this|that|you|back|is|was|are|were|be|from|and|or|to|of|for|in|on|at|with|by|as|if|so|but|now"
+           r"|later|again|number|address|messages?|texts?|e-?mails?|calls?)\b")  # "Call me Max.", "Yes, email is fine."
 _MESSAGE = re.compile(
-    rf"{_ASKED}(?:(?:text|message|e-?mail|call|phone|ring|dial|whatsapp) (?!me\b|it\b|this\b|that\b|you\b|back\b)\w"
+    rf"{_ASKED}(?:(?:text|message|e-?mail|call|phone|ring|dial|whatsapp) (?!{_NO_ONE})\w"
     r"|send (?:an? |my )?(?:\w+ )?(?:text|message|e-?mail|sms|whatsapp|note|reply)\b|let (?!me\b|us\b)(?:my |our )?\w+ know\b)",
     re.I,
 )
