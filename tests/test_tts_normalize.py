@@ -57,6 +57,15 @@ def test_ordinal_to_words(number: int, words: str) -> None:
         ("Pi is 3.14", "Pi is three point one four"),
         ("It was -5 degrees, or 23°C", "It was minus five degrees, or twenty-three degrees Celsius"),
         ("pages 5-10", "pages five to ten"),
+        ("It ran from 1990-2000.", "It ran from nineteen ninety to two thousand."),  # "ten-twenty" at a sentence's end
+        ("Call 555-1234 or +44 20 7946 0958.", "Call five five five, one two three four or plus four four, two zero, seven "
+         "nine four six, zero nine five eight."),
+        ("My number is 07700 900123.", "My number is zero seven seven zero zero, nine zero zero one two three."),
+        ("Please call 911 now; in Europe, dial 112.", "Please call nine one one now; in Europe, dial one one two."),
+        ("The emergency number is 999. Room 112 is upstairs.",
+         "The emergency number is nine nine nine. Room one hundred twelve is upstairs."),
+        ("I called 3 friends between 100 200 and 300.",
+         "I called three friends between one hundred two hundred and three hundred."),
         ("Agent 007", "Agent zero zero seven"),
         ("Tom & Jerry: 2 + 2 = 4", "Tom and Jerry: two plus two equals four"),
         ("Call #5 @ home", "Call number five at home"),

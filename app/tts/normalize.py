@@ -69,6 +69,13 @@ _MONTHS = ("January", "February", "March", "April", "May", "June", "July", "Augu
 _MONTH = "|".join(_MONTHS)
 # a machine's date ("2026-12-05", "2026-12-05T16:45:00Z", as a tool's output gives it and a reply copies it)
 _ISO_DATE = re.compile(r"\b(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?(?![\w:-])")
+# a phone number, said digit by digit in its groups ("555-1234", "020 7946 0958", "+44 20 7946 0958"), not as amounts;
+# a year range ("1990-2000") is two groups of four, which a phone number of two groups is not
+_PHONE = re.compile(r"(?<![\w.,+-])(\+?)(\d{2,6}(?:[ -]\d{2,6}){1,4})(?![\w.,-]?\d)")
+# a number to call ("Call 911.", "dial 999", "the emergency number is 112"): digit by digit, as it is said
+_DIALED = re.compile(
+    r"\b((?:call|dial|ring|phone|text)(?:s|ed|ing|ling)?(?: up)?|emergency (?:number|line)(?: is|,)?) (\d{2,6})\b(?![.,]\d)", re.I
+)
 _MONTH_DAY = re.compile(rf"\b({_MONTH})\s+(\d{{1,2}})(?![\d:.]\d|\d|st|nd|rd|th)")
 _DAY_MONTH = re.compile(rf"(?<![\d:.,])\b(\d{{1,2}})\s+({_MONTH})\b")
 _TIME = re.compile(r"\b(\d{1,2}):(\d{2})\b(?:\s*([ap])\.?\s?m\b\.?)?", re.I)
@@ -80,7 +87,7 @@ _CURRENCY_AFTER = re.compile(rf"\b({_NUMBER})\s?([€£¥₹])")
 _PERCENT = re.compile(rf"(-?)({_NUMBER})\s?%")
 _DEGREES = re.compile(rf"(-?)({_NUMBER})\s?°\s?([CF])\b")
 _ORDINAL = re.compile(r"\b(\d+)(?:st|nd|rd|th)\b", re.I)
-_RANGE = re.compile(r"(?<![\d.,-])(\d{1,4})\s?[–-]\s?(\d{1,4})(?![\d.,-])")
+_RANGE = re.compile(r"(?<![\d.,-])(\d{1,4})\s?[–-]\s?(\d{1,4})(?![\d-]|[.,]\d)")  # "... 10-20." ends a sentence
 _FRACTION = re.compile(r"(?<![\d/])(\d)/(\d)(?![\d/])")
 _NEGATIVE = re.compile(r"(?<![\w.])-(?=\d)")
 _VERSION = re.compile(r"\b\d+(?:\.\d+){2,}\b")
@@ -105,6 +112,8 @@ def normalize_for_speech(text: str) -> str:
     text = _DOMAIN.sub(lambda m: _spell_address(m[0]), text)
     text = _EMOJI.sub(" ", text)
     text = _ISO_DATE.sub(_speak_iso_date, text)
+    text = _PHONE.sub(_speak_phone_number, text)
+    text = _DIALED.sub(lambda m: f"{m[1]} {digits_to_words(m[2])}", text)
     text = _MONTH_DAY.sub(lambda m: f"{m[1]} {ordinal_to_words(int(m[2]))}" if 1 <= int(m[2]) <= 31 else m[0], text)
     text = _DAY_MONTH.sub(lambda m: f"the {ordinal_to_words(int(m[1]))} of {m[2]}" if 1 <= int(m[1]) <= 31 else m[0], text)
     text = _TIME.sub(_speak_time, text)
@@ -115,7 +124,7 @@ def normalize_for_speech(text: str) -> str:
     text = _DEGREES.sub(lambda m: f"{'minus ' if m[1] else ''}{decimal_to_words(m[2])} degrees "
                         f"{'Celsius' if m[3] == 'C' else 'Fahrenheit'}", text)  # fmt: skip
     text = _ORDINAL.sub(lambda m: ordinal_to_words(int(m[1])), text)
-    text = _RANGE.sub(lambda m: f"{_speak_integer(m[1])} to {_speak_integer(m[2])}", text)
+    text = _RANGE.sub(lambda m: f"{_speak_number(m[1])} to {_speak_number(m[2])}", text)
     text = _FRACTION.sub(_speak_fraction, text)
     text = _NEGATIVE.sub("minus ", text)
     text = _VERSION.sub(lambda m: " point ".join(number_to_words(int(p)) for p in m[0].split(".")), text)
@@ -179,6 +188,15 @@ def _speak_iso_date(match: re.Match[str]) -> str:
     spoken = f"{_MONTHS[month - 1]} {ordinal_to_words(day)}, {_speak_number(match[1])}"
     clock = _clock_words(int(match[4]), int(match[5]), None) if match[4] else None
     return f"{spoken}, {clock}" if clock else spoken
+
+
+def _speak_phone_number(match: re.Match[str]) -> str:
+    groups = re.split(r"[ -]", match[2])
+    digits = sum(len(g) for g in groups)
+    if not 7 <= digits <= 15 or (len(groups) == 2 and not match[1] and not groups[0].startswith("0")
+                                 and (len(groups[0]), len(groups[1])) != (3, 4)):  # fmt: skip
+        return match[0]
+    return ("plus " if match[1] else "") + ", ".join(digits_to_words(g) for g in groups)
 
 
 def _speak_time(match: re.Match[str]) -> str:
