@@ -95,7 +95,7 @@ async def test_a_reply_reads_the_score_after_the_users_words_in_its_own_prefill(
     plain, _, _ = await collect(engine, messages=conversation, params=SamplingParams(max_tokens=12))
     assert tokens == plain
     # the server's notes (a spelling question's letters, the answer beside a question the model answers "Yes" by
-    # habit) are not the user's words: the score is read before them
+    # habit or a request only a tool meets, a conversion's figure) are not the user's words: the score is read before them
     without_tools = partial(add_first, WITHOUT_TOOLS)
     for hint, question in ((with_spelling_hint, "How do you spell necessary?"), (PERSON_NOTE.add, "Are you human?"),
                            (without_tools, "Is it the weekend?"), (without_tools, "Remind me to call Anna at nine."),

@@ -76,7 +76,7 @@ class Responses:
         server's own system prompt gets ``limits_prompt`` after it where the reply (``tool_use``: the session's unless
         given) has no tools. With ``hints``, a newest user message that asks how a word is spelled gets the word's
         letters (``spelling_hints``), one that asks for a unit conversion its figure (``conversion_hints``), and one the
-        model answers "Yes" by habit the answer to say, one asking for a suggestion a word to suggest, where the
+        model answers "Yes" by habit the answer to say and one asking for a suggestion the word to suggest, where the
         session is on the server's own system prompt (``answer_hints``, ``app/engine/notes.py``); none where the
         response brings its own ``instructions`` (a task of the client's, not an answer)."""
         system = instructions
@@ -141,8 +141,8 @@ class Responses:
                 and self.session.settings.tool_call_floor > 0)
 
     def without_tools(self, messages: list[dict[str, str]]) -> list[dict[str, str]]:
-        """A reply's ``messages`` as a reply without tools has them (``_system``, and the note a question about the day
-        or time gets there)."""
+        """A reply's ``messages`` as a reply without tools has them (``_system``, and the notes a reply without tools
+        gets: a question about the day or time, a request only a tool meets)."""
         if not messages or messages[0].get("role") != "system":
             return messages
         system = messages[0]["content"]
