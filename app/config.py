@@ -235,9 +235,11 @@ class Settings(BaseSettings):
         "'Yes' by habit: whether it is a person ('Are you human?' -> 'Yes, I am a human.' otherwise), and, in a reply "
         "with no tools and the limits prompt on, a yes-or-no question about the day or time ('Is it the weekend?') or a "
         "request only a tool could meet ('Remind me to take my pills at nine.' -> 'Sure, I'll remind you.' otherwise), "
-        "added to that message in the reply's prompt; and a question asking for a suggestion is told to suggest ('What "
-        "should I watch on TV tonight?' -> 'I can't watch TV, sorry.' otherwise; docs/benchmarks.md, 'Not a person', "
-        "'Nothing promised').",
+        "added to that message in the reply's prompt; a question asking for a suggestion is told to suggest ('What "
+        "should I watch on TV tonight?' -> 'I can't watch TV, sorry.' otherwise), and a request to write a few lines to "
+        "write them ('Can you help me write a birthday message for my mom?' -> 'Sure, I can help you write a "
+        "birthday message for your mom. Let me know what you'd like to include in the message.' otherwise; "
+        "docs/benchmarks.md, 'Not a person', 'Nothing promised', 'Written when asked').",
     )
     spelling_hints: bool = Field(
         True,

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from app.engine.notes import (CALENDAR_NOTE, CLOCK_NOTE, EMERGENCY_NOTE, HOME_NOTE, MEMO_NOTE, MESSAGE_NOTE, MUSIC_NOTE,
-                              PERSON_NOTE, PURCHASE_NOTE, REMINDER_NOTE, SUGGEST_NOTE, WITHOUT_TOOLS, add_first, user_words)
+                              PERSON_NOTE, PURCHASE_NOTE, REMINDER_NOTE, SUGGEST_NOTE, WITHOUT_TOOLS, WRITE_NOTE, add_first,
+                              user_words)
 
 CLOCK = {"type": "function", "name": "get_current_time", "description": "The user's local date and time.",
          "parameters": {"type": "object", "properties": {}}}  # fmt: skip
@@ -93,6 +94,28 @@ def test_other_questions_are_not_taken_for_one(message: str) -> None:
     assert not SUGGEST_NOTE.finds(message)
 
 
+@pytest.mark.parametrize("request_", [
+    "Can you help me write a birthday message for my mom?", "Help me write a thank-you note to my neighbour.",
+    "Can you write a short poem about the sea?", "Could you help me with a toast for my sister's wedding?",
+    "I need a caption for my holiday photo.", "Write a get well soon message for my colleague.",
+    "Help me come up with a congratulations message for my cousin's graduation.", "Can you write me a haiku about autumn?",
+    "Can you draft a short email asking for a day off?", "Please make up a riddle for my kids.",
+    "Write an email to my boss saying I'll be late.", "I'd like a short speech for my dad's retirement party.",
+])  # fmt: skip
+def test_a_request_to_write_a_few_lines_is_known(request_: str) -> None:
+    assert WRITE_NOTE.finds(request_)
+
+
+@pytest.mark.parametrize("message", [
+    "How do I write a cover letter?", "Write down that I owe Sam ten pounds.", "Who wrote this song?", "I need a new phone.",
+    "Can you help me with my homework?", "Write a Python function that adds two numbers.", "Tell me a story.",
+    "Send an email to my boss saying I'll be late.", "Make a note that I need to call the bank.", "Can you read my message?",
+    "What should I write in a birthday card?", "I wrote a poem yesterday.",
+])  # fmt: skip
+def test_other_messages_are_not_taken_for_a_request_to_write(message: str) -> None:
+    assert not WRITE_NOTE.finds(message)
+
+
 REQUESTS = {
     EMERGENCY_NOTE: ["Can you call an ambulance?", "Call the police!", "I need an ambulance.", "Please call 911."],
     MESSAGE_NOTE: ["Text my sister that I'll be home soon.", "Call my mum.", "Send an email to my boss saying I'll be late.",
@@ -152,6 +175,15 @@ def test_one_note_of_a_reply_without_tools_and_only_once() -> None:
     assert user_words(both[-1]["content"]) == "Are you a robot? Play some jazz."
 
 
+def test_a_request_only_a_tool_meets_comes_before_one_to_write() -> None:
+    asked = [{"role": "user", "content": "Write a poem, and add it to my notes."}]
+    noted = add_first((*WITHOUT_TOOLS, WRITE_NOTE), asked)
+    assert noted[-1]["content"].endswith(MEMO_NOTE.note) and WRITE_NOTE.note not in noted[-1]["content"]
+    written = add_first((*WITHOUT_TOOLS, WRITE_NOTE), [{"role": "user", "content": "Write a poem about the sea."}])
+    assert written[-1]["content"].endswith(WRITE_NOTE.note)
+    assert user_words(written[-1]["content"]) == "Write a poem about the sea."
+
+
 async def test_a_reply_on_the_servers_prompt_gets_the_notes_and_one_on_the_clients_does_not(tmp_path) -> None:
     """The session's wiring, on the realtime rig's fake engine: the last message of each reply the engine was asked
     for, and the conversation, which keeps the user's own words."""
@@ -179,6 +211,7 @@ async def test_a_reply_on_the_servers_prompt_gets_the_notes_and_one_on_the_clien
         with_tools = {"type": "response.create", "response": {"tools": [CLOCK]}}
         assert MEMO_NOTE.note in await last_message_of_reply("Add milk to my shopping list.", plain)
         assert SUGGEST_NOTE.note in await last_message_of_reply("What should I watch on TV tonight?", plain)
+        assert WRITE_NOTE.note in await last_message_of_reply("Help me write a birthday message for my mom.", plain)
         assert await last_message_of_reply("Is it the weekend?", with_tools) == "Is it the weekend?"  # it may call
         tooled = rig.engine.requests[-1]["messages"]
         assert CLOCK_NOTE.note in rig.session.responses.without_tools(tooled)[-1]["content"]  # the same reply in words
@@ -186,9 +219,13 @@ async def test_a_reply_on_the_servers_prompt_gets_the_notes_and_one_on_the_clien
         tooled = rig.engine.requests[-1]["messages"]
         assert rig.session.responses.without_tools(tooled)[-1]["content"].count(PERSON_NOTE.note) == 1
         assert SUGGEST_NOTE.note in await last_message_of_reply("What should I read next?", with_tools)
+        assert WRITE_NOTE.note in await last_message_of_reply("Can you write a haiku about rain?", with_tools)
+        tooled = rig.engine.requests[-1]["messages"]
+        assert rig.session.responses.without_tools(tooled)[-1]["content"].count(WRITE_NOTE.note) == 1
         await rig.send({"type": "session.update", "session": {"type": "realtime", "instructions": "You are Anna."}})
         assert await last_message_of_reply("Are you human?", plain) == "Are you human?"  # the client's character
         assert await last_message_of_reply("Is it the weekend?", plain) == "Is it the weekend?"
         assert await last_message_of_reply("What should I read next?", plain) == "What should I read next?"
+        assert await last_message_of_reply("Write a poem about rain.", plain) == "Write a poem about rain."
     finally:
         await rig.close()

@@ -9,8 +9,9 @@ letters, gives the answer to say; the model says it, and no other reply sees it.
 newest user message of a reply's prompt; the conversation keeps the user's words. A reply without tools gets the same
 for a request only a tool could meet, which the model agreed to ("Remind me to take my pills at nine." -> "Sure, I'll
 remind you."), and a question asking for a suggestion is told to suggest, which it declined as if asked to do the
-thing ("What should I watch on TV tonight?" -> "I can't watch TV, sorry."). The patterns know the common forms only;
-a message they miss is answered as before.
+thing ("What should I watch on TV tonight?" -> "I can't watch TV, sorry."), and a request to write a few lines is told
+to write them, which it met by asking what to put in them. The patterns know the common forms only; a message they
+miss is answered as before.
 """
 
 from __future__ import annotations
@@ -65,7 +66,7 @@ def add_first(notes: tuple[Note, ...], messages: list[dict]) -> list[dict]:
 def user_words(content: str) -> str:
     """A user message's own words, without the notes the server added (the answers, a figure, a word's letters): where the
     end-of-turn score is read, after the words the user said."""
-    for note in (*WITHOUT_TOOLS, SUGGEST_NOTE, PERSON_NOTE):  # the last added first
+    for note in (*WITHOUT_TOOLS, WRITE_NOTE, SUGGEST_NOTE, PERSON_NOTE):  # the last added first
         content = content.removesuffix(note.note)
     return without_spelling_hint(without_conversion_hint(content))
 
@@ -184,3 +185,19 @@ PURCHASE_NOTE = Note.answer(_PURCHASE, "Sorry, I can't order, buy or book anythi
 # for a reply without tools, the first that asks: what it would pretend to look up or do
 WITHOUT_TOOLS = (CLOCK_NOTE, EMERGENCY_NOTE, MESSAGE_NOTE, REMINDER_NOTE, CALENDAR_NOTE, MEMO_NOTE, MUSIC_NOTE, HOME_NOTE,
                  PURCHASE_NOTE)
+
+# A request to write a few lines for the user, which the model met one time in six by agreeing and asking what to put
+# in them ("Can you help me write a birthday message for my mom?" -> "Sure, I can help you write a birthday message for
+# your mom. Let me know what you'd like to include in the message."): told to write them, it does (docs/benchmarks.md,
+# "Written when asked").
+_TEXTS = (r"(?:messages?|notes?|cards?|poems?|haiku|limericks?|rhymes?|verses?|songs?|lyrics|stor(?:y|ies)|toasts?"
+          r"|speech(?:es)?|captions?|e-?mails?|letters?|texts?|invitations?|invites?|apolog(?:y|ies)|greetings?|wish(?:es)?"
+          r"|tweets?|posts?|slogans?|taglines?|riddles?|bio|introduction|intro|thank(?:-| )you|eulogy|vows|announcement)\b")
+_WRITE_REQUEST = re.compile(
+    rf"{_ASKED}(?:help (?:me|us) )?(?:write|draft|compose|come up with|make up|put together|think up)(?! down\b| up\b)"
+    rf"(?: me| us)? (?:an? |some |the |my |our |two |three )?(?:[\w'-]+ ){{0,3}}?{_TEXTS}"
+    rf"|{_ASKED}help (?:me|us) (?:with )?(?:an? |my |the |some )(?:[\w'-]+ ){{0,3}}?{_TEXTS}"
+    rf"|\bi(?: need|'d like| would like) (?:an? |some )(?:[\w'-]+ ){{0,3}}?{_TEXTS}",
+    re.I,
+)
+WRITE_NOTE = Note(_WRITE_REQUEST, "Write it for the user now, short, without asking for details.")
