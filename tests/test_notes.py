@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from app.engine.notes import (CALENDAR_NOTE, CLOCK_NOTE, EMERGENCY_NOTE, HOME_NOTE, MEMO_NOTE, MESSAGE_NOTE, MUSIC_NOTE,
-                              PERSON_NOTE, PURCHASE_NOTE, REMINDER_NOTE, SUGGEST_NOTE, WITHOUT_TOOLS, WRITE_NOTE, add_first,
-                              user_words)
+                              NEWS_NOTE, PERSON_NOTE, PURCHASE_NOTE, REMINDER_NOTE, SUGGEST_NOTE, WITHOUT_TOOLS, WRITE_NOTE,
+                              add_first, user_words)
 
 CLOCK = {"type": "function", "name": "get_current_time", "description": "The user's local date and time.",
          "parameters": {"type": "object", "properties": {}}}  # fmt: skip
@@ -116,6 +116,26 @@ def test_other_messages_are_not_taken_for_a_request_to_write(message: str) -> No
     assert not WRITE_NOTE.finds(message)
 
 
+@pytest.mark.parametrize("news", [
+    "I have a meeting with Doctor Patel tomorrow.", "I have a job interview tomorrow.", "My daughter starts school tomorrow.",
+    "Tomorrow is my birthday.", "We're having a barbecue on Sunday.", "I've got a dentist appointment at ten.",
+    "My flight leaves at six tomorrow morning.", "Tonight I'm cooking dinner for my parents.",
+    "Guess what, I'm getting married next month!", "We have guests coming over tonight.",
+])  # fmt: skip
+def test_the_users_news_is_known(news: str) -> None:
+    assert NEWS_NOTE.finds(news)
+
+
+@pytest.mark.parametrize("message", [
+    "I want to know the weather tomorrow.", "I'm wondering if it will rain tomorrow.", "What do I have tomorrow?",
+    "I have a meeting tomorrow, remind me at nine.", "I'm going to the gym tomorrow, what should I eat?", "I'm a nurse.",
+    "Set an alarm for tomorrow at seven.", "I need to write a text telling my boss I'm sick today.", "It's raining today.",
+    "I'm flying to Tokyo on Friday. Can you book a hotel?", "My name is Tomas.", "I have a question.",
+])  # fmt: skip
+def test_other_messages_are_not_taken_for_news(message: str) -> None:
+    assert not NEWS_NOTE.finds(message)
+
+
 REQUESTS = {
     EMERGENCY_NOTE: ["Can you call an ambulance?", "Call the police!", "I need an ambulance.", "Please call 911."],
     MESSAGE_NOTE: ["Text my sister that I'll be home soon.", "Call my mum.", "Send an email to my boss saying I'll be late.",
@@ -175,10 +195,14 @@ def test_one_note_of_a_reply_without_tools_and_only_once() -> None:
     assert user_words(both[-1]["content"]) == "Are you a robot? Play some jazz."
 
 
-def test_a_request_only_a_tool_meets_comes_before_one_to_write() -> None:
+def test_a_request_only_a_tool_meets_comes_before_one_to_write_and_news() -> None:
     asked = [{"role": "user", "content": "Write a poem, and add it to my notes."}]
     noted = add_first((*WITHOUT_TOOLS, WRITE_NOTE), asked)
     assert noted[-1]["content"].endswith(MEMO_NOTE.note) and WRITE_NOTE.note not in noted[-1]["content"]
+    reminded = add_first((*WITHOUT_TOOLS, NEWS_NOTE), [{"role": "user", "content": "I'm off tomorrow. Wake me at ten."}])
+    assert reminded[-1]["content"].endswith(REMINDER_NOTE.note) and NEWS_NOTE.note not in reminded[-1]["content"]
+    news = add_first((*WITHOUT_TOOLS, WRITE_NOTE, NEWS_NOTE), [{"role": "user", "content": "I'm off tomorrow."}])
+    assert news[-1]["content"].endswith(NEWS_NOTE.note) and user_words(news[-1]["content"]) == "I'm off tomorrow."
     written = add_first((*WITHOUT_TOOLS, WRITE_NOTE), [{"role": "user", "content": "Write a poem about the sea."}])
     assert written[-1]["content"].endswith(WRITE_NOTE.note)
     assert user_words(written[-1]["content"]) == "Write a poem about the sea."
@@ -212,6 +236,7 @@ async def test_a_reply_on_the_servers_prompt_gets_the_notes_and_one_on_the_clien
         assert MEMO_NOTE.note in await last_message_of_reply("Add milk to my shopping list.", plain)
         assert SUGGEST_NOTE.note in await last_message_of_reply("What should I watch on TV tonight?", plain)
         assert WRITE_NOTE.note in await last_message_of_reply("Help me write a birthday message for my mom.", plain)
+        assert NEWS_NOTE.note in await last_message_of_reply("I have a job interview tomorrow.", plain)
         assert await last_message_of_reply("Is it the weekend?", with_tools) == "Is it the weekend?"  # it may call
         tooled = rig.engine.requests[-1]["messages"]
         assert CLOCK_NOTE.note in rig.session.responses.without_tools(tooled)[-1]["content"]  # the same reply in words
@@ -222,6 +247,7 @@ async def test_a_reply_on_the_servers_prompt_gets_the_notes_and_one_on_the_clien
         assert WRITE_NOTE.note in await last_message_of_reply("Can you write a haiku about rain?", with_tools)
         tooled = rig.engine.requests[-1]["messages"]
         assert rig.session.responses.without_tools(tooled)[-1]["content"].count(WRITE_NOTE.note) == 1
+        assert NEWS_NOTE.note in await last_message_of_reply("We're having a barbecue on Sunday.", with_tools)
         await rig.send({"type": "session.update", "session": {"type": "realtime", "instructions": "You are Anna."}})
         assert await last_message_of_reply("Are you human?", plain) == "Are you human?"  # the client's character
         assert await last_message_of_reply("Is it the weekend?", plain) == "Is it the weekend?"

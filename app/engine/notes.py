@@ -10,8 +10,9 @@ newest user message of a reply's prompt; the conversation keeps the user's words
 for a request only a tool could meet, which the model agreed to ("Remind me to take my pills at nine." -> "Sure, I'll
 remind you."), and a question asking for a suggestion is told to suggest, which it declined as if asked to do the
 thing ("What should I watch on TV tonight?" -> "I can't watch TV, sorry."), and a request to write a few lines is told
-to write them, which it met by asking what to put in them. The patterns know the common forms only; a message they
-miss is answered as before.
+to write them, which it met by asking what to put in them, and the user's news about their day to be answered warmly,
+which it declined ("I have a job interview tomorrow." -> "I'm sorry, I can't assist with that."). The patterns know
+the common forms only; a message they miss is answered as before.
 """
 
 from __future__ import annotations
@@ -66,7 +67,7 @@ def add_first(notes: tuple[Note, ...], messages: list[dict]) -> list[dict]:
 def user_words(content: str) -> str:
     """A user message's own words, without the notes the server added (the answers, a figure, a word's letters): where the
     end-of-turn score is read, after the words the user said."""
-    for note in (*WITHOUT_TOOLS, WRITE_NOTE, SUGGEST_NOTE, PERSON_NOTE):  # the last added first
+    for note in (*WITHOUT_TOOLS, WRITE_NOTE, NEWS_NOTE, SUGGEST_NOTE, PERSON_NOTE):  # the last added first
         content = content.removesuffix(note.note)
     return without_spelling_hint(without_conversion_hint(content))
 
@@ -201,3 +202,28 @@ _WRITE_REQUEST = re.compile(
     re.I,
 )
 WRITE_NOTE = Note(_WRITE_REQUEST, "Write it for the user now, short, without asking for details.")
+
+# The user's news about their day, which the limits prompt's declines reached one time in six ("I have a meeting with
+# Doctor Patel tomorrow." -> "I'm sorry, I can't check the weather from here.", "I have a job interview tomorrow." ->
+# "I'm sorry, I can't assist with that."): told it is news, the model answers it warmly (docs/benchmarks.md, "The
+# user's plans"). A statement (no question in the message, no request) that says what the user or theirs have, do or
+# are at a stated time.
+_WHEN_SAID = (rf"(?:tomorrow|tonight|today|later today|this (?:morning|afternoon|evening|weekend|week|month|year|{_DAY})"
+              rf"|next (?:week|month|year|weekend|{_DAY})|(?:on|this coming) {_DAY}|on the weekend|at the weekend"
+              r"|at (?:\d{1,2}(?:[:.]\d\d)?(?: ?[ap]\.?m\b\.?)?|noon|midnight|one|two|three|four|five|six|seven|eight|nine|ten"
+              r"|eleven|twelve)\b|in (?:a|an|two|three|four|five|\d+) (?:days?|weeks?|months?|hours?))\b")
+_USERS_NEWS = re.compile(
+    r"^(?![^?]*\?)"  # a statement
+    r"(?!.*(?:^|[.!,;:]\s*)(?:(?:and|so|but|also|please|can you|could you|will you) )*(?:set|remind|wake|call|text|message"
+    r"|send|play|add|book|order|buy|turn|tell|give|help|write|find|check|put|make|schedule|cancel|let|what|how|when|where"
+    r"|who|which|why)\b)"  # with no request or question in it
+    r"(?!.*\b(?:weather|forecast|raining|wonder|wondering|curious|know)\b)"  # nor a live fact half asked for
+    r"(?!.*\b(?:i|we) (?:need|want|'d like|would like) (?:you )?to (?:write|send|know|find|get|buy|book|order|make|call"
+    r"|text)\b)"  # nor a request in other words
+    r"(?=.*\b(?:(?:i|we)(?:'m| am|'re| are|'ve got| have got| have| got|'ll be| will be)|(?:my|our) (?:[\w']+ ){1,2}?"
+    rf"(?:is|are|'s|starts|leaves|has|have|comes|arrives|begins|gets|turns|moves)|(?:{_DAY}|tomorrow|today|tonight)"
+    r" is (?:my|our))\b)"  # the user's or theirs
+    rf".*\b{_WHEN_SAID}",  # at a stated time
+    re.I | re.S,
+)
+NEWS_NOTE = Note(_USERS_NEWS, "Reply warmly to the user's news.")
