@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from app.engine.notes import (CALENDAR_NOTE, CLOCK_NOTE, EMERGENCY_NOTE, HOME_NOTE, MEMO_NOTE, MESSAGE_NOTE, MUSIC_NOTE,
-                              NEWS_NOTE, PERSON_NOTE, PURCHASE_NOTE, REMINDER_NOTE, SUGGEST_NOTE, WITHOUT_TOOLS, WRITE_NOTE,
-                              add_first, user_words)
+                              NEWS_NOTE, PERSON_NOTE, PURCHASE_NOTE, REMINDER_NOTE, STORY_NOTE, SUGGEST_NOTE, WITHOUT_TOOLS,
+                              WRITE_NOTE, add_first, user_words)
 
 CLOCK = {"type": "function", "name": "get_current_time", "description": "The user's local date and time.",
          "parameters": {"type": "object", "properties": {}}}  # fmt: skip
@@ -114,6 +114,24 @@ def test_a_request_to_write_a_few_lines_is_known(request_: str) -> None:
 ])  # fmt: skip
 def test_other_messages_are_not_taken_for_a_request_to_write(message: str) -> None:
     assert not WRITE_NOTE.finds(message)
+
+
+@pytest.mark.parametrize("request_", [
+    "Tell me a scary story.", "Tell me a ghost story.", "Can you tell me a story about a vampire?", "Tell me a long story.",
+    "Please tell us a bedtime story.", "I'd like to hear a funny story.", "Tell me another story.", "How about a sad story?",
+    "Read my son a story about a dragon.",
+])  # fmt: skip
+def test_a_request_for_a_story_is_known(request_: str) -> None:
+    assert STORY_NOTE.finds(request_)
+
+
+@pytest.mark.parametrize("message", [
+    "Tell me the story of the Titanic.", "Tell me a true story about a dog.", "What's your favourite story?",
+    "I read a story about a dragon.", "Write a short bedtime story about a sleepy bear.", "Tell me a joke.",
+    "That story was scary.",
+])  # fmt: skip
+def test_other_messages_are_not_taken_for_a_request_for_a_story(message: str) -> None:
+    assert not STORY_NOTE.finds(message)
 
 
 @pytest.mark.parametrize("news", [
@@ -237,6 +255,7 @@ async def test_a_reply_on_the_servers_prompt_gets_the_notes_and_one_on_the_clien
         assert SUGGEST_NOTE.note in await last_message_of_reply("What should I watch on TV tonight?", plain)
         assert WRITE_NOTE.note in await last_message_of_reply("Help me write a birthday message for my mom.", plain)
         assert NEWS_NOTE.note in await last_message_of_reply("I have a job interview tomorrow.", plain)
+        assert STORY_NOTE.note in await last_message_of_reply("Tell me a ghost story.", plain)
         assert await last_message_of_reply("Is it the weekend?", with_tools) == "Is it the weekend?"  # it may call
         tooled = rig.engine.requests[-1]["messages"]
         assert CLOCK_NOTE.note in rig.session.responses.without_tools(tooled)[-1]["content"]  # the same reply in words

@@ -10,8 +10,9 @@ newest user message of a reply's prompt; the conversation keeps the user's words
 for a request only a tool could meet, which the model agreed to ("Remind me to take my pills at nine." -> "Sure, I'll
 remind you."), and a question asking for a suggestion is told to suggest, which it declined as if asked to do the
 thing ("What should I watch on TV tonight?" -> "I can't watch TV, sorry."), and a request to write a few lines is told
-to write them, which it met by asking what to put in them, and the user's news about their day to be answered warmly,
-which it declined ("I have a job interview tomorrow." -> "I'm sorry, I can't assist with that."). The patterns know
+to write them, which it met by asking what to put in them, a story asked for to be made up, which it declined for
+some kinds ("Tell me a ghost story."), and the user's news about their day to be answered warmly, which it declined
+("I have a job interview tomorrow." -> "I'm sorry, I can't assist with that."). The patterns know
 the common forms only; a message they miss is answered as before.
 """
 
@@ -67,7 +68,7 @@ def add_first(notes: tuple[Note, ...], messages: list[dict]) -> list[dict]:
 def user_words(content: str) -> str:
     """A user message's own words, without the notes the server added (the answers, a figure, a word's letters): where the
     end-of-turn score is read, after the words the user said."""
-    for note in (*WITHOUT_TOOLS, WRITE_NOTE, NEWS_NOTE, SUGGEST_NOTE, PERSON_NOTE):  # the last added first
+    for note in (*WITHOUT_TOOLS, WRITE_NOTE, STORY_NOTE, NEWS_NOTE, SUGGEST_NOTE, PERSON_NOTE):  # the last added first
         content = content.removesuffix(note.note)
     return without_spelling_hint(without_conversion_hint(content))
 
@@ -227,3 +228,17 @@ _USERS_NEWS = re.compile(
     re.I | re.S,
 )
 NEWS_NOTE = Note(_USERS_NEWS, "Reply warmly to the user's news.")
+
+# A story asked for, which the limits prompt's "say briefly that you can't" still reached for some kinds ("Tell me a
+# ghost story." -> "I'm sorry, I can't tell you a ghost story." in three runs of three), and which the prompt's own
+# example story was told for instead ("Once upon a time, a little fox found a key ..."): told to make one up, the model
+# tells a new one (docs/benchmarks.md, "A story, told, not declined"). A story of something that happened ("Tell me the
+# story of the Titanic.") gets none.
+_STORY = r"(?:story|stories|tale|fable)\b"
+_STORY_REQUEST = re.compile(
+    rf"{_ASKED}(?:tell|read|give|make up) (?:me |us |my \w+ |the kids )?(?:an? |another |one more |some )(?!true\b)"
+    rf"(?:[\w'-]+ ){{0,3}}?{_STORY}|\bi(?: want| wanna|'d like| would like) to hear (?:an? |another )(?!true\b)"
+    rf"(?:[\w'-]+ ){{0,3}}?{_STORY}|\b(?:how about|what about) (?:an? |another )(?:[\w'-]+ ){{0,2}}?{_STORY}",
+    re.I,
+)
+STORY_NOTE = Note(_STORY_REQUEST, "Make up a new story of a few sentences, as asked.")
