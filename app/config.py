@@ -231,18 +231,19 @@ class Settings(BaseSettings):
     )
     answer_hints: bool = Field(
         True,
-        description="On the server's own system prompt, give the model the answer to say beside a question it answers "
-        "'Yes' by habit: whether it is a person ('Are you human?' -> 'Yes, I am a human.' otherwise), and, in a reply "
-        "with no tools and the limits prompt on, a yes-or-no question about the day or time ('Is it the weekend?') or a "
-        "request only a tool could meet ('Remind me to take my pills at nine.' -> 'Sure, I'll remind you.' otherwise), "
-        "added to that message in the reply's prompt; a question asking for a suggestion is told to suggest ('What "
-        "should I watch on TV tonight?' -> 'I can't watch TV, sorry.' otherwise), a request to write a few lines to "
-        "write them ('Can you help me write a birthday message for my mom?' -> 'Sure, I can help you write a "
-        "birthday message for your mom. Let me know what you'd like to include in the message.' otherwise), a story "
-        "asked for to be made up ('Tell me a ghost story.' -> 'I'm sorry, I can't tell you a ghost story.' otherwise), and "
-        "the user's news about their day to be answered warmly ('I have a job interview tomorrow.' -> 'I'm sorry, I "
-        "can't assist with that.' otherwise; docs/benchmarks.md, 'Not a person', 'Nothing promised', 'Written when asked', "
-        "'A story, told', 'The user's plans').",
+        description="On the server's own system prompt, give the model the answer to say beside a question it answers 'Yes' by "
+        "habit: whether it is a person ('Are you human?' -> 'Yes, I am a human.' otherwise), and, in a reply with no "
+        "tools and the limits prompt on, a yes-or-no question about the day or time ('Is it the weekend?') or a "
+        "request only a tool could meet ('Remind me to take my pills at nine.' -> 'Sure, I'll remind you.' "
+        "otherwise), and, with tools or without, a request to change its voice ('Can you speak slower?' -> 'Yes, I "
+        "can speak slower.' otherwise), added to that message in the reply's prompt; a question asking for a "
+        "suggestion is told to suggest ('What should I watch on TV tonight?' -> 'I can't watch TV, sorry.' "
+        "otherwise), a request to write a few lines to write them ('Can you help me write a birthday message for my "
+        "mom?' -> 'Sure, I can help you write a birthday message for your mom. Let me know what you'd like to include"
+        " in the message.' otherwise), a story asked for to be made up ('Tell me a ghost story.' -> 'I'm sorry, I "
+        "can't tell you a ghost story.' otherwise), and the user's news about their day to be answered warmly ('I "
+        "have a job interview tomorrow.' -> 'I'm sorry, I can't assist with that.' otherwise; docs/benchmarks.md, "
+        "'Not a person', 'Nothing promised', 'Written when asked', 'A story, told', 'The user's plans').",
     )
     spelling_hints: bool = Field(
         True,

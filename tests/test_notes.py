@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from app.engine.notes import (CALENDAR_NOTE, CLOCK_NOTE, EMERGENCY_NOTE, HOME_NOTE, MEMO_NOTE, MESSAGE_NOTE, MUSIC_NOTE,
-                              NEWS_NOTE, PERSON_NOTE, PURCHASE_NOTE, REMINDER_NOTE, STORY_NOTE, SUGGEST_NOTE, WITHOUT_TOOLS,
-                              WRITE_NOTE, add_first, user_words)
+                              NEWS_NOTE, PERSON_NOTE, PURCHASE_NOTE, REMINDER_NOTE, STORY_NOTE, SUGGEST_NOTE, VOICE_NOTE,
+                              WITHOUT_TOOLS, WRITE_NOTE, add_first, user_words)
 
 CLOCK = {"type": "function", "name": "get_current_time", "description": "The user's local date and time.",
          "parameters": {"type": "object", "properties": {}}}  # fmt: skip
@@ -132,6 +132,25 @@ def test_a_request_for_a_story_is_known(request_: str) -> None:
 ])  # fmt: skip
 def test_other_messages_are_not_taken_for_a_request_for_a_story(message: str) -> None:
     assert not STORY_NOTE.finds(message)
+
+
+@pytest.mark.parametrize("request_", [
+    "Can you speak slower?", "Talk faster, please.", "Can you speak louder?", "Please speak more quietly.",
+    "Can you use a different voice?", "Could you talk more slowly?", "Can you speak with a woman's voice?", "Slow down, please.",
+    "You're talking too fast.", "Can you lower your voice?", "Can you use a British accent?", "Speak up!",
+    "Can you sound like a man?", "You speak too quickly.",
+])  # fmt: skip
+def test_a_request_to_change_the_assistants_voice_is_known(request_: str) -> None:
+    assert VOICE_NOTE.finds(request_)
+
+
+@pytest.mark.parametrize("message", [
+    "Talk like a pirate.", "Can you speak French?", "Speak to me in Spanish.", "Speed up my computer.",
+    "How fast can you talk?", "Slow down the recipe steps for me.", "My voice is hoarse.", "What accent do you have?",
+    "I speak slowly.",
+])  # fmt: skip
+def test_other_messages_are_not_taken_for_one_to_change_the_voice(message: str) -> None:
+    assert not VOICE_NOTE.finds(message)
 
 
 @pytest.mark.parametrize("news", [
@@ -267,6 +286,7 @@ async def test_a_reply_on_the_servers_prompt_gets_the_notes_and_one_on_the_clien
         tooled = rig.engine.requests[-1]["messages"]
         assert rig.session.responses.without_tools(tooled)[-1]["content"].count(WRITE_NOTE.note) == 1
         assert NEWS_NOTE.note in await last_message_of_reply("We're having a barbecue on Sunday.", with_tools)
+        assert VOICE_NOTE.note in await last_message_of_reply("Can you speak slower?", with_tools)
         await rig.send({"type": "session.update", "session": {"type": "realtime", "instructions": "You are Anna."}})
         assert await last_message_of_reply("Are you human?", plain) == "Are you human?"  # the client's character
         assert await last_message_of_reply("Is it the weekend?", plain) == "Is it the weekend?"

@@ -68,7 +68,7 @@ def add_first(notes: tuple[Note, ...], messages: list[dict]) -> list[dict]:
 def user_words(content: str) -> str:
     """A user message's own words, without the notes the server added (the answers, a figure, a word's letters): where the
     end-of-turn score is read, after the words the user said."""
-    for note in (*WITHOUT_TOOLS, WRITE_NOTE, STORY_NOTE, NEWS_NOTE, SUGGEST_NOTE, PERSON_NOTE):  # the last added first
+    for note in (*WITHOUT_TOOLS, VOICE_NOTE, WRITE_NOTE, STORY_NOTE, NEWS_NOTE, SUGGEST_NOTE, PERSON_NOTE):  # last added first
         content = content.removesuffix(note.note)
     return without_spelling_hint(without_conversion_hint(content))
 
@@ -242,3 +242,23 @@ _STORY_REQUEST = re.compile(
     re.I,
 )
 STORY_NOTE = Note(_STORY_REQUEST, "Make up a new story of a few sentences, as asked.")
+
+# A request to change the assistant's voice, which the model agreed to in nearly every run ("Can you speak slower?" ->
+# "Yes, I can speak slower.", "Can you use a different voice?" -> "Yes, I can use a different voice."), and nothing
+# changed: the speech is the server's synthesiser's, at its one voice and rate (docs/benchmarks.md, "Nothing
+# promised"). No tool changes it, so a reply with tools gets the answer too. "Talk like a pirate." and "Speak French."
+# are words, which the model can change, and get none.
+_PACE = (r"(?:(?:a )?(?:bit |little |lot )?|much |even )?(?:slower|faster|louder|quieter|softer|more (?:slowly|quickly"
+         r"|loudly|quietly|softly)|slowly|quickly|loudly|quietly|softly|up)\b")
+_VOICE_REQUEST = re.compile(
+    rf"{_ASKED}(?:speak|talk|say (?:it|that)|read (?:it|that))(?: it| that)? {_PACE}"
+    rf"|{_ASKED}(?:slow down|speed up)(?: a (?:bit|little))?(?=\s*(?:$|[.!?,]|please\b))"
+    rf"|{_ASKED}(?:use|change|switch|try|do|put on) (?:to )?(?:an? |your |another )?(?:[\w'-]+ ){{0,2}}?(?:voice|accent)\b"
+    rf"|{_ASKED}(?:speak|talk|sound) (?:with|in|like) (?:an? |the )?(?:[\w'-]+ ){{0,2}}?(?:voice|accent)\b"
+    rf"|{_ASKED}sound like (?:an? )?(?:man|woman|girl|boy|child|kid|robot)\b"
+    rf"|{_ASKED}(?:lower|raise|change) your (?:voice|speed|pace|volume)\b"
+    r"|\byou(?:'re talking|'re speaking| are talking| are speaking| talk| speak) (?:way |much |a bit |a little )?too "
+    r"(?:fast|quickly|slow|slowly|loud|loudly|quiet|quietly|softly)\b",
+    re.I,
+)
+VOICE_NOTE = Note.answer(_VOICE_REQUEST, "Sorry, I can't change how I sound or how fast I speak from here.")

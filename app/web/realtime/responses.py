@@ -16,7 +16,8 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from app.engine.api import Priority, SamplingParams
 from app.engine.conversions import with_conversion_hint
-from app.engine.notes import NEWS_NOTE, PERSON_NOTE, STORY_NOTE, SUGGEST_NOTE, WITHOUT_TOOLS, WRITE_NOTE, add_first
+from app.engine.notes import (NEWS_NOTE, PERSON_NOTE, STORY_NOTE, SUGGEST_NOTE, VOICE_NOTE, WITHOUT_TOOLS, WRITE_NOTE,
+                              add_first)
 from app.engine.spelling import with_spelling_hint
 from app.web.realtime import server_events as ev
 from app.web.realtime.client_events import ResponseCancel, ResponseCreate
@@ -152,14 +153,15 @@ class Responses:
     def _answer_notes(self, messages: list[dict[str, str]], instructions: str, *, tools: bool) -> list[dict[str, str]]:
         """``answer_hints``' notes (``app/engine/notes.py``) for a reply on ``instructions``: on the server's own system
         prompt only; those of a reply without tools (the clock, requests only a tool meets) only where ``_system`` adds
-        ``limits_prompt``, whose examples they follow, and before those for a request to write a few lines or a story,
-        or the user's news."""
+        ``limits_prompt``, whose examples they follow, and before those for a request to change its voice, to write a
+        few lines or a story, or the user's news."""
         settings = self.session.settings
         if not settings.answer_hints or instructions != settings.system_prompt:
             return messages
         messages = SUGGEST_NOTE.add(PERSON_NOTE.add(messages))
-        talk = (WRITE_NOTE, STORY_NOTE, NEWS_NOTE)  # what talk meets, which the model met with a question or a decline
-        return add_first(talk if tools or not settings.limits_prompt else (*WITHOUT_TOOLS, *talk), messages)
+        # what no tool meets: the assistant's voice, and what talk meets but the model met with a question or a decline
+        always = (VOICE_NOTE, WRITE_NOTE, STORY_NOTE, NEWS_NOTE)
+        return add_first(always if tools or not settings.limits_prompt else (*WITHOUT_TOOLS, *always), messages)
 
     async def create(self, event: ResponseCreate) -> None:
         if self.active is not None and not event.out_of_band:
