@@ -8,12 +8,13 @@ questions and kept the page's clock uncalled; the same fact written beside the q
 letters, gives the answer to say; the model says it, and no other reply sees it. A :class:`Note` adds it to the
 newest user message of a reply's prompt; the conversation keeps the user's words. A reply without tools gets the same
 for a request only a tool could meet, which the model agreed to ("Remind me to take my pills at nine." -> "Sure, I'll
-remind you."), and a question asking for a suggestion is told to suggest, which it declined as if asked to do the
-thing ("What should I watch on TV tonight?" -> "I can't watch TV, sorry."), and a request to write a few lines is told
-to write them, which it met by asking what to put in them, a story asked for to be made up, which it declined for
-some kinds ("Tell me a ghost story."), and the user's news about their day to be answered warmly, which it declined
-("I have a job interview tomorrow." -> "I'm sorry, I can't assist with that."). The patterns know
-the common forms only; a message they miss is answered as before.
+remind you."), and any reply for a request to change its voice ("Can you speak slower?" -> "Yes, I can speak
+slower."). Other notes say what to do: a question asking for a suggestion is told to suggest, which the model declined
+as if asked to do the thing ("What should I watch on TV tonight?" -> "I can't watch TV, sorry."), a request to write a
+few lines to write them (it asked what to put in them), a story asked for to be made up (declined for some kinds: "Tell
+me a ghost story."), and the user's news about their day to be answered warmly ("I have a job interview tomorrow." ->
+"I'm sorry, I can't assist with that."). The patterns know the common forms only; a message they miss is answered as
+before.
 """
 
 from __future__ import annotations
