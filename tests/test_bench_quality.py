@@ -20,7 +20,7 @@ from app.bench.quality import (
     summarize,
     Outcome,
 )
-from app.bench.quality_questions import CATEGORIES
+from app.bench.quality_questions import CATEGORIES, DECLINES
 from app.config import Settings
 
 # --------------------------------------------------------------------------- scoring rules
@@ -107,6 +107,15 @@ def test_wrong_phrases_fail_a_reply_whatever_else_it_says() -> None:
     maker = Item("m", "identity", ("Who made you?",), (), ("openai", "siri"))
     assert is_correct(maker, "The open-source voicechat project made me.")
     assert not is_correct(maker, "I was created by OpenAI.") and not is_correct(maker, "I'm Siri!")
+
+
+def test_eagerness_is_no_decline() -> None:
+    news = Item("p", "talk", ("I'm going to Paris next week.",), (), tuple(DECLINES))
+    assert is_correct(news, "That sounds wonderful! I can't wait to hear all about your trip.")
+    assert is_correct(news, "How exciting, I can hardly wait to hear about it!")
+    assert not is_correct(news, "I can't wait. Sorry, I can't help with trips.")
+    weather = Item("w", "limits", ("Will it rain tomorrow?",), tuple((phrase,) for phrase in DECLINES))
+    assert not is_correct(weather, "I can't wait for tomorrow's rain!")  # eagerness is no decline either
 
 
 def test_the_assistant_is_no_person() -> None:

@@ -239,11 +239,17 @@ def spelled_words(reply: str) -> list[str]:
     return [t.text for t in normalize(reply) if t.spelled]
 
 
+# "I can't wait to hear how it goes!": eagerness, not a decline, whatever "can't" says alone
+_EAGER = re.compile(r"\b(?:can't|can’t|cannot|can not|can hardly) wait\b", re.I)
+
+
 def is_correct(item: Item, reply: str) -> bool:
     """The item's rule: an accepted alternative matches and no wrong phrase does; an item without accepted
     answers takes any reply but one that repeats the user's last words. Spelling items want the letters spelled
     out ("N-E-C-E-S-S-A-R-Y", "n, e, c, ..."; a leading article "a"/"I" glued to them is forgiven), and every
-    word spelled out must be right: the bare word is in the question, so saying it proves nothing."""
+    word spelled out must be right: the bare word is in the question, so saying it proves nothing. "Can't wait"
+    is neither a decline nor any answer: it is taken out of the reply first."""
+    reply = _EAGER.sub(" ", reply)
     if item.wrong and matches(reply, item.wrong):
         return False
     if not item.answers:
