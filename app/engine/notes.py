@@ -69,7 +69,7 @@ def add_first(notes: tuple[Note, ...], messages: list[dict]) -> list[dict]:
 def user_words(content: str) -> str:
     """A user message's own words, without the notes the server added (the answers, a figure, a word's letters): where the
     end-of-turn score is read, after the words the user said."""
-    for note in (*WITHOUT_TOOLS, VOICE_NOTE, WRITE_NOTE, STORY_NOTE, NEWS_NOTE, SUGGEST_NOTE, PERSON_NOTE):  # last added first
+    for note in (*WITHOUT_TOOLS, *ANY_REPLY, SUGGEST_NOTE, PERSON_NOTE):  # the last added first
         content = content.removesuffix(note.note)
     return without_spelling_hint(without_conversion_hint(content))
 
@@ -263,3 +263,7 @@ _VOICE_REQUEST = re.compile(
     re.I,
 )
 VOICE_NOTE = Note.answer(_VOICE_REQUEST, "Sorry, I can't change how I sound or how fast I speak from here.")
+
+# for any reply, after a reply without tools has taken its own (``WITHOUT_TOOLS``), the first that asks: what no tool
+# changes (the voice), and what talk meets but the model met with a question or a decline
+ANY_REPLY = (VOICE_NOTE, WRITE_NOTE, STORY_NOTE, NEWS_NOTE)

@@ -16,8 +16,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from app.engine.api import Priority, SamplingParams
 from app.engine.conversions import with_conversion_hint
-from app.engine.notes import (NEWS_NOTE, PERSON_NOTE, STORY_NOTE, SUGGEST_NOTE, VOICE_NOTE, WITHOUT_TOOLS, WRITE_NOTE,
-                              add_first)
+from app.engine.notes import ANY_REPLY, PERSON_NOTE, SUGGEST_NOTE, WITHOUT_TOOLS, add_first
 from app.engine.spelling import with_spelling_hint
 from app.web.realtime import server_events as ev
 from app.web.realtime.client_events import ResponseCancel, ResponseCreate
@@ -159,9 +158,7 @@ class Responses:
         if not settings.answer_hints or instructions != settings.system_prompt:
             return messages
         messages = SUGGEST_NOTE.add(PERSON_NOTE.add(messages))
-        # what no tool meets: the assistant's voice, and what talk meets but the model met with a question or a decline
-        always = (VOICE_NOTE, WRITE_NOTE, STORY_NOTE, NEWS_NOTE)
-        return add_first(always if tools or not settings.limits_prompt else (*WITHOUT_TOOLS, *always), messages)
+        return add_first(ANY_REPLY if tools or not settings.limits_prompt else (*WITHOUT_TOOLS, *ANY_REPLY), messages)
 
     async def create(self, event: ResponseCreate) -> None:
         if self.active is not None and not event.out_of_band:
