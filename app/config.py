@@ -298,6 +298,11 @@ class Settings(BaseSettings):
 
     # --- speech out ---
     output_sample_rate: int = Field(24000, description="Default sample rate of audio sent to clients.")
+    tts_speed: float = Field(
+        1.0, ge=0.25, le=1.5,
+        description="How fast replies are spoken, a multiple of the voice's own rate; each session starts at it and may "
+        "set its own (`audio.output.speed`).",
+    )
     tts_threads: int = Field(
         2,
         description="CPU threads of the piper voice (one while an LLM engine on the same cores decodes several spoken "

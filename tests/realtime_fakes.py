@@ -150,15 +150,21 @@ class FakeRecognizer:
 
 
 class FakeSpeech:
-    """100 ms of PCM16 per word of a clause; records cancels."""
+    """100 ms of PCM16 per word of a clause at speed 1; records cancels and the speeds asked for."""
+
+    changes_speed = True
 
     def __init__(self) -> None:
         self.cancelled: list[str] = []
+        self.speeds: list[float] = []
 
-    async def synthesize(self, text: str, *, reply_id: str, first: bool, out_rate: int) -> AsyncIterator[bytes]:
+    async def synthesize(
+        self, text: str, *, reply_id: str, first: bool, out_rate: int, speed: float = 1.0
+    ) -> AsyncIterator[bytes]:
+        self.speeds.append(speed)
         for _ in text.split():
             await asyncio.sleep(0.001)
-            yield b"\x01\x00" * (out_rate // 10)
+            yield b"\x01\x00" * round(out_rate / 10 / speed)
 
     def cancel(self, reply_id: str) -> None:
         self.cancelled.append(reply_id)

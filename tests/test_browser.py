@@ -335,6 +335,22 @@ def test_typed_message_gets_a_reply_spoken_or_not_and_survives_a_reload(launch, 
     tab.assert_clean()
 
 
+def test_the_speed_picker_sets_how_fast_replies_are_spoken_and_is_kept_over_a_reload(launch, base_url):
+    tab = open_chat(launch(), base_url)
+    tab.wait("window.voicechat.speed === 1")  # the server's default, shown
+    picker = tab.page.get_by_label("Speed")
+    picker.select_option("1.5")
+    tab.wait("window.voicechat.speed === 1.5")  # the server's session.updated says so
+    tab.send_text("What is the capital of Italy?")
+    tab.wait_replies(1)
+    tab.wait("window.voicechat.samplesScheduled > 0", 60_000)
+    tab.page.reload()
+    tab.wait("window.voicechat && window.voicechat.connected")
+    tab.wait("window.voicechat.speed === 1.5")  # the choice is the page's, sent to the resumed session
+    assert tab.page.get_by_label("Speed").input_value() == "1.5"
+    tab.assert_clean()
+
+
 def test_markup_in_a_message_is_shown_as_text(launch, base_url):
     tab = open_chat(launch(), base_url)
     text = '<script>window.injected = 1</script><img src="x" onerror="window.injected = 2"> is <b>this</b> bold?'

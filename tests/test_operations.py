@@ -106,12 +106,13 @@ class GatedSynthesizer:
         self.real = real
         self.name = real.name
         self.sample_rate = real.sample_rate
+        self.changes_speed = real.changes_speed
         self.gate = threading.Event()
         self.gate.set()
 
-    def synthesize(self, text: str) -> Iterator[Any]:
+    def synthesize(self, text: str, speed: float = 1.0) -> Iterator[Any]:
         self.gate.wait()
-        yield from self.real.synthesize(text)
+        yield from self.real.synthesize(text, speed)
 
 
 @pytest.fixture(scope="module")
@@ -200,12 +201,13 @@ class WorkerDeath(BaseException):
 class Dying:
     def __init__(self, real):
         self.real, self.name, self.sample_rate, self.calls = real, real.name, real.sample_rate, 0
+        self.changes_speed = real.changes_speed
 
-    def synthesize(self, text):
+    def synthesize(self, text, speed=1.0):
         self.calls += 1
         if self.calls > 1:  # the warm-up passes; the first real job kills the worker thread
             raise WorkerDeath("injected")
-        yield from self.real.synthesize(text)
+        yield from self.real.synthesize(text, speed)
 
 real = worker.create_synthesizer
 worker.create_synthesizer = lambda *args: Dying(real(*args))

@@ -49,6 +49,29 @@ async def test_a_typed_turn_is_stored_answered_and_its_items_chain_by_previous_i
     assert rig.session.state.state is SessionState.SPEAKING or rig.session.state.state is SessionState.IDLE
 
 
+async def test_replies_are_spoken_at_the_speed_the_session_sets(tmp_path: Path):
+    from sdk_conformance import sdk_rejections
+
+    rig = await make_rig(tmp_path, tts_speed=0.8)  # the operator's default
+    try:
+        assert rig.outbox.of("session.created")[0]["session"]["audio"]["output"]["speed"] == 0.8
+        await rig.send(user_text("What is the capital of France?"))
+        await rig.send({"type": "response.create"})
+        await rig.outbox.wait_for("response.done")
+        slow_audio = rig.outbox.audio_bytes
+        await rig.send({"type": "session.update", "session": {"audio": {"output": {"speed": 1.25}}}})
+        assert (await rig.outbox.wait_for("session.updated"))["session"]["audio"]["output"]["speed"] == 1.25
+        await rig.send(user_text("And of Italy?"))
+        await rig.send({"type": "response.create"})
+        await rig.outbox.wait_for("response.done", 2)
+        fast_audio = rig.outbox.audio_bytes - slow_audio
+        assert set(rig.speech.speeds) == {0.8, 1.25} and rig.speech.speeds[-1] == 1.25
+        assert fast_audio < 0.7 * slow_audio  # the same reply's words, spoken at 1.25 rather than 0.8
+        assert sdk_rejections(rig.outbox.events) == []
+    finally:
+        await rig.close()
+
+
 async def test_a_spoken_turn_goes_listening_thinking_speaking_then_idle(rig: Rig):
     rig.recognizer.finals = ["What is the capital of France?"]
     states = []

@@ -52,15 +52,27 @@ def test_piper_speaks_on_one_thread_while_an_engine_on_the_same_cores_decodes_se
     for voice in (piper._alone, piper._beside_engine):
         threads = voice.session.get_session_options().intra_op_num_threads
 
-        def spy(text, *, voice=voice, threads=threads):
+        def spy(text, *, voice=voice, threads=threads, **config):
             spoke_on.append(threads)
-            return type(voice).synthesize(voice, text)
+            return type(voice).synthesize(voice, text, **config)
 
         monkeypatch.setattr(voice, "synthesize", spy)
     for replies in (0, 1, 2, 4, 1):
         monkeypatch.setattr("app.tts.piper_backend.engine_work", EngineWork(voice_replies=replies))
         assert_speech_like(list(piper.synthesize(SENTENCE)), piper.sample_rate, 1.0, 5.0)
     assert spoke_on == [2, 2, 1, 1, 2]  # the settings' threads (2) for one reply at most, else one beside the engine's
+
+
+def seconds(synthesizer, text: str, speed: float) -> float:
+    return sum(len(piece) for piece in synthesizer.synthesize(text, speed)) / synthesizer.sample_rate
+
+
+def test_piper_speaks_faster_and_slower_at_a_speed(piper: PiperSynthesizer) -> None:
+    assert piper.changes_speed
+    normal = seconds(piper, SENTENCE, 1.0)
+    assert seconds(piper, SENTENCE, 1.5) < 0.8 * normal  # the pauses between sentences keep their length
+    assert seconds(piper, SENTENCE, 0.5) > 1.5 * normal
+    assert_speech_like(list(piper.synthesize(SENTENCE, 1.5)), piper.sample_rate, 0.5, 4.0)
 
 
 def test_piper_voice_that_cannot_load_is_a_clear_error(tmp_path: Path, prepared) -> None:
@@ -80,6 +92,13 @@ def test_espeak_streams_speech_at_its_rate() -> None:
     pieces = list(espeak.synthesize(SENTENCE))
     assert len(pieces) > 1  # passed on while espeak-ng is still writing
     assert_speech_like(pieces, espeak.sample_rate, 1.0, 5.0)
+
+
+def test_espeak_speaks_faster_and_slower_at_a_speed() -> None:
+    espeak = EspeakSynthesizer()
+    assert espeak.changes_speed
+    normal = seconds(espeak, SENTENCE, 1.0)
+    assert seconds(espeak, SENTENCE, 1.5) < 0.8 * normal and seconds(espeak, SENTENCE, 0.6) > 1.4 * normal
 
 
 def test_espeak_rejects_an_unknown_voice() -> None:
@@ -107,10 +126,11 @@ def test_whisper_transcribes_piper_speech_back_to_the_input_words(piper: PiperSy
 
     text = ("The quick brown fox jumps over the lazy dog. "
             "Good morning! The weather today is sunny and warm, with a light breeze.")
-    audio = resample(np.concatenate(list(piper.synthesize(text))), piper.sample_rate, 16000)
     model = whisper.load_model(str(prepared.whisper_pt), device="cpu")
-    heard = model.transcribe(audio, language="en", fp16=False, temperature=0.0)["text"]
-    assert jiwer.wer(words(text), words(heard)) <= 0.1, heard  # at most 2 of 22 words (piper adds random noise)
+    for speed in (1.0, 1.5):  # the fastest speed a session may ask for is still the words
+        audio = resample(np.concatenate(list(piper.synthesize(text, speed))), piper.sample_rate, 16000)
+        heard = model.transcribe(audio, language="en", fp16=False, temperature=0.0)["text"]
+        assert jiwer.wer(words(text), words(heard)) <= 0.1, heard  # at most 2 of 22 words (piper adds random noise)
 
 
 # --- Coqui: a tiny VITS with random weights, built here, loaded through Coqui's own model-path API ---
@@ -160,6 +180,9 @@ def test_coqui_loads_a_local_model_folder_and_streams_per_sentence(tiny_vits: Pa
     assert audio.dtype == np.float32 and len(audio) > 0.1 * coqui.sample_rate
     assert rms(audio) > 1e-4  # random weights: noise, but not silence
     assert list(coqui.synthesize(" ... ")) == []
+    assert coqui.changes_speed  # a VITS stretches its phonemes' durations
+    slow, normal = (sum(len(p) for p in coqui.synthesize("Hello there. How are you?", speed)) for speed in (0.5, 1.0))
+    assert slow > 1.1 * normal and coqui._model.length_scale == 1.0  # the model's own scale is back after a call at 1
 
 
 def test_coqui_accepts_a_checkpoint_path_and_is_chosen_by_the_settings(tiny_vits: Path) -> None:

@@ -48,6 +48,13 @@ async def test_streams_pcm16_at_the_requested_rate(worker: TTSWorker, piper: Pip
     assert float(np.sqrt(np.mean(audio**2))) > 0.01
 
 
+async def test_a_reply_is_spoken_at_its_speed(worker: TTSWorker) -> None:
+    text = "One speed for this reply, and another for the next one."
+    normal, fast = [len(await collect(worker.synthesize(text, reply_id=f"s{speed}", first=True, out_rate=16000,
+                                                        speed=speed))) for speed in (1.0, 1.5)]  # fmt: skip
+    assert worker.changes_speed and 0.5 * normal < fast < 0.8 * normal
+
+
 async def test_unspeakable_text_gives_no_audio(worker: TTSWorker) -> None:
     assert await collect(worker.synthesize("😀 ```code```", reply_id="r", first=True, out_rate=24000)) == b""
 

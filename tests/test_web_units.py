@@ -361,6 +361,36 @@ def test_unsupported_and_out_of_bounds_settings_are_refused(patch, code, param):
     assert "int" not in (caught.value.param or "").split(".") and "FormatPatch" not in caught.value.message
 
 
+def test_a_session_sets_the_speed_of_its_spoken_replies_in_the_protocol_bounds():
+    from sdk_conformance import sdk_rejections
+
+    from app.web.realtime import server_events as ev
+
+    assert CONFIG.speed == 1.0 and CONFIG.to_wire("sess_1", 96)["audio"]["output"]["speed"] == 1.0
+    config = update({"audio": {"output": {"speed": 1.25}}})
+    wire = config.to_wire("sess_1", 96)
+    assert config.speed == 1.25 and wire["audio"]["output"]["speed"] == 1.25
+    assert sdk_rejections([ev.session_updated(wire)]) == []
+    assert update({"speed": 0.5}).speed == 0.5  # the beta flat name
+    assert update({"audio": {"output": {"speed": 1}}}).speed == 1.0 and isinstance(update({"speed": 1}).speed, float)
+    assert update({"audio": {"output": {"voice": "marin"}}}).speed == 1.0  # unchanged unless sent
+    for bad in (0.2, 1.6, "fast", True):
+        with pytest.raises(ProtocolError) as caught:
+            update({"audio": {"output": {"speed": bad}}})
+        assert (caught.value.code, caught.value.param) == ("invalid_event", "session.audio.output.speed")
+
+
+def test_a_voice_that_speaks_at_one_speed_refuses_another_and_keeps_one():
+    event = parse({"type": "session.update", "session": {"audio": {"output": {"speed": 1.2}}}})
+    with pytest.raises(ProtocolError) as caught:
+        sc.apply_session_update(CONFIG, event.session, defaults=DEFAULT_VAD, max_tokens_limit=96, speed_supported=False)
+    assert (caught.value.code, caught.value.param) == ("unsupported_feature", "session.audio.output.speed")
+    assert "one speed" in caught.value.message
+    same = parse({"type": "session.update", "session": {"speed": 1.0}})
+    assert sc.apply_session_update(CONFIG, same.session, defaults=DEFAULT_VAD, max_tokens_limit=96,
+                                   speed_supported=False).speed == 1.0  # fmt: skip
+
+
 def test_a_16khz_session_keeps_its_rate_in_an_extension_the_sdk_accepts():
     from sdk_conformance import sdk_rejections
 

@@ -41,11 +41,17 @@ class CoquiSynthesizer:
         self.sample_rate: int = int(self._tts.synthesizer.output_sample_rate)
         self._speaker = self._tts.speakers[0] if self._tts.is_multi_speaker and self._tts.speakers else None
         self._language = "en" if self._tts.is_multi_lingual else None
+        self._model = self._tts.synthesizer.tts_model
+        # models with a duration predictor (VITS, Glow-TTS) stretch phonemes by ``length_scale``; others cannot
+        self._length_scale: float | None = getattr(self._model, "length_scale", None)
+        self.changes_speed = isinstance(self._length_scale, (int, float))
 
-    def synthesize(self, text: str) -> Iterator[np.ndarray]:
+    def synthesize(self, text: str, speed: float = 1.0) -> Iterator[np.ndarray]:
         for sentence in _SENTENCE.split(text.strip()):
             if not any(ch.isalnum() for ch in sentence):
                 continue
+            if self.changes_speed:  # one synthesis at a time (the TTS worker's thread), so the model's own is safe to set
+                self._model.length_scale = self._length_scale / speed
             audio = self._tts.tts(sentence, speaker=self._speaker, language=self._language, split_sentences=False)
             yield np.asarray(audio, dtype=np.float32).reshape(-1)
 

@@ -19,6 +19,7 @@ class EspeakSynthesizer:
     """Streams the wav that ``espeak-ng --stdout`` writes, piece by piece as it arrives."""
 
     name = "espeak"
+    changes_speed = True
 
     def __init__(self, voice: str = "en-us", words_per_minute: int = 175) -> None:
         self._binary = shutil.which("espeak-ng")
@@ -28,8 +29,9 @@ class EspeakSynthesizer:
         self.words_per_minute = words_per_minute
         self.sample_rate: int = self._probe_sample_rate()
 
-    def _command(self, text: str) -> list[str]:
-        return [self._binary, "--stdout", "-v", self.voice, "-s", str(self.words_per_minute), "--", text]
+    def _command(self, text: str, speed: float = 1.0) -> list[str]:
+        rate = round(self.words_per_minute * speed)
+        return [self._binary, "--stdout", "-v", self.voice, "-s", str(rate), "--", text]
 
     def _probe_sample_rate(self) -> int:
         result = subprocess.run(self._command("a"), capture_output=True, timeout=10, check=False)
@@ -38,10 +40,10 @@ class EspeakSynthesizer:
             raise SynthesisError(f"espeak-ng voice {self.voice!r} failed: {reason}")
         return struct.unpack_from("<I", result.stdout, 24)[0]
 
-    def synthesize(self, text: str) -> Iterator[np.ndarray]:
+    def synthesize(self, text: str, speed: float = 1.0) -> Iterator[np.ndarray]:
         if not text.strip():
             return
-        with subprocess.Popen(self._command(text), stdout=subprocess.PIPE, stderr=subprocess.DEVNULL) as process:
+        with subprocess.Popen(self._command(text, speed), stdout=subprocess.PIPE, stderr=subprocess.DEVNULL) as process:
             assert process.stdout is not None
             try:
                 header = process.stdout.read(44)  # RIFF header; espeak-ng writes PCM16 mono

@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import onnxruntime
 from piper import PiperVoice
-from piper.config import PiperConfig
+from piper.config import PiperConfig, SynthesisConfig
 
 from app.cpu_share import engine_work
 from app.tts.synthesizer import WARM_UP_TEXT, SynthesisError
@@ -19,6 +19,7 @@ class PiperSynthesizer:
     """One piper voice; piper itself splits the text into sentences and yields one piece per sentence."""
 
     name = "piper"
+    changes_speed = True
 
     def __init__(self, model_path: str | Path, config_path: str | Path | None = None, *, threads: int = 2) -> None:
         """``threads``: ONNX Runtime threads, which wait without spinning: the voice shares the CPU with the LLM
@@ -39,12 +40,14 @@ class PiperSynthesizer:
         except Exception as error:  # ONNX Runtime's load errors derive from Exception only
             raise SynthesisError(f"cannot load piper voice {model_path}: {error}") from error
         self.sample_rate: int = config.sample_rate
+        self._length_scale = config.length_scale  # the voice's own phoneme length, which a speed divides
 
-    def synthesize(self, text: str) -> Iterator[np.ndarray]:
+    def synthesize(self, text: str, speed: float = 1.0) -> Iterator[np.ndarray]:
         if not text.strip():
             return
         voice = self._beside_engine if engine_work.voice_replies > 1 else self._alone
-        for chunk in voice.synthesize(text):
+        rate = None if speed == 1.0 else SynthesisConfig(length_scale=self._length_scale / speed)
+        for chunk in voice.synthesize(text, syn_config=rate):
             yield np.asarray(chunk.audio_float_array, dtype=np.float32).reshape(-1)
 
 

@@ -23,13 +23,17 @@ class SynthesisError(RuntimeError):
 
 
 class SpeechSynthesizer(Protocol):
-    """Text in, float32 mono audio out, streamed in pieces (one per sentence or phrase) at ``sample_rate``."""
+    """Text in, float32 mono audio out, streamed in pieces (one per sentence or phrase) at ``sample_rate``.
+    ``changes_speed``: whether ``speed`` is heard (a voice that cannot speak faster or slower says so here, and a
+    session's request for another speed is refused rather than ignored)."""
 
     name: str
     sample_rate: int
+    changes_speed: bool
 
-    def synthesize(self, text: str) -> Iterator[np.ndarray]:
-        """Yield float32 audio in [-1, 1]; nothing for text without speakable words."""
+    def synthesize(self, text: str, speed: float = 1.0) -> Iterator[np.ndarray]:
+        """Yield float32 audio in [-1, 1]; nothing for text without speakable words. ``speed``: a multiple of the
+        voice's own rate (the Realtime protocol's ``audio.output.speed``, 0.25-1.5), pitch kept."""
         ...
 
 

@@ -51,6 +51,7 @@ class _Job:
     reply_id: str = field(compare=False)
     text: str = field(compare=False)
     out_rate: int = field(compare=False)
+    speed: float = field(compare=False)
     deliver: Callable[[object], None] = field(compare=False)  # thread-safe hand-over to the waiting coroutine
     cancelled: bool = field(default=False, compare=False)
 
@@ -72,6 +73,10 @@ class TTSWorker:
         self._audio_s = 0.0
         self._synth_s = 0.0
         self._chunks = 0
+
+    @property
+    def changes_speed(self) -> bool:
+        return self.synthesizer.changes_speed
 
     @property
     def sample_rate(self) -> int:
@@ -104,8 +109,11 @@ class TTSWorker:
             await asyncio.to_thread(self._thread.join)
             self._thread = None
 
-    async def synthesize(self, text: str, *, reply_id: str, first: bool, out_rate: int) -> AsyncIterator[bytes]:
-        """Speak one chunk of a reply: PCM16 mono at ``out_rate``, streamed as pieces are synthesised.
+    async def synthesize(
+        self, text: str, *, reply_id: str, first: bool, out_rate: int, speed: float = 1.0,
+    ) -> AsyncIterator[bytes]:
+        """Speak one chunk of a reply: PCM16 mono at ``out_rate``, streamed as pieces are synthesised, at ``speed``
+        times the voice's rate.
 
         Ends early (without error) when the reply is cancelled; raises SynthesisError if synthesis fails.
         """
@@ -129,7 +137,7 @@ class TTSWorker:
             now = time.perf_counter()
             started, audio_s = self._playback.get(reply_id, (now, 0.0))
             job = _Job(0 if first else 1, now if first else started + audio_s, next(self._seq), reply_id, spoken,
-                       out_rate, deliver)  # fmt: skip
+                       out_rate, speed, deliver)  # fmt: skip
             heapq.heappush(self._queue, job)
             self._jobs.setdefault(reply_id, set()).add(job)
             self._cond.notify()
@@ -212,7 +220,7 @@ class TTSWorker:
     def _can_wait(self, job: _Job) -> bool:
         """A later chunk whose reply has audio enough to play while it waits and is then synthesised (held lock)."""
         rtf = self._synth_s / self._audio_s if self._audio_s else _FIRST_RTF
-        synthesis_s = len(job.text) / _CHARS_PER_AUDIO_S * rtf
+        synthesis_s = len(job.text) / (_CHARS_PER_AUDIO_S * job.speed) * rtf
         return job.rank > 0 and job.deadline - time.perf_counter() > _AUDIO_IN_HAND_S + synthesis_s
 
     def _played(self, reply_id: str, seconds: float) -> None:
@@ -229,7 +237,7 @@ class TTSWorker:
         resampler = StreamResampler(self.synthesizer.sample_rate, job.out_rate)
         samples = 0
         try:
-            for piece in () if job.cancelled else self.synthesizer.synthesize(job.text):
+            for piece in () if job.cancelled else self.synthesizer.synthesize(job.text, job.speed):
                 if job.cancelled:
                     break
                 samples += len(piece)
@@ -255,4 +263,6 @@ def create_worker(settings: Settings, prepared: PreparedModels | None = None) ->
     """The shared worker for the synthesiser the settings select (not started yet)."""
     worker = TTSWorker(create_synthesizer(settings, prepared))
     logger.info("speech out: %s at %d Hz", worker.synthesizer.name, worker.sample_rate)
+    if settings.tts_speed != 1 and not worker.changes_speed:
+        logger.warning("%s speaks at one speed only: tts_speed %g is not applied", worker.synthesizer.name, settings.tts_speed)
     return worker

@@ -113,6 +113,7 @@ class Reply:
     output_audio: bool
     output_rate: int
     voice_turn: bool
+    output_speed: float = 1.0  # the voice's rate, a multiple of its own
     timing: Timing = field(default_factory=Timing)
     in_conversation: bool = True  # False: an out-of-band response, neither stored nor shown as an item
     metadata: dict[str, str] | None = None
@@ -362,7 +363,8 @@ class Reply:
         try:
             while (clause := await self._clause_queue.get()) is not None:
                 self.clauses.append(SpokenClause(clause))
-                async for pcm in self.tts.synthesize(clause, reply_id=self.id, first=index == 0, out_rate=self.output_rate):
+                async for pcm in self.tts.synthesize(clause, reply_id=self.id, first=index == 0, out_rate=self.output_rate,
+                                                     speed=self.output_speed):  # fmt: skip
                     if not pcm:
                         continue
                     if self.timing.first_chunk is None:

@@ -11,6 +11,7 @@ import { PLAYBACK_STAGE, TURN_STAGES } from "./stages.js";
 
 const SESSION_KEY = "voicechat.session";
 const VOICE_KEY = "voicechat.voiceOut";
+const SPEED_KEY = "voicechat.speed"; // set only once the user picks a speed; until then the server's is shown
 
 const $ = (id) => document.getElementById(id);
 const ui = {
@@ -26,6 +27,7 @@ const ui = {
   text: $("text"),
   send: $("send"),
   voiceOut: $("voice-out"),
+  speed: $("voice-speed"),
   latency: $("latency"),
   timers: $("timers"),
 };
@@ -44,6 +46,7 @@ const workletReady = Microphone.load(context);
 const session = {
   id: sessionStorage.getItem(SESSION_KEY),
   outputRate: 24000,
+  speed: null, // the spoken replies' rate, as the server last said
   userSpeaking: false,
   response: null, // {id, itemId, done, interrupted, firstAudioReceivedAt, firstAudioHeardAt}
   resumeRetried: false,
@@ -182,11 +185,13 @@ const handlers = {
     session.id = event.session.id;
     sessionStorage.setItem(SESSION_KEY, session.id);
     session.outputRate = event.session.audio?.output?.format?.rate || session.outputRate;
+    showSpeed(event.session.audio?.output?.speed);
     sendVoiceSetting();
     showNotice("");
   },
   "session.updated"(event) {
     session.outputRate = event.session.audio?.output?.format?.rate || session.outputRate;
+    showSpeed(event.session.audio?.output?.speed);
   },
   "input_audio_buffer.speech_started"() {
     session.userSpeaking = true;
@@ -252,6 +257,10 @@ const handlers = {
     if (code === "empty_input") {
       view.removeEmpty("user");
       ui.partial.textContent = "";
+    } else if (code === "unsupported_feature" && event.error.param?.endsWith(".speed")) {
+      localStorage.removeItem(SPEED_KEY); // this server's voice speaks at one speed: the update goes again without
+      ui.speed.closest("label").hidden = true;
+      sendVoiceSetting();
     } else if (code === "tools_unsupported") {
       session.toolsOffered = false; // the update that carried them was refused whole: send it again without
       sendVoiceSetting();
@@ -301,8 +310,23 @@ connection.addEventListener("close", (message) => {
 
 // ---------------------------------------------------------------- controls
 
+/** The server's speed in the picker; one not among its choices is added as it is (an operator's default). */
+function showSpeed(speed) {
+  if (typeof speed !== "number") return;
+  session.speed = speed;
+  const value = String(speed);
+  if (![...ui.speed.options].some((option) => option.value === value)) {
+    const option = new Option(`${value}×`, value);
+    const after = [...ui.speed.options].find((other) => Number(other.value) > speed);
+    ui.speed.add(option, after ?? null);
+  }
+  ui.speed.value = value;
+}
+
 function sendVoiceSetting() {
   const update = { output_modalities: ui.voiceOut.checked ? ["audio"] : ["text"] };
+  const chosen = localStorage.getItem(SPEED_KEY);
+  if (chosen) update.audio = { output: { speed: Number(chosen) } };
   if (session.toolsOffered) Object.assign(update, { tools: PAGE_TOOLS, tool_choice: "auto" });
   connection.send({ type: "session.update", session: update });
 }
@@ -361,6 +385,10 @@ ui.voiceOut.addEventListener("change", () => {
   if (!ui.voiceOut.checked) playback.flush(); // the text stays whole: it is still read
   sendVoiceSetting();
 });
+ui.speed.addEventListener("change", () => {
+  localStorage.setItem(SPEED_KEY, ui.speed.value); // heard from the next reply on
+  sendVoiceSetting();
+});
 document.addEventListener("keydown", (event) => {
   if (event.altKey && event.key.toLowerCase() === "m") {
     event.preventDefault();
@@ -382,6 +410,7 @@ window.voicechat = {
   get micActive() { return microphone.active; },
   get captureRate() { return context.sampleRate; },
   get outputRate() { return session.outputRate; },
+  get speed() { return session.speed; },
   get samplesScheduled() { return playback.samplesScheduled; },
   get samplesPlayed() { return playback.samplesPlayed; },
   get scheduledRms() { return rms(playback.energyScheduled, playback.samplesScheduled); },

@@ -43,7 +43,13 @@ class Recognizer(Protocol):
 class SpeechOut(Protocol):
     """Text to speech (``app.tts.TTSWorker``): PCM16 chunks of one clause, cancellable per reply."""
 
-    def synthesize(self, text: str, *, reply_id: str, first: bool, out_rate: int) -> AsyncIterator[bytes]: ...
+    @property
+    def changes_speed(self) -> bool:
+        """Whether its voice speaks at another ``speed`` than its own."""
+
+    def synthesize(
+        self, text: str, *, reply_id: str, first: bool, out_rate: int, speed: float = 1.0
+    ) -> AsyncIterator[bytes]: ...
 
     def cancel(self, reply_id: str) -> None: ...
 

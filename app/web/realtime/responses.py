@@ -122,7 +122,7 @@ class Responses:
                                   call_floor=settings.tool_call_floor if self.floors_calls(tool_use) else 0.0),
             priority=priority or (Priority.VOICE if voice else Priority.TEXT), session_id=session.id,
             output_audio=session.config.output_audio if output_audio is None else output_audio,
-            output_rate=session.config.output_rate, voice_turn=voice, timing=timing,
+            output_rate=session.config.output_rate, output_speed=session.config.speed, voice_turn=voice, timing=timing,
             in_conversation=in_conversation, metadata=metadata,
             tool_use=tool_use, without_tools=self.without_tools,
             name_floor=settings.tool_name_floor, value_floor=settings.tool_value_floor,

@@ -55,6 +55,7 @@ class Session:
             output_rate=settings.output_sample_rate,
             turn_detection=replace(self.default_vad, type="semantic_vad") if semantic else self.default_vad,
             max_output_tokens=settings.max_new_tokens, model=settings.llm_model,
+            speed=settings.tts_speed if parts.tts.changes_speed else 1.0,
         )  # fmt: skip
         self.state = StateMachine()
         self.lock = asyncio.Lock()
@@ -179,7 +180,8 @@ class Session:
                                            max_tokens_limit=self.settings.max_new_tokens,
                                            tools_supported=self.parts.engine.supports_tools,
                                            end_of_turn_supported=self.parts.end_of_turn is not None,
-                                           asr_languages=self.parts.recognizer.languages)  # fmt: skip
+                                           asr_languages=self.parts.recognizer.languages,
+                                           speed_supported=self.parts.tts.changes_speed)  # fmt: skip
         self.audio_in.reconfigure(old.turn_detection, self.config.turn_detection, self.config.input_rate != old.input_rate)
         self.send(ev.session_updated(self._session_wire()))
 

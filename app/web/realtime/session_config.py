@@ -3,7 +3,8 @@ with upper bounds on every number and string), and the ``session`` object the cl
 
 GA nested fields and the beta flat names are both read. What this server cannot do is refused
 with an error instead of being ignored: transcription sessions, ``semantic_vad`` where the LLM backend cannot
-score the end of a turn (the remote one), and ``tools`` where the model takes none.
+score the end of a turn (the remote one), ``tools`` where the model takes none, and a ``speed`` other than 1 where the
+voice speaks at one speed only.
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ MAX_SILENCE_MS = 10_000
 MAX_PREFIX_PADDING_MS = 2_000
 MAX_NAME_CHARS = 64  # voice, model, transcription model and language
 EAGERNESS = ("low", "medium", "high", "auto")
+MIN_SPEED, MAX_SPEED = 0.25, 1.5  # the protocol's bounds of ``audio.output.speed``
 
 
 class Strict(BaseModel):
@@ -61,6 +63,7 @@ class AudioInputPatch(Strict):
 class AudioOutputPatch(Strict):
     format: FormatPatch | StrictStr | None = None
     voice: StrictStr | None = Field(None, max_length=MAX_NAME_CHARS)
+    speed: StrictFloat | StrictInt | None = Field(None, ge=MIN_SPEED, le=MAX_SPEED)
 
 
 class AudioPatch(Strict):
@@ -78,6 +81,7 @@ class SessionPatch(Strict):
     max_output_tokens: StrictInt | Literal["inf"] | None = None
     max_response_output_tokens: StrictInt | Literal["inf"] | None = None
     voice: StrictStr | None = Field(None, max_length=MAX_NAME_CHARS)
+    speed: StrictFloat | StrictInt | None = Field(None, ge=MIN_SPEED, le=MAX_SPEED)
     audio: AudioPatch | None = None
     input_audio_format: FormatPatch | StrictStr | None = None
     output_audio_format: FormatPatch | StrictStr | None = None
@@ -133,6 +137,7 @@ class SessionConfig:
     max_output_tokens: int
     model: str
     voice: str = "default"
+    speed: float = 1.0  # the spoken reply's rate, a multiple of the voice's own; a reply keeps the one it began with
     transcription: dict[str, Any] = field(default_factory=lambda: {"model": "whisper"})
     tools: tuple[dict[str, Any], ...] = ()  # checked (``function_calls.checked_tools``)
     tool_choice: ToolChoice = "auto"
@@ -154,7 +159,7 @@ class SessionConfig:
                     "turn_detection": self.turn_detection.to_wire() if self.turn_detection else None,
                     "transcription": self.transcription,
                 },
-                "output": {"format": audio_format(self.output_rate), "voice": self.voice},
+                "output": {"format": audio_format(self.output_rate), "voice": self.voice, "speed": self.speed},
             },
         }
 
@@ -228,6 +233,13 @@ def _tool_changes(config: SessionConfig, patch: SessionPatch, tools_supported: b
     return changes
 
 
+def _speed(value: float, param: str, speed_supported: bool) -> float:
+    if value != 1 and not speed_supported:
+        raise ProtocolError("unsupported_feature", f"this server's voice speaks at one speed only; {param} must be 1",
+                            param=param)  # fmt: skip
+    return float(value)
+
+
 def _transcription(patch: TranscriptionPatch, param: str, languages: frozenset[str] | None) -> dict[str, Any]:
     """The transcription settings; ``language`` must be one the shared recogniser's model transcribes (``languages``;
     None: any), and the session's speech is then transcribed in it."""
@@ -249,10 +261,12 @@ def _transcription(patch: TranscriptionPatch, param: str, languages: frozenset[s
 def apply_session_update(
     config: SessionConfig, patch: SessionPatch, *, defaults: TurnDetection, max_tokens_limit: int,
     tools_supported: bool = True, end_of_turn_supported: bool = False, asr_languages: frozenset[str] | None = None,
+    speed_supported: bool = True,
 ) -> SessionConfig:
     """The config after a ``session.update``: GA nested fields, beta flat fields, unknown fields ignored.
     ``end_of_turn_supported``: the session can score the end of a turn (``semantic_vad``); ``asr_languages``: the
-    language codes the shared recogniser transcribes (None: any)."""
+    language codes the shared recogniser transcribes (None: any); ``speed_supported``: the voice speaks at other
+    speeds than its own."""
     _refuse_unsupported(patch)
     sent = patch.model_fields_set
     changes: dict[str, Any] = _tool_changes(config, patch, tools_supported)
@@ -270,6 +284,8 @@ def apply_session_update(
         changes["max_output_tokens"] = max_tokens_limit if tokens == "inf" else min(tokens, max_tokens_limit)
     if patch.voice is not None:
         changes["voice"] = patch.voice
+    if patch.speed is not None:
+        changes["speed"] = _speed(patch.speed, "session.speed", speed_supported)
     # beta flat names
     if patch.input_audio_format is not None:
         changes["input_rate"] = _rate(patch.input_audio_format, "session.input_audio_format", INPUT_RATES)
@@ -298,4 +314,6 @@ def apply_session_update(
             changes["output_rate"] = _rate(audio_out.format, "session.audio.output.format", OUTPUT_RATES)
         if audio_out.voice is not None:
             changes["voice"] = audio_out.voice
+        if audio_out.speed is not None:
+            changes["speed"] = _speed(audio_out.speed, "session.audio.output.speed", speed_supported)
     return replace(config, **changes)
