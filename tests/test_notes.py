@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from app.engine.notes import (CALENDAR_NOTE, CLOCK_NOTE, EMERGENCY_NOTE, HOME_NOTE, MEMO_NOTE, MESSAGE_NOTE, MUSIC_NOTE,
-                              NEWS_NOTE, PERSON_NOTE, PURCHASE_NOTE, REMINDER_NOTE, STORY_NOTE, SUGGEST_NOTE, VOICE_NOTE,
-                              WITHOUT_TOOLS, WRITE_NOTE, add_first, user_words)
+from app.engine.notes import (CALENDAR_NOTE, CLOCK_NOTE, EMERGENCY_NOTE, FASTER_NOTE, FASTEST_NOTE, HOME_NOTE, MEMO_NOTE,
+                              MESSAGE_NOTE, MUSIC_NOTE, NEWS_NOTE, PERSON_NOTE, PURCHASE_NOTE, REMINDER_NOTE, SLOWER_NOTE,
+                              SLOWEST_NOTE, STORY_NOTE, SUGGEST_NOTE, VOICE_NOTE, WITHOUT_TOOLS, WRITE_NOTE, add_first,
+                              user_words)
 
 CLOCK = {"type": "function", "name": "get_current_time", "description": "The user's local date and time.",
          "parameters": {"type": "object", "properties": {}}}  # fmt: skip
@@ -153,6 +154,26 @@ def test_other_messages_are_not_taken_for_one_to_change_the_voice(message: str) 
     assert not VOICE_NOTE.finds(message)
 
 
+@pytest.mark.parametrize(("request_", "slower"), [
+    ("Can you speak slower?", True), ("Could you talk more slowly?", True), ("Slow down, please.", True),
+    ("You're talking too fast.", True), ("You speak too quickly.", True), ("Could you say that slower?", True),
+    ("Please talk a little slower.", True), ("Can you lower your pace?", True),
+    ("Talk faster, please.", False), ("Speed up!", False), ("Can you talk quicker?", False),
+    ("You're speaking too slowly.", False), ("Could you speak a bit faster?", False),
+])  # fmt: skip
+def test_a_request_to_speak_slower_or_faster_is_told_from_the_other(request_: str, slower: bool) -> None:
+    assert SLOWER_NOTE.finds(request_) is slower and FASTER_NOTE.finds(request_) is not slower
+    assert VOICE_NOTE.finds(request_)  # the answer where the voice speaks at one rate
+
+
+@pytest.mark.parametrize("message", [
+    "Can you speak louder?", "Speak up!", "Can you use a British accent?", "I speak slowly.", "Speed up my computer.",
+    "Slow down the recipe steps for me.", "How fast can you talk?", "My internet is slow.", "Drive faster!",
+])  # fmt: skip
+def test_other_messages_are_not_taken_for_a_request_to_speak_slower_or_faster(message: str) -> None:
+    assert not SLOWER_NOTE.finds(message) and not FASTER_NOTE.finds(message)
+
+
 @pytest.mark.parametrize("news", [
     "I have a meeting with Doctor Patel tomorrow.", "I have a job interview tomorrow.", "My daughter starts school tomorrow.",
     "Tomorrow is my birthday.", "We're having a barbecue on Sunday.", "I've got a dentist appointment at ten.",
@@ -245,6 +266,43 @@ def test_a_request_only_a_tool_meets_comes_before_one_to_write_and_news() -> Non
     assert user_words(written[-1]["content"]) == "Write a poem about the sea."
 
 
+async def test_a_request_to_speak_slower_is_kept_by_the_reply_that_says_so_and_those_after(tmp_path) -> None:
+    """The speed moves a step a request, down to the slowest a request may ask for, where the answer says so; the
+    client hears of each change in ``session.updated``; a voice of one rate gets the answer that it cannot."""
+    from realtime_fakes import make_rig
+    from sdk_conformance import sdk_rejections
+
+    rig = await make_rig(tmp_path)
+    try:
+        async def reply_to(text: str) -> str:
+            count = len(rig.engine.requests)
+            content = [{"type": "input_text", "text": text}]
+            await rig.send({"type": "conversation.item.create", "item": {"type": "message", "role": "user",
+                                                                          "content": content}})  # fmt: skip
+            await rig.send({"type": "response.create"})
+            await rig.outbox.wait_for("response.done", count=count + 1)
+            return rig.engine.requests[-1]["messages"][-1]["content"]
+
+        speeds = []
+        for _ in range(5):
+            note = SLOWER_NOTE.note if rig.session.config.speed > 0.5 else SLOWEST_NOTE.note
+            assert note in await reply_to("Can you speak slower?")
+            speeds.append((rig.session.config.speed, rig.speech.speeds[-1]))
+        assert speeds == [(0.8, 0.8), (0.64, 0.64), (0.51, 0.51), (0.5, 0.5), (0.5, 0.5)]
+        updated = [e["session"]["audio"]["output"]["speed"] for e in rig.outbox.of("session.updated")]
+        assert updated == [0.8, 0.64, 0.51, 0.5]  # none where nothing changed
+        assert await reply_to("What is the capital of France?") == "What is the capital of France?"
+        assert rig.speech.speeds[-1] == 0.5  # the replies after keep it
+        for _ in range(5):
+            await reply_to("Speak faster, please.")
+        assert rig.session.config.speed == 1.5 and FASTEST_NOTE.note in await reply_to("Talk faster.")
+        assert sdk_rejections(rig.outbox.events) == []
+        rig.speech.changes_speed = False  # a Coqui model without a duration predictor
+        assert VOICE_NOTE.note in await reply_to("Can you speak slower?") and rig.session.config.speed == 1.5
+    finally:
+        await rig.close()
+
+
 async def test_a_reply_on_the_servers_prompt_gets_the_notes_and_one_on_the_clients_does_not(tmp_path) -> None:
     """The session's wiring, on the realtime rig's fake engine: the last message of each reply the engine was asked
     for, and the conversation, which keeps the user's own words."""
@@ -286,7 +344,8 @@ async def test_a_reply_on_the_servers_prompt_gets_the_notes_and_one_on_the_clien
         tooled = rig.engine.requests[-1]["messages"]
         assert rig.session.responses.without_tools(tooled)[-1]["content"].count(WRITE_NOTE.note) == 1
         assert NEWS_NOTE.note in await last_message_of_reply("We're having a barbecue on Sunday.", with_tools)
-        assert VOICE_NOTE.note in await last_message_of_reply("Can you speak slower?", with_tools)
+        assert SLOWER_NOTE.note in await last_message_of_reply("Can you speak slower?", with_tools)
+        assert VOICE_NOTE.note in await last_message_of_reply("Can you use a British accent?", with_tools)
         await rig.send({"type": "session.update", "session": {"type": "realtime", "instructions": "You are Anna."}})
         assert await last_message_of_reply("Are you human?", plain) == "Are you human?"  # the client's character
         assert await last_message_of_reply("Is it the weekend?", plain) == "Is it the weekend?"

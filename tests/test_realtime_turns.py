@@ -125,6 +125,25 @@ async def test_a_speculative_start_is_discarded_when_speech_resumes(rig: Rig):
     assert rig.engine.requests[-1]["messages"][-1]["content"] == "What is the capital of France?"
 
 
+async def test_a_spoken_request_to_slow_down_is_kept_once_the_turn_is_the_users_whole_one(rig: Rig):
+    rig.recognizer.finals = ["Slow down.", "Slow down the recipe steps for me."]
+    turns = rig.session.turns
+    async with rig.session.lock:
+        await turns.speech_started(SpeechStarted(at_s=0.3, start_s=0.2))
+        turns.speech_paused(SpeechPaused(at_s=1.0, audio=SECOND))
+    await asyncio.sleep(0.05)  # the reply to the first words runs ahead, at the slower speed, unsent
+    async with rig.session.lock:
+        turns.discard_speculative()  # the user went on
+        turns.speech_stopped(SpeechStopped(at_s=2.5, audio=SECOND, start_s=0.2, end_s=2.1), speech_end=0.0)
+    await rig.outbox.wait_for("response.done")
+    assert rig.session.config.speed == 1.0 and not rig.outbox.of("session.updated")  # nothing changed
+    rig.recognizer.finals = ["Can you speak slower?"]
+    await speak(rig)
+    await rig.outbox.wait_for("response.done", 2)
+    assert rig.session.config.speed == 0.8 and rig.speech.speeds[-1] == 0.8
+    assert rig.outbox.of("session.updated")[-1]["session"]["audio"]["output"]["speed"] == 0.8
+
+
 async def test_a_speculative_start_is_adopted_when_the_user_stays_silent(rig: Rig):
     rig.recognizer.finals = ["What is the capital of France?"]
     await speak(rig, pause_first=True)

@@ -8,13 +8,14 @@ questions and kept the page's clock uncalled; the same fact written beside the q
 letters, gives the answer to say; the model says it, and no other reply sees it. A :class:`Note` adds it to the
 newest user message of a reply's prompt; the conversation keeps the user's words. A reply without tools gets the same
 for a request only a tool could meet, which the model agreed to ("Remind me to take my pills at nine." -> "Sure, I'll
-remind you."), and any reply for a request to change its voice ("Can you speak slower?" -> "Yes, I can speak
-slower."). Other notes say what to do: a question asking for a suggestion is told to suggest, which the model declined
-as if asked to do the thing ("What should I watch on TV tonight?" -> "I can't watch TV, sorry."), a request to write a
-few lines to write them (it asked what to put in them), a story asked for to be made up (declined for some kinds: "Tell
-me a ghost story."), and the user's news about their day to be answered warmly ("I have a job interview tomorrow." ->
-"I'm sorry, I can't assist with that."). The patterns know the common forms only; a message they miss is answered as
-before.
+remind you."), and any reply for a request to change its voice ("Can you use a British accent?" -> "Yes, I can use
+a British accent."); a request to speak slower or faster the server meets, and its note says so
+(``app/web/realtime/pace.py``). Other notes say what to do: a question asking for a suggestion is told to suggest,
+which the model declined as if asked to do the thing ("What should I watch on TV tonight?" -> "I can't watch TV,
+sorry."), a request to write a few lines to write them (it asked what to put in them), a story asked for to be made up
+(declined for some kinds: "Tell me a ghost story."), and the user's news about their day to be answered warmly ("I
+have a job interview tomorrow." -> "I'm sorry, I can't assist with that."). The patterns know the common forms only; a
+message they miss is answered as before.
 """
 
 from __future__ import annotations
@@ -69,7 +70,7 @@ def add_first(notes: tuple[Note, ...], messages: list[dict]) -> list[dict]:
 def user_words(content: str) -> str:
     """A user message's own words, without the notes the server added (the answers, a figure, a word's letters): where the
     end-of-turn score is read, after the words the user said."""
-    for note in (*WITHOUT_TOOLS, *ANY_REPLY, SUGGEST_NOTE, PERSON_NOTE):  # the last added first
+    for note in (*WITHOUT_TOOLS, *PACE_NOTES, *ANY_REPLY, SUGGEST_NOTE, PERSON_NOTE):  # the last added first
         content = content.removesuffix(note.note)
     return without_spelling_hint(without_conversion_hint(content))
 
@@ -246,23 +247,44 @@ STORY_NOTE = Note(_STORY_REQUEST, "Make up a new story of a few sentences, as as
 
 # A request to change the assistant's voice, which the model agreed to in nearly every run ("Can you speak slower?" ->
 # "Yes, I can speak slower.", "Can you use a different voice?" -> "Yes, I can use a different voice."), and nothing
-# changed: the speech is the server's synthesiser's, at its one voice and rate (docs/benchmarks.md, "Nothing
-# promised"). No tool changes it, so a reply with tools gets the answer too. "Talk like a pirate." and "Speak French."
-# are words, which the model can change, and get none.
-_PACE = (r"(?:(?:a )?(?:bit |little |lot )?|much |even )?(?:slower|faster|louder|quieter|softer|more (?:slowly|quickly"
-         r"|loudly|quietly|softly)|slowly|quickly|loudly|quietly|softly|up)\b")
+# changed: the speech is the server's synthesiser's, at its one voice (docs/benchmarks.md, "Nothing promised"). No tool
+# changes it, so a reply with tools gets the answer too. "Talk like a pirate." and "Speak French." are words, which the
+# model can change, and get none. Its rate the server does change, where the voice can (``audio.output.speed``): a
+# request to speak slower or faster gets the answer that it will (``SLOWER_NOTE``, ``FASTER_NOTE``) and the reply that
+# says it, and the ones after, come at the new speed; at the slowest or fastest, the answer that it cannot.
+def _pace(words: str) -> str:
+    return rf"(?:(?:a )?(?:bit |little |lot )?|much |even )?(?:{words})\b"
+
+
+_SLOW, _FAST = "slower|more slowly|slowly", "faster|quicker|more quickly|quickly"
+_TOO_FAST = r"\byou(?:'re talking|'re speaking| are talking| are speaking| talk| speak) (?:way |much |a bit |a little )?too "
+_SPEAK = r"(?:speak|talk|say (?:it|that)|read (?:it|that))(?: it| that)? "
+_SLOWER_REQUEST = re.compile(
+    rf"{_ASKED}{_SPEAK}{_pace(_SLOW)}|{_ASKED}slow down(?: a (?:bit|little))?(?=\s*(?:$|[.!?,]|please\b))"
+    rf"|{_ASKED}lower your (?:speed|pace)\b|{_TOO_FAST}(?:fast|quickly|quick)\b",
+    re.I,
+)
+_FASTER_REQUEST = re.compile(
+    rf"{_ASKED}{_SPEAK}{_pace(_FAST)}|{_ASKED}speed up(?: a (?:bit|little))?(?=\s*(?:$|[.!?,]|please\b))"
+    rf"|{_ASKED}raise your (?:speed|pace)\b|{_TOO_FAST}(?:slow|slowly)\b",
+    re.I,
+)
 _VOICE_REQUEST = re.compile(
-    rf"{_ASKED}(?:speak|talk|say (?:it|that)|read (?:it|that))(?: it| that)? {_PACE}"
-    rf"|{_ASKED}(?:slow down|speed up)(?: a (?:bit|little))?(?=\s*(?:$|[.!?,]|please\b))"
+    rf"{_SLOWER_REQUEST.pattern}|{_FASTER_REQUEST.pattern}"  # where the voice speaks at one rate
+    rf"|{_ASKED}{_SPEAK}{_pace('louder|quieter|softer|more (?:loudly|quietly|softly)|loudly|quietly|softly|up')}"
     rf"|{_ASKED}(?:use|change|switch|try|do|put on) (?:to )?(?:an? |your |another )?(?:[\w'-]+ ){{0,2}}?(?:voice|accent)\b"
     rf"|{_ASKED}(?:speak|talk|sound) (?:with|in|like) (?:an? |the )?(?:[\w'-]+ ){{0,2}}?(?:voice|accent)\b"
     rf"|{_ASKED}sound like (?:an? )?(?:man|woman|girl|boy|child|kid|robot)\b"
     rf"|{_ASKED}(?:lower|raise|change) your (?:voice|speed|pace|volume)\b"
-    r"|\byou(?:'re talking|'re speaking| are talking| are speaking| talk| speak) (?:way |much |a bit |a little )?too "
-    r"(?:fast|quickly|slow|slowly|loud|loudly|quiet|quietly|softly)\b",
+    rf"|{_TOO_FAST}(?:loud|loudly|quiet|quietly|softly)\b",
     re.I,
 )
-VOICE_NOTE = Note.answer(_VOICE_REQUEST, "Sorry, I can't change how I sound or how fast I speak from here.")
+VOICE_NOTE = Note.answer(_VOICE_REQUEST, "Sorry, I can't change my voice from here.")
+SLOWER_NOTE = Note.answer(_SLOWER_REQUEST, "Sure, I'll speak more slowly.")
+FASTER_NOTE = Note.answer(_FASTER_REQUEST, "Sure, I'll speak faster.")
+SLOWEST_NOTE = Note.answer(_SLOWER_REQUEST, "Sorry, this is as slowly as I can speak.")
+FASTEST_NOTE = Note.answer(_FASTER_REQUEST, "Sorry, this is as fast as I can speak.")
+PACE_NOTES = (SLOWER_NOTE, FASTER_NOTE, SLOWEST_NOTE, FASTEST_NOTE)
 
 # for any reply, after a reply without tools has taken its own (``WITHOUT_TOOLS``), the first that asks: what no tool
 # changes (the voice), and what talk meets but the model met with a question or a decline

@@ -11,7 +11,7 @@ import { PLAYBACK_STAGE, TURN_STAGES } from "./stages.js";
 
 const SESSION_KEY = "voicechat.session";
 const VOICE_KEY = "voicechat.voiceOut";
-const SPEED_KEY = "voicechat.speed"; // set only once the user picks a speed; until then the server's is shown
+const SPEED_KEY = "voicechat.speed"; // set once the user picks a speed or asks for one; until then the server's is shown
 
 const $ = (id) => document.getElementById(id);
 const ui = {
@@ -191,7 +191,12 @@ const handlers = {
   },
   "session.updated"(event) {
     session.outputRate = event.session.audio?.output?.format?.rate || session.outputRate;
-    showSpeed(event.session.audio?.output?.speed);
+    const speed = event.session.audio?.output?.speed;
+    // a change the user asked for in words is kept as if picked here, for the next visit
+    if (typeof speed === "number" && session.speed !== null && speed !== session.speed) {
+      localStorage.setItem(SPEED_KEY, String(speed));
+    }
+    showSpeed(speed);
   },
   "input_audio_buffer.speech_started"() {
     session.userSpeaking = true;

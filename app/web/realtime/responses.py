@@ -16,12 +16,13 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from app.engine.api import Priority, SamplingParams
 from app.engine.conversions import with_conversion_hint
-from app.engine.notes import ANY_REPLY, PERSON_NOTE, SUGGEST_NOTE, WITHOUT_TOOLS, add_first
+from app.engine.notes import ANY_REPLY, PACE_NOTES, PERSON_NOTE, SUGGEST_NOTE, WITHOUT_TOOLS, add_first
 from app.engine.spelling import with_spelling_hint
 from app.web.realtime import server_events as ev
 from app.web.realtime.client_events import ResponseCancel, ResponseCreate
 from app.web.realtime.conversation import Context
 from app.web.realtime.function_calls import ToolUse, response_tool_use
+from app.web.realtime.pace import asked_step, pace_notes, stepped
 from app.web.realtime.response_output import ResponseOutput
 from app.web.realtime.state import SessionState
 from app.web.realtime.wire import ProtocolError
@@ -122,7 +123,8 @@ class Responses:
                                   call_floor=settings.tool_call_floor if self.floors_calls(tool_use) else 0.0),
             priority=priority or (Priority.VOICE if voice else Priority.TEXT), session_id=session.id,
             output_audio=session.config.output_audio if output_audio is None else output_audio,
-            output_rate=session.config.output_rate, output_speed=session.config.speed, voice_turn=voice, timing=timing,
+            output_rate=session.config.output_rate, output_speed=stepped(session.config.speed, asked_step(messages)),
+            voice_turn=voice, timing=timing,
             in_conversation=in_conversation, metadata=metadata,
             tool_use=tool_use, without_tools=self.without_tools,
             name_floor=settings.tool_name_floor, value_floor=settings.tool_value_floor,
@@ -152,13 +154,18 @@ class Responses:
     def _answer_notes(self, messages: list[dict[str, str]], instructions: str, *, tools: bool) -> list[dict[str, str]]:
         """``answer_hints``' notes (``app/engine/notes.py``) for a reply on ``instructions``: on the server's own system
         prompt only; those of a reply without tools (the clock, requests only a tool meets) only where ``_system`` adds
-        ``limits_prompt``, whose examples they follow, and before those for a request to change its voice, to write a
-        few lines or a story, or the user's news."""
+        ``limits_prompt``, whose examples they follow, and before those for a request to speak slower or faster (where
+        the voice can: ``pace``), to change its voice, to write a few lines or a story, or the user's news."""
         settings = self.session.settings
         if not settings.answer_hints or instructions != settings.system_prompt:
             return messages
+        last = messages[-1].get("content") if messages else None
+        if isinstance(last, str) and any(note.note in last for note in PACE_NOTES):  # written again without tools
+            return messages
         messages = SUGGEST_NOTE.add(PERSON_NOTE.add(messages))
-        return add_first(ANY_REPLY if tools or not settings.limits_prompt else (*WITHOUT_TOOLS, *ANY_REPLY), messages)
+        pace = pace_notes(self.session.config.speed) if self.session.parts.tts.changes_speed else ()
+        any_reply = (*pace, *ANY_REPLY)
+        return add_first(any_reply if tools or not settings.limits_prompt else (*WITHOUT_TOOLS, *any_reply), messages)
 
     async def create(self, event: ResponseCreate) -> None:
         if self.active is not None and not event.out_of_band:
@@ -225,7 +232,10 @@ class Responses:
             if build is not None:
                 await session.conversation.settled()
                 reply.messages = build()
+                reply.output_speed = stepped(session.config.speed, asked_step(reply.messages))
                 reply.start()
+            if reply.in_conversation and asked_step(reply.messages) and reply.output_speed != session.config.speed:
+                session.set_speed(reply.output_speed)  # the reply that says it speaks slower or faster is sent
             out = await self._first_output(reply)
             while True:
                 if out.kind == "text":

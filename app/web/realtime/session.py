@@ -185,6 +185,12 @@ class Session:
         self.audio_in.reconfigure(old.turn_detection, self.config.turn_detection, self.config.input_rate != old.input_rate)
         self.send(ev.session_updated(self._session_wire()))
 
+    def set_speed(self, speed: float) -> None:
+        """The session's speaking speed changed by the server (the user asked for it in words): the client is told as
+        after its own ``session.update``."""
+        self.config = replace(self.config, speed=speed)
+        self.send(ev.session_updated(self._session_wire()))
+
     # ------------------------------------------------------------------ output
 
     def send(self, event: dict[str, Any], on_sent: Callable[[], None] | None = None) -> None:
