@@ -249,7 +249,8 @@ class Settings(BaseSettings):
     spelling_hints: bool = Field(
         True,
         description="Give the model the letters of a word the user asks how to spell (the model reads words as "
-        "multi-letter tokens and cannot see them), added to that question in the reply's prompt.",
+        "multi-letter tokens and cannot see them), or of their own name as they gave it earlier ('My name is Anna.'), "
+        "added to that question in the reply's prompt.",
     )
     conversion_hints: bool = Field(
         True,

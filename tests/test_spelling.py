@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from app.bench.quality import spelled_words
-from app.engine.spelling import asked_word, letters, with_spelling_hint
+from app.engine.spelling import asked_word, given_name, letters, my_name_asked, with_spelling_hint
 
 
 @pytest.mark.parametrize(
@@ -40,6 +40,40 @@ from app.engine.spelling import asked_word, letters, with_spelling_hint
 )
 def test_a_question_asking_for_a_spelling_names_its_word(question: str, word: str) -> None:
     assert asked_word(question) == word
+
+
+@pytest.mark.parametrize(
+    ("said", "name"),
+    [
+        (["My name is Anna.", "How do you spell my name?"], "Anna"),
+        (["Hi, my name's Tom Baker and I like tea.", "Can you spell my last name?"], "Baker"),  # a whole name's last word
+        (["My name is Lucía Fernández, nice to meet you.", "How do you spell my name?"], "Lucía Fernández"),
+        (["my name is anna", "how do you spell my first name"], "anna"),  # as a transcript may come
+        (["Call me Max.", "spell my name please"], "Max"),
+        (["My first name is Jo and my last name is Smith.", "How is my last name spelled?"], "Smith"),
+        (["My name is Anna.", "Actually, call me Annie.", "How do you spell my name?"], "Annie"),  # the latest
+        (["My surname is Okafor.", "What's the spelling of my family name?"], "Okafor"),
+    ],
+)
+def test_a_question_asking_how_the_users_own_name_is_spelled_gets_the_name_they_gave(said: list[str], name: str) -> None:
+    messages = [{"role": "user", "content": text} for text in said]
+    assert given_name(said, my_name_asked(said[-1])) == name
+    assert with_spelling_hint(messages)[-1]["content"].endswith(f"is spelled {letters(name)}. Answer by saying these letters.)")
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        ["How do you spell my name?"],  # never given
+        ["I'm Canadian.", "How do you spell my name?"],  # "I'm ..." says other things as often as a name
+        ["My name is Anna.", "What is the spelling of my middle name?"],  # not that one
+        ["My name is Anna.", "Can you spell my dog's name?"],
+        ["My name is Anna.", "What's my name?"],  # asked, not spelled: the model has it in the conversation
+    ],
+)
+def test_no_name_is_spelled_where_none_of_that_kind_was_given(said: list[str]) -> None:
+    messages = [{"role": "user", "content": text} for text in said]
+    assert with_spelling_hint(messages) == messages
 
 
 @pytest.mark.parametrize(

@@ -5,6 +5,8 @@ spelled it repeats the word or spells it wrongly ("recieve"); given the letters 
 them back (docs/benchmarks.md, "Spelling"). ``with_spelling_hint`` adds them to the newest user message of a
 reply's prompt; the conversation keeps the user's own words. Only a word of the dictionary (or a name, capitalised
 as the user wrote it) gets its letters: "How do you spell seperate?" must not have the model read back S-E-P-E-R-.
+"How do you spell my name?" gets the letters of the name the user gave earlier in the conversation ("My name is
+Anna."), which the model otherwise said back whole ("Anna is spelled 'Anna'.").
 """
 
 from __future__ import annotations
@@ -33,6 +35,15 @@ _NEXT_WORD = re.compile(rf" ?({_WORD})")
 _NOT_THESE_LETTERS = re.compile(
     r" (?:in (?!(?:english|british|american|capitals?|capital letters|full|the|a|one|uppercase|lowercase)\b)[^\W\d_]"
     r"|in reverse\b|backwards?\b)", re.I)
+# the user's own name, asked for ("How do you spell my last name?") and given earlier ("My name is Anna Berg.", "Call me
+# Max."; not "I'm ...", which says other things as often: "I'm Canadian."): a name after "my name is" is its first
+# word and the capitalised ones after it
+_KINDS = {"first": "first", "last": "last", "family": "last", "sur": "last", "middle": "middle", "full": ""}
+_KIND = r"(?:(?P<{group}>first|last|middle|full|family|sur) ?)?"
+_MY_NAME_ASKED = re.compile(rf"\b(?:spell(?: out)?|spelling of) my {_KIND.format(group='kind')}name\b"
+                            rf"|\bhow is my {_KIND.format(group='how')}name spelled\b", re.I)
+_NAME_GIVEN = re.compile(rf"\b(?i:my {_KIND.format(group='kind')}name(?:'s|’s| is)) (?P<name>{_WORD}(?: [A-Z][\w'’-]*)*)"
+                         rf"|\b(?i:call me) (?P<called>[A-Z][\w'’-]*(?: [A-Z][\w'’-]*)*)")
 _TAIL = {"for", "please", "again", "correctly", "properly", "right", "now", "to", "me", "in", "backwards", "backward",
          "thanks", "thank", "slowly", "quickly", "so", "and", "or", "but"}
 _NOT_A_WORD = {  # what follows an asking "spell" where it names no word: "how do you spell it", "I can't spell well"
@@ -100,6 +111,29 @@ def _in_dictionary(word: str) -> bool:
     return word.lower() in dictionary or all(p.lower() in dictionary for p in re.split(r"['’-]", word))
 
 
+def my_name_asked(text: str) -> str | None:
+    """Which of the user's names ``text`` asks the spelling of ("" for the whole name, "first", "last", "middle"), or
+    None."""
+    asked = _MY_NAME_ASKED.search(" ".join(text.split()))
+    if asked is None:
+        return None
+    return _KINDS[(asked["kind"] or asked["how"] or "full").lower()]
+
+
+def given_name(said: list[str], kind: str) -> str | None:
+    """The user's name of ``kind`` (:func:`my_name_asked`) as they last gave it in ``said`` (their messages, oldest
+    first). A first or last name is also the first or last word of a whole name given."""
+    for text in reversed(said):
+        for found in reversed(list(_NAME_GIVEN.finditer(" ".join(text.split())))):
+            name, given_kind = found["name"] or found["called"], _KINDS[(found["kind"] or "full").lower()]
+            words = name.split()
+            if given_kind == kind:
+                return name
+            if given_kind == "" and (kind == "first" or (kind == "last" and len(words) > 1)):
+                return words[0] if kind == "first" else words[-1]
+    return None
+
+
 def letters(name: str) -> str:
     """'Los Angeles' -> 'L-O-S A-N-G-E-L-E-S'; 'mother-in-law' -> 'M-O-T-H-E-R hyphen I-N hyphen L-A-W'."""
     marks = {"-": "hyphen", "'": "apostrophe", "’": "apostrophe"}
@@ -117,6 +151,9 @@ def with_spelling_hint(messages: list[dict]) -> list[dict]:
     if not messages or messages[-1].get("role") != "user" or not isinstance(messages[-1].get("content"), str):
         return messages
     word = asked_word(messages[-1]["content"])
+    if word is None and (kind := my_name_asked(messages[-1]["content"])) is not None:
+        said = [m["content"] for m in messages if m.get("role") == "user" and isinstance(m.get("content"), str)]
+        word = given_name(said, kind)
     if word is None:
         return messages
     hint = _HINT.format(word=word, letters=letters(word))
