@@ -102,6 +102,8 @@ def test_other_questions_are_not_taken_for_one(message: str) -> None:
     "Help me come up with a congratulations message for my cousin's graduation.", "Can you write me a haiku about autumn?",
     "Can you draft a short email asking for a day off?", "Please make up a riddle for my kids.",
     "Write an email to my boss saying I'll be late.", "I'd like a short speech for my dad's retirement party.",
+    "I need to write a text telling my boss I'm sick today.", "I have to write a thank-you note to my aunt.",
+    "I've got to write an apology to my neighbour.", "I want to write a poem for my grandmother's birthday.",
 ])  # fmt: skip
 def test_a_request_to_write_a_few_lines_is_known(request_: str) -> None:
     assert WRITE_NOTE.finds(request_)
@@ -111,7 +113,8 @@ def test_a_request_to_write_a_few_lines_is_known(request_: str) -> None:
     "How do I write a cover letter?", "Write down that I owe Sam ten pounds.", "Who wrote this song?", "I need a new phone.",
     "Can you help me with my homework?", "Write a Python function that adds two numbers.", "Tell me a story.",
     "Send an email to my boss saying I'll be late.", "Make a note that I need to call the bank.", "Can you read my message?",
-    "What should I write in a birthday card?", "I wrote a poem yesterday.",
+    "What should I write in a birthday card?", "I wrote a poem yesterday.", "I have to write my thesis this week.",
+    "I need to write down the number.", "I want to write better emails.", "I need to write to my bank.",
 ])  # fmt: skip
 def test_other_messages_are_not_taken_for_a_request_to_write(message: str) -> None:
     assert not WRITE_NOTE.finds(message)

@@ -201,7 +201,9 @@ _WRITE_REQUEST = re.compile(
     rf"{_ASKED}(?:help (?:me|us) )?(?:write|draft|compose|come up with|make up|put together|think up)(?! down\b| up\b)"
     rf"(?: me| us)? (?:an? |some |the |my |our |two |three )?(?:[\w'-]+ ){{0,3}}?{_TEXTS}"
     rf"|{_ASKED}help (?:me|us) (?:with )?(?:an? |my |the |some )(?:[\w'-]+ ){{0,3}}?{_TEXTS}"
-    rf"|\bi(?: need|'d like| would like) (?:an? |some )(?:[\w'-]+ ){{0,3}}?{_TEXTS}",
+    rf"|\bi(?: need|'d like| would like) (?:an? |some )(?:[\w'-]+ ){{0,3}}?{_TEXTS}"
+    rf"|\bi(?: need| have| want|'d like| would like|'ve got| must| gotta) to (?:write|draft|compose|come up with|put together)"
+    rf" (?:an? |some |the |my |our )(?:[\w'-]+ ){{0,3}}?{_TEXTS}",  # "I need to write a text telling my boss ..."
     re.I,
 )
 WRITE_NOTE = Note(_WRITE_REQUEST, "Write it for the user now, short, without asking for details.")
