@@ -242,9 +242,11 @@ class Settings(BaseSettings):
         "otherwise), a request to write a few lines to write them ('Can you help me write a birthday message for my "
         "mom?' -> 'Sure, I can help you write a birthday message for your mom. Let me know what you'd like to include"
         " in the message.' otherwise), a story asked for to be made up ('Tell me a ghost story.' -> 'I'm sorry, I "
-        "can't tell you a ghost story.' otherwise), and the user's news about their day to be answered warmly ('I "
-        "have a job interview tomorrow.' -> 'I'm sorry, I can't assist with that.' otherwise; docs/benchmarks.md, "
-        "'Not a person', 'Nothing promised', 'Written when asked', 'A story, told', 'The user's plans').",
+        "can't tell you a ghost story.' otherwise), the user's news about their day to be answered warmly ('I "
+        "have a job interview tomorrow.' -> 'I'm sorry, I can't assist with that.' otherwise), and a question about "
+        "its own likes gets a short answer ('What's your favourite colour?' -> 'As an AI language model, ...' "
+        "otherwise; docs/benchmarks.md, 'Not a person', 'Nothing promised', 'Written when asked', 'A story, told', "
+        "'The user's plans').",
     )
     spelling_hints: bool = Field(
         True,

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from app.engine.notes import (CALENDAR_NOTE, CLOCK_NOTE, EMERGENCY_NOTE, FASTER_NOTE, FASTEST_NOTE, HOME_NOTE, MEMO_NOTE,
-                              MESSAGE_NOTE, MUSIC_NOTE, NEWS_NOTE, PERSON_NOTE, PURCHASE_NOTE, REMINDER_NOTE, SLOWER_NOTE,
-                              SLOWEST_NOTE, STORY_NOTE, SUGGEST_NOTE, VOICE_NOTE, WITHOUT_TOOLS, WRITE_NOTE, add_first,
-                              user_words)
+from app.engine.notes import (CALENDAR_NOTE, CLOCK_NOTE, EMERGENCY_NOTE, FASTER_NOTE, FASTEST_NOTE, HOME_NOTE, LIKES_NOTE,
+                              MEMO_NOTE, MESSAGE_NOTE, MUSIC_NOTE, NEWS_NOTE, PERSON_NOTE, PURCHASE_NOTE, REMINDER_NOTE,
+                              SLOWER_NOTE, SLOWEST_NOTE, STORY_NOTE, SUGGEST_NOTE, VOICE_NOTE, WITHOUT_TOOLS, WRITE_NOTE,
+                              add_first, user_words)
 
 CLOCK = {"type": "function", "name": "get_current_time", "description": "The user's local date and time.",
          "parameters": {"type": "object", "properties": {}}}  # fmt: skip
@@ -177,6 +177,26 @@ def test_other_messages_are_not_taken_for_a_request_to_speak_slower_or_faster(me
     assert not SLOWER_NOTE.finds(message) and not FASTER_NOTE.finds(message)
 
 
+@pytest.mark.parametrize("question", [
+    "What's your favourite colour?", "What's your favorite food?", "Do you like music?", "Which season do you like best?",
+    "Do you have a favourite animal?", "What kind of music do you like?", "Do you like pizza?", "Do you prefer cats or dogs?",
+    "What do you like to do for fun?", "Do you have any favorite songs?", "What's your all-time favourite band?",
+    "What type of films do you enjoy?",
+])  # fmt: skip
+def test_a_question_about_the_assistants_own_likes_is_known(question: str) -> None:
+    assert LIKES_NOTE.finds(question)
+
+
+@pytest.mark.parametrize("message", [
+    "Do you enjoy talking to people?", "Do you like my idea?", "Do you like it?", "What's your name?",
+    "What's my favourite colour?", "Do you know my favourite colour?", "What's your favourite recipe for pancakes?",
+    "Which one do you recommend?", "Do you like helping people?", "Which do you like, the red or the blue one?",
+    "I like music.", "Which restaurant do you like best in town?", "Do you like jokes?", "Do you love me?",
+])  # fmt: skip
+def test_other_messages_are_not_taken_for_a_question_about_its_likes(message: str) -> None:
+    assert not LIKES_NOTE.finds(message)
+
+
 @pytest.mark.parametrize("news", [
     "I have a meeting with Doctor Patel tomorrow.", "I have a job interview tomorrow.", "My daughter starts school tomorrow.",
     "Tomorrow is my birthday.", "We're having a barbecue on Sunday.", "I've got a dentist appointment at ten.",
@@ -336,6 +356,7 @@ async def test_a_reply_on_the_servers_prompt_gets_the_notes_and_one_on_the_clien
         assert WRITE_NOTE.note in await last_message_of_reply("Help me write a birthday message for my mom.", plain)
         assert NEWS_NOTE.note in await last_message_of_reply("I have a job interview tomorrow.", plain)
         assert STORY_NOTE.note in await last_message_of_reply("Tell me a ghost story.", plain)
+        assert LIKES_NOTE.note in await last_message_of_reply("What's your favourite colour?", plain)
         assert await last_message_of_reply("Is it the weekend?", with_tools) == "Is it the weekend?"  # it may call
         tooled = rig.engine.requests[-1]["messages"]
         assert CLOCK_NOTE.note in rig.session.responses.without_tools(tooled)[-1]["content"]  # the same reply in words

@@ -14,8 +14,9 @@ a British accent."); a request to speak slower or faster the server meets, and i
 which the model declined as if asked to do the thing ("What should I watch on TV tonight?" -> "I can't watch TV,
 sorry."), a request to write a few lines to write them (it asked what to put in them), a story asked for to be made up
 (declined for some kinds: "Tell me a ghost story."), and the user's news about their day to be answered warmly ("I
-have a job interview tomorrow." -> "I'm sorry, I can't assist with that."). The patterns know the common forms only; a
-message they miss is answered as before.
+have a job interview tomorrow." -> "I'm sorry, I can't assist with that."); a question about its own likes gets a short
+answer ("What's your favourite colour?" -> "As an AI language model, I don't have personal preferences ..."). The
+patterns know the common forms only; a message they miss is answered as before.
 """
 
 from __future__ import annotations
@@ -288,6 +289,24 @@ SLOWEST_NOTE = Note.answer(_SLOWER_REQUEST, "Sorry, this is as slowly as I can s
 FASTEST_NOTE = Note.answer(_FASTER_REQUEST, "Sorry, this is as fast as I can speak.")
 PACE_NOTES = (SLOWER_NOTE, FASTER_NOTE, SLOWEST_NOTE, FASTEST_NOTE)
 
+# A question about the assistant's own likes, which the model answered as a chatbot ("What's your favourite colour?"
+# -> "As an AI language model, I don't have personal preferences or emotions, so I don't have a favorite color.
+# However, ...") or as a person ("What's your favorite food?" -> "I love to eat pizza."): given the answer, it says it,
+# short, and the talk turns to the user (docs/benchmarks.md, "Not a person"). "Do you like my idea?" asks about the
+# user's, "Do you enjoy helping people?" about its work, "Do you like jokes?" for one, and get none.
+_NOT_A_LIKE = (r"(?:my|our|it|this|that|these|those|me|us|what|how|when|where|if|to help|helping|talking|chatting|working"
+               r"|your job|being|best|most|more|better|jokes?|riddles?|stor(?:y|ies)|games?|puzzles?|trivia|quiz)\b")
+_LIKES_QUESTION = re.compile(
+    r"\bwhat(?:'s| is| are|'re) your (?:very |all-time |all time )?favou?rites?\b(?! (?:recipe|way|method|tip|trick)s?\b)"
+    r"|\bdo (?:you|u) (?:have|got) (?:a |any )(?:[\w'-]+ )?favou?rites?\b"
+    r"|\bwhich (?:[\w'-]+ ){0,2}?do (?:you|u) (?:like|prefer|love|enjoy)(?: (?:best|most|the most|more))?(?=\s*(?:$|[?.!]))"
+    r"|\bwhat (?:kinds?|sorts?|types?) of (?:[\w'-]+ ){1,3}?do (?:you|u) (?:like|love|enjoy|prefer|listen to|read|watch)\b"
+    r"|\bwhat do (?:you|u) (?:like|love|enjoy) (?:to do|doing)\b"
+    rf"|\bdo (?:you|u) (?:like|love|enjoy|prefer) (?!{_NOT_A_LIKE})[\w'-]+",
+    re.I,
+)
+LIKES_NOTE = Note.answer(_LIKES_QUESTION, "I don't have likes of my own. What do you like?")
+
 # for any reply, after a reply without tools has taken its own (``WITHOUT_TOOLS``), the first that asks: what no tool
-# changes (the voice), and what talk meets but the model met with a question or a decline
-ANY_REPLY = (VOICE_NOTE, WRITE_NOTE, STORY_NOTE, NEWS_NOTE)
+# changes (the voice), and what talk meets but the model met with a question, a decline or a chatbot's disclaimer
+ANY_REPLY = (VOICE_NOTE, WRITE_NOTE, STORY_NOTE, NEWS_NOTE, LIKES_NOTE)
