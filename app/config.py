@@ -243,10 +243,11 @@ class Settings(BaseSettings):
         "mom?' -> 'Sure, I can help you write a birthday message for your mom. Let me know what you'd like to include"
         " in the message.' otherwise), a story asked for to be made up ('Tell me a ghost story.' -> 'I'm sorry, I "
         "can't tell you a ghost story.' otherwise), the user's news about their day to be answered warmly ('I "
-        "have a job interview tomorrow.' -> 'I'm sorry, I can't assist with that.' otherwise), and a question about "
+        "have a job interview tomorrow.' -> 'I'm sorry, I can't assist with that.' otherwise), a question about "
         "its own likes gets a short answer ('What's your favourite colour?' -> 'As an AI language model, ...' "
-        "otherwise; docs/benchmarks.md, 'Not a person', 'Nothing promised', 'Written when asked', 'A story, told', "
-        "'The user's plans').",
+        "otherwise), and a request to hear the last reply again that reply to say ('Pardon?' -> 'I'm sorry, I can't "
+        "answer that.' otherwise; docs/benchmarks.md, 'Not a person', 'Nothing promised', 'Written when asked', 'A "
+        "story, told', 'The user's plans', 'Said again').",
     )
     spelling_hints: bool = Field(
         True,

@@ -7,7 +7,7 @@ import pytest
 from app.engine.notes import (CALENDAR_NOTE, CLOCK_NOTE, EMERGENCY_NOTE, FASTER_NOTE, FASTEST_NOTE, HOME_NOTE, LIKES_NOTE,
                               MEMO_NOTE, MESSAGE_NOTE, MUSIC_NOTE, NEWS_NOTE, PERSON_NOTE, PURCHASE_NOTE, REMINDER_NOTE,
                               SLOWER_NOTE, SLOWEST_NOTE, STORY_NOTE, SUGGEST_NOTE, VOICE_NOTE, WITHOUT_TOOLS, WRITE_NOTE,
-                              add_first, user_words)
+                              add_first, repeat_note, user_words)
 
 CLOCK = {"type": "function", "name": "get_current_time", "description": "The user's local date and time.",
          "parameters": {"type": "object", "properties": {}}}  # fmt: skip
@@ -197,6 +197,35 @@ def test_other_messages_are_not_taken_for_a_question_about_its_likes(message: st
     assert not LIKES_NOTE.finds(message)
 
 
+SAID = [{"role": "user", "content": "Who wrote Hamlet?"}, {"role": "assistant", "content": "Hamlet was written by\nShakespeare."}]
+
+
+@pytest.mark.parametrize("request_", [
+    "Pardon?", "What?", "Come again?", "Huh?", "Sorry?", "I didn't catch that.", "Could you say that again?",
+    "What was that?", "Sorry, what did you say?", "Can you repeat that, please?", "Say that again.", "Excuse me?",
+    "I didn’t hear you.", "Um, what?", "One more time, please.", "I missed that.",
+])  # fmt: skip
+def test_a_request_to_hear_the_last_reply_again_gets_that_reply_to_say(request_: str) -> None:
+    note = repeat_note([*SAID, {"role": "user", "content": request_}])
+    assert note is not None and note.says.endswith('word for word: "Hamlet was written by Shakespeare."')
+    noted = note.add([*SAID, {"role": "user", "content": request_}])[-1]["content"]
+    assert user_words(noted) == request_  # the end-of-turn score is read after the user's own words
+
+
+@pytest.mark.parametrize("message", [
+    "What was that song called?", "Sorry, I meant Austria.", "What is that?", "What?! That is amazing.",
+    "I didn't catch the bus.", "Repeat after me: hello.", "Say it in French.", "What did you say about Paris?",
+    "Sorry I am late.", "What time is it?",
+])  # fmt: skip
+def test_other_messages_are_not_taken_for_a_request_to_hear_it_again(message: str) -> None:
+    assert repeat_note([*SAID, {"role": "user", "content": message}]) is None
+
+
+def test_no_reply_to_say_again_is_no_note() -> None:
+    assert repeat_note([{"role": "user", "content": "Pardon?"}]) is None
+    assert repeat_note([SAID[0], {"role": "assistant", "content": None}, {"role": "user", "content": "Pardon?"}]) is None
+
+
 @pytest.mark.parametrize("news", [
     "I have a meeting with Doctor Patel tomorrow.", "I have a job interview tomorrow.", "My daughter starts school tomorrow.",
     "Tomorrow is my birthday.", "We're having a barbecue on Sunday.", "I've got a dentist appointment at ten.",
@@ -357,6 +386,8 @@ async def test_a_reply_on_the_servers_prompt_gets_the_notes_and_one_on_the_clien
         assert NEWS_NOTE.note in await last_message_of_reply("I have a job interview tomorrow.", plain)
         assert STORY_NOTE.note in await last_message_of_reply("Tell me a ghost story.", plain)
         assert LIKES_NOTE.note in await last_message_of_reply("What's your favourite colour?", plain)
+        said_again = await last_message_of_reply("Pardon?", plain)  # the fake engine's reply, "Paris is the ..."
+        assert said_again.startswith("Pardon?") and said_again.endswith('word for word: "Paris is the capital of France.")')
         assert await last_message_of_reply("Is it the weekend?", with_tools) == "Is it the weekend?"  # it may call
         tooled = rig.engine.requests[-1]["messages"]
         assert CLOCK_NOTE.note in rig.session.responses.without_tools(tooled)[-1]["content"]  # the same reply in words

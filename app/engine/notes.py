@@ -15,8 +15,9 @@ which the model declined as if asked to do the thing ("What should I watch on TV
 sorry."), a request to write a few lines to write them (it asked what to put in them), a story asked for to be made up
 (declined for some kinds: "Tell me a ghost story."), and the user's news about their day to be answered warmly ("I
 have a job interview tomorrow." -> "I'm sorry, I can't assist with that."); a question about its own likes gets a short
-answer ("What's your favourite colour?" -> "As an AI language model, I don't have personal preferences ..."). The
-patterns know the common forms only; a message they miss is answered as before.
+answer ("What's your favourite colour?" -> "As an AI language model, I don't have personal preferences ..."), and a
+request to hear the last reply again that reply to say ("Pardon?" -> "I'm sorry, I can't answer that."). The patterns
+know the common forms only; a message they miss is answered as before.
 """
 
 from __future__ import annotations
@@ -26,6 +27,11 @@ from dataclasses import dataclass
 
 from app.engine.conversions import without_conversion_hint
 from app.engine.spelling import without_spelling_hint
+
+
+def _plain(text: str) -> str:
+    """Single spaces and straight apostrophes, as the patterns are written."""
+    return " ".join(text.replace("’", "'").split())
 
 
 @dataclass(frozen=True)
@@ -40,7 +46,7 @@ class Note:
         return cls(asks, f'Answer: "{text}"')
 
     def finds(self, question: str) -> bool:
-        return self.asks.search(" ".join(question.replace("’", "'").split())) is not None
+        return self.asks.search(_plain(question)) is not None
 
     def add(self, messages: list[dict]) -> list[dict]:
         """``messages`` with the note added to the last one when it is a user's whole message that asks (once)."""
@@ -73,7 +79,45 @@ def user_words(content: str) -> str:
     end-of-turn score is read, after the words the user said."""
     for note in (*WITHOUT_TOOLS, *PACE_NOTES, *ANY_REPLY, SUGGEST_NOTE, PERSON_NOTE):  # the last added first
         content = content.removesuffix(note.note)
+    words, noted, _ = content.partition(_REPEAT_NOTE_START)
+    if noted and _asks_again(words):
+        content = words
     return without_spelling_hint(without_conversion_hint(content))
+
+
+# A request to hear the last reply again, the commonest thing said to a voice that was not heard ("Pardon?", "Sorry?",
+# "What was that?", "I didn't catch that."), which the model took for a question it could not answer: "I'm sorry, I
+# can't answer that.", "I'm sorry, I didn't catch that. Could you please rephrase your question?" (27 of 32 replies;
+# docs/benchmarks.md, "Said again"). The note gives it the last reply to say again: as `Answer: "..."` the model still
+# declined "Pardon?" and "Sorry?" one time in two; told why, it said the reply in every run. The whole message must be
+# the request: "What was that song called?" or "Sorry, I meant Austria." get none.
+_AGAIN = r"(?: again| one more time)?"
+_REPEAT_REQUEST = re.compile(
+    r"^(?:(?:oh|um|uh|er|hm+|sorry|pardon|excuse me)[,.!]? )*"
+    r"(?:sorry|pardon(?: me)?|what|huh|eh|come again|excuse me|what was that|what did you (?:just )?say|one more time"
+    rf"|(?:can|could|would|will) (?:you|u) (?:please )?(?:repeat|say) (?:that|it|what you (?:just )?said)(?: for me)?{_AGAIN}"
+    rf"|(?:please )?(?:repeat|say) (?:that|it|what you (?:just )?said){_AGAIN}|repeat(?: please)?"
+    r"|i (?:didn't|did not|couldn't|could not) (?:catch|hear|get|understand) (?:that|it|you|what you (?:just )?said)"
+    r"|i missed (?:that|it|what you said))(?:,? please)?[?.!]*$",
+    re.I,
+)
+_REPEAT_SAYS = "The user did not hear your last reply. Say it again, word for word: "
+_REPEAT_NOTE_START = f"\n\n({_REPEAT_SAYS}"
+
+
+def _asks_again(text: str) -> bool:
+    return _REPEAT_REQUEST.search(_plain(text)) is not None
+
+
+def repeat_note(messages: list[dict]) -> Note | None:
+    """For a newest user message that asks to hear the last reply again, a note with that reply to say; None where it
+    asks something else or no reply came before it."""
+    content = messages[-1].get("content") if messages and messages[-1].get("role") == "user" else None
+    if not isinstance(content, str) or not _asks_again(content):
+        return None
+    said = next((m["content"] for m in reversed(messages[:-1]) if m.get("role") == "assistant"
+                 and isinstance(m.get("content"), str) and m["content"].strip()), None)  # fmt: skip
+    return Note(_REPEAT_REQUEST, f'{_REPEAT_SAYS}"{" ".join(said.split())}"') if said else None
 
 
 _KIND = r"(?:(?:real|actual|living|live|human) )*(?:person|human(?: being)?|robot|machine|bot|computer|program|ai)"

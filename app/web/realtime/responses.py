@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from app.engine.api import Priority, SamplingParams
 from app.engine.conversions import with_conversion_hint
-from app.engine.notes import ANY_REPLY, PACE_NOTES, PERSON_NOTE, SUGGEST_NOTE, WITHOUT_TOOLS, add_first
+from app.engine.notes import ANY_REPLY, PACE_NOTES, PERSON_NOTE, SUGGEST_NOTE, WITHOUT_TOOLS, add_first, repeat_note
 from app.engine.spelling import with_spelling_hint
 from app.web.realtime import server_events as ev
 from app.web.realtime.client_events import ResponseCancel, ResponseCreate
@@ -154,8 +154,9 @@ class Responses:
     def _answer_notes(self, messages: list[dict[str, str]], instructions: str, *, tools: bool) -> list[dict[str, str]]:
         """``answer_hints``' notes (``app/engine/notes.py``) for a reply on ``instructions``: on the server's own system
         prompt only; those of a reply without tools (the clock, requests only a tool meets) only where ``_system`` adds
-        ``limits_prompt``, whose examples they follow, and before those for a request to speak slower or faster (where
-        the voice can: ``pace``), to change its voice, to write a few lines or a story, or the user's news."""
+        ``limits_prompt``, whose examples they follow, and before those for a request to hear the last reply again, to
+        speak slower or faster (where the voice can: ``pace``), to change its voice, to write a few lines or a story, the
+        user's news, or its likes."""
         settings = self.session.settings
         if not settings.answer_hints or instructions != settings.system_prompt:
             return messages
@@ -163,8 +164,9 @@ class Responses:
         if isinstance(last, str) and any(note.note in last for note in PACE_NOTES):  # written again without tools
             return messages
         messages = SUGGEST_NOTE.add(PERSON_NOTE.add(messages))
+        repeat = repeat_note(messages)
         pace = pace_notes(self.session.config.speed) if self.session.parts.tts.changes_speed else ()
-        any_reply = (*pace, *ANY_REPLY)
+        any_reply = (*([repeat] if repeat else []), *pace, *ANY_REPLY)
         return add_first(any_reply if tools or not settings.limits_prompt else (*WITHOUT_TOOLS, *any_reply), messages)
 
     async def create(self, event: ResponseCreate) -> None:
