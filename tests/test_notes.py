@@ -221,6 +221,17 @@ def test_other_messages_are_not_taken_for_a_request_to_hear_it_again(message: st
     assert repeat_note([*SAID, {"role": "user", "content": message}]) is None
 
 
+@pytest.mark.parametrize("request_", [
+    "Could you say that slower?", "Say that again, slower.", "Again, slower.", "Can you repeat that more slowly, please?",
+    "One more time, a bit slower.", "Sorry, say it again slowly.",
+])  # fmt: skip
+def test_a_request_to_hear_it_again_slower_gets_the_reply_and_says_so(request_: str) -> None:
+    note = repeat_note([*SAID, {"role": "user", "content": request_}])
+    assert note is not None and note.says.startswith("The user asked to hear your last reply again, more slowly.")
+    assert user_words(note.add([*SAID, {"role": "user", "content": request_}])[-1]["content"]) == request_
+    assert repeat_note([*SAID, {"role": "user", "content": "Can you speak slower?"}]) is None  # a pace, not a repeat
+
+
 def test_no_reply_to_say_again_is_no_note() -> None:
     assert repeat_note([{"role": "user", "content": "Pardon?"}]) is None
     assert repeat_note([SAID[0], {"role": "assistant", "content": None}, {"role": "user", "content": "Pardon?"}]) is None
@@ -345,12 +356,16 @@ async def test_a_request_to_speak_slower_is_kept_by_the_reply_that_says_so_and_t
         assert updated == [0.8, 0.64, 0.51, 0.5]  # none where nothing changed
         assert await reply_to("What is the capital of France?") == "What is the capital of France?"
         assert rig.speech.speeds[-1] == 0.5  # the replies after keep it
+        assert "Say it again, word for word" in await reply_to("Say that again, slower.")  # at the slowest: said again
+        assert rig.session.config.speed == 0.5
         for _ in range(5):
             await reply_to("Speak faster, please.")
         assert rig.session.config.speed == 1.5 and FASTEST_NOTE.note in await reply_to("Talk faster.")
+        assert "again, more slowly" in await reply_to("Could you say that slower?")  # the last reply again, a step slower
+        assert rig.session.config.speed == 1.2 and rig.speech.speeds[-1] == 1.2
         assert sdk_rejections(rig.outbox.events) == []
         rig.speech.changes_speed = False  # a Coqui model without a duration predictor
-        assert VOICE_NOTE.note in await reply_to("Can you speak slower?") and rig.session.config.speed == 1.5
+        assert VOICE_NOTE.note in await reply_to("Can you speak slower?") and rig.session.config.speed == 1.2
     finally:
         await rig.close()
 

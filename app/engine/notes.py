@@ -79,9 +79,10 @@ def user_words(content: str) -> str:
     end-of-turn score is read, after the words the user said."""
     for note in (*WITHOUT_TOOLS, *PACE_NOTES, *ANY_REPLY, SUGGEST_NOTE, PERSON_NOTE):  # the last added first
         content = content.removesuffix(note.note)
-    words, noted, _ = content.partition(_REPEAT_NOTE_START)
-    if noted and _asks_again(words):
-        content = words
+    for start in _SAY_AGAIN_STARTS:
+        words, noted, _ = content.partition(start)
+        if noted and _said_again(words) is not None:
+            content = words
     return without_spelling_hint(without_conversion_hint(content))
 
 
@@ -101,23 +102,34 @@ _REPEAT_REQUEST = re.compile(
     r"|i missed (?:that|it|what you said))(?:,? please)?[?.!]*$",
     re.I,
 )
-_REPEAT_SAYS = "The user did not hear your last reply. Say it again, word for word: "
-_REPEAT_NOTE_START = f"\n\n({_REPEAT_SAYS}"
+# "Say that again, slower.": the same, and the voice a step slower (``app/web/realtime/pace.py`` reads the note)
+_SAY_AGAIN_SLOWER = re.compile(
+    r"^(?:(?:oh|um|uh|er|sorry|pardon|ok|okay)[,.!]? )*(?:(?:can|could|would|will) (?:you|u) (?:please )?)?"
+    rf"(?:(?:say|repeat|read) (?:that|it|what you (?:just )?said){_AGAIN}|again|one more time),? (?:but )?"
+    r"(?:a (?:bit |little |lot )?)?(?:more slowly|slower|slowly)(?:,? please)?[?.!]*$",
+    re.I,
+)
+_SAY_AGAIN = {_REPEAT_REQUEST: "The user did not hear your last reply. Say it again, word for word: ",
+              _SAY_AGAIN_SLOWER: "The user asked to hear your last reply again, more slowly. Say it again, word for word: "}
+SLOWER_AGAIN_START = f"\n\n({_SAY_AGAIN[_SAY_AGAIN_SLOWER]}"
+_SAY_AGAIN_STARTS = tuple(f"\n\n({says}" for says in _SAY_AGAIN.values())
 
 
-def _asks_again(text: str) -> bool:
-    return _REPEAT_REQUEST.search(_plain(text)) is not None
+def _said_again(text: str) -> re.Pattern[str] | None:
+    """The pattern of the request to hear the last reply again that ``text`` is, or None."""
+    return next((pattern for pattern in _SAY_AGAIN if pattern.search(_plain(text))), None)
 
 
 def repeat_note(messages: list[dict]) -> Note | None:
-    """For a newest user message that asks to hear the last reply again, a note with that reply to say; None where it
-    asks something else or no reply came before it."""
+    """For a newest user message that asks to hear the last reply again (slower or not), a note with that reply to say;
+    None where it asks something else or no reply came before it."""
     content = messages[-1].get("content") if messages and messages[-1].get("role") == "user" else None
-    if not isinstance(content, str) or not _asks_again(content):
+    asks = _said_again(content) if isinstance(content, str) else None
+    if asks is None:
         return None
     said = next((m["content"] for m in reversed(messages[:-1]) if m.get("role") == "assistant"
                  and isinstance(m.get("content"), str) and m["content"].strip()), None)  # fmt: skip
-    return Note(_REPEAT_REQUEST, f'{_REPEAT_SAYS}"{" ".join(said.split())}"') if said else None
+    return Note(asks, f'{_SAY_AGAIN[asks]}"{" ".join(said.split())}"') if said else None
 
 
 _KIND = r"(?:(?:real|actual|living|live|human) )*(?:person|human(?: being)?|robot|machine|bot|computer|program|ai)"

@@ -9,7 +9,7 @@ when that reply is sent (a reply produced ahead of a turn the user then went on 
 
 from __future__ import annotations
 
-from app.engine.notes import FASTER_NOTE, FASTEST_NOTE, SLOWER_NOTE, SLOWEST_NOTE, Note
+from app.engine.notes import FASTER_NOTE, FASTEST_NOTE, SLOWER_AGAIN_START, SLOWER_NOTE, SLOWEST_NOTE, Note
 from app.web.realtime.session_config import MAX_SPEED
 
 STEP = 1.25  # one request's change: 1 -> 0.8 -> 0.64 -> 0.51, 1 -> 1.25 -> 1.5
@@ -26,7 +26,9 @@ def asked_step(messages: list[dict]) -> int:
     content = messages[-1].get("content") if messages and messages[-1].get("role") == "user" else None
     if not isinstance(content, str):
         return 0
-    return -1 if SLOWER_NOTE.note in content else 1 if FASTER_NOTE.note in content else 0
+    if SLOWER_NOTE.note in content or SLOWER_AGAIN_START in content:  # "Say that again, slower." too
+        return -1
+    return 1 if FASTER_NOTE.note in content else 0
 
 
 def stepped(speed: float, step: int) -> float:
