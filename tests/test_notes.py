@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from app.engine.notes import (CALENDAR_NOTE, CLOCK_NOTE, EMERGENCY_NOTE, FASTER_NOTE, FASTEST_NOTE, HOME_NOTE, LIKES_NOTE,
-                              MEMO_NOTE, MESSAGE_NOTE, MUSIC_NOTE, NEWS_NOTE, PERSON_NOTE, PURCHASE_NOTE, REMINDER_NOTE,
-                              SLOWER_NOTE, SLOWEST_NOTE, STORY_NOTE, SUGGEST_NOTE, VOICE_NOTE, WITHOUT_TOOLS, WRITE_NOTE,
-                              add_first, repeat_note, user_words)
+                              MEMO_NOTE, MESSAGE_NOTE, MUSIC_NOTE, NEVER_MIND_NOTE, NEWS_NOTE, PERSON_NOTE, PURCHASE_NOTE,
+                              REMINDER_NOTE, SLOWER_NOTE, SLOWEST_NOTE, STORY_NOTE, SUGGEST_NOTE, VOICE_NOTE, WITHOUT_TOOLS,
+                              WRITE_NOTE, add_first, repeat_note, user_words)
 
 CLOCK = {"type": "function", "name": "get_current_time", "description": "The user's local date and time.",
          "parameters": {"type": "object", "properties": {}}}  # fmt: skip
@@ -230,6 +230,22 @@ def test_a_request_to_hear_it_again_slower_gets_the_reply_and_says_so(request_: 
     assert note is not None and note.says.startswith("The user asked to hear your last reply again, more slowly.")
     assert user_words(note.add([*SAID, {"role": "user", "content": request_}])[-1]["content"]) == request_
     assert repeat_note([*SAID, {"role": "user", "content": "Can you speak slower?"}]) is None  # a pace, not a repeat
+
+
+@pytest.mark.parametrize("message", [
+    "Never mind.", "Forget it.", "Nevermind", "Forget about it.", "Don't worry about it.", "Stop.", "Oh, never mind then.",
+    "No worries.", "Nothing.", "Okay, forget it, thanks.", "It's not important.",
+])  # fmt: skip
+def test_never_mind_is_known(message: str) -> None:
+    assert NEVER_MIND_NOTE.finds(message)
+
+
+@pytest.mark.parametrize("message", [
+    "Cancel that.", "That's all, thanks.", "Never mind the weather, what time is it?", "Stop the timer.",
+    "Forget what I said about Paris.", "Nothing is impossible.", "Don't worry, be happy is a song.", "Stop talking about cats.",
+])  # fmt: skip
+def test_other_messages_are_not_taken_for_never_mind(message: str) -> None:
+    assert not NEVER_MIND_NOTE.finds(message)
 
 
 def test_no_reply_to_say_again_is_no_note() -> None:

@@ -363,6 +363,17 @@ _LIKES_QUESTION = re.compile(
 )
 LIKES_NOTE = Note.answer(_LIKES_QUESTION, "I don't have likes of my own. What do you like?")
 
+# "Never mind.", which the model took for a request it could not meet ("Forget it." -> "I'm sorry, I can't provide that
+# information.", "Stop." -> "I'm sorry, but I can't assist with that."; docs/benchmarks.md, "Said again"): the whole
+# message only. "Cancel that." may ask to undo what a tool did, and gets none.
+_NEVER_MIND = re.compile(
+    r"^(?:(?:oh|um|uh|er|ok|okay|actually|no|sorry)[,.!]? )*(?:never ?mind(?: then)?|forget (?:it|about it|that|i asked)"
+    r"|don't worry(?: about it)?|no worries|stop(?: (?:it|that|talking))?|nothing|(?:it's )?not important)"
+    r"(?:,? (?:thanks|thank you|please))?[?.!]*$",
+    re.I,
+)
+NEVER_MIND_NOTE = Note.answer(_NEVER_MIND, "Okay, no problem.")
+
 # for any reply, after a reply without tools has taken its own (``WITHOUT_TOOLS``), the first that asks: what no tool
 # changes (the voice), and what talk meets but the model met with a question, a decline or a chatbot's disclaimer
-ANY_REPLY = (VOICE_NOTE, WRITE_NOTE, STORY_NOTE, NEWS_NOTE, LIKES_NOTE)
+ANY_REPLY = (VOICE_NOTE, WRITE_NOTE, STORY_NOTE, NEWS_NOTE, LIKES_NOTE, NEVER_MIND_NOTE)
