@@ -245,9 +245,9 @@ class Settings(BaseSettings):
         "can't tell you a ghost story.' otherwise), the user's news about their day to be answered warmly ('I "
         "have a job interview tomorrow.' -> 'I'm sorry, I can't assist with that.' otherwise), a question about "
         "its own likes gets a short answer ('What's your favourite colour?' -> 'As an AI language model, ...' "
-        "otherwise), and a request to hear the last reply again that reply to say ('Pardon?' -> 'I'm sorry, I can't "
-        "answer that.' otherwise; docs/benchmarks.md, 'Not a person', 'Nothing promised', 'Written when asked', 'A "
-        "story, told', 'The user's plans', 'Said again').",
+        "otherwise), a request to hear the last reply again that reply to say ('Pardon?' -> 'I'm sorry, I can't "
+        "answer that.' otherwise), and 'Never mind.' an 'Okay' (a decline otherwise; docs/benchmarks.md, 'Not a "
+        "person', 'Nothing promised', 'Written when asked', 'A story, told', 'The user's plans', 'Said again').",
     )
     spelling_hints: bool = Field(
         True,

@@ -16,8 +16,9 @@ sorry."), a request to write a few lines to write them (it asked what to put in 
 (declined for some kinds: "Tell me a ghost story."), and the user's news about their day to be answered warmly ("I
 have a job interview tomorrow." -> "I'm sorry, I can't assist with that."); a question about its own likes gets a short
 answer ("What's your favourite colour?" -> "As an AI language model, I don't have personal preferences ..."), and a
-request to hear the last reply again that reply to say ("Pardon?" -> "I'm sorry, I can't answer that."). The patterns
-know the common forms only; a message they miss is answered as before.
+request to hear the last reply again that reply to say ("Pardon?" -> "I'm sorry, I can't answer that."), and "Never
+mind." an "Okay" ("Forget it." -> "I'm sorry, I can't provide that information."). The patterns know the common forms
+only; a message they miss is answered as before.
 """
 
 from __future__ import annotations
