@@ -7,7 +7,7 @@ import pytest
 from app.engine.notes import (CALENDAR_NOTE, CLOCK_NOTE, EMERGENCY_NOTE, FASTER_NOTE, FASTEST_NOTE, HOME_NOTE, LIKES_NOTE,
                               MEMO_NOTE, MESSAGE_NOTE, MUSIC_NOTE, NEVER_MIND_NOTE, NEWS_NOTE, PERSON_NOTE, PURCHASE_NOTE,
                               REMINDER_NOTE, SLOWER_NOTE, SLOWEST_NOTE, STORY_NOTE, SUGGEST_NOTE, VOICE_NOTE, WITHOUT_TOOLS,
-                              WRITE_NOTE, add_first, repeat_note, user_words)
+                              WRITE_NOTE, add_first, kept_note, repeat_note, user_words)
 
 CLOCK = {"type": "function", "name": "get_current_time", "description": "The user's local date and time.",
          "parameters": {"type": "object", "properties": {}}}  # fmt: skip
@@ -246,6 +246,31 @@ def test_never_mind_is_known(message: str) -> None:
 ])  # fmt: skip
 def test_other_messages_are_not_taken_for_never_mind(message: str) -> None:
     assert not NEVER_MIND_NOTE.finds(message)
+
+
+@pytest.mark.parametrize(("said", "answer"), [
+    ("My locker number is 314.", "Got it: your locker number is 314."),
+    ("The wifi password is sunflower.", "Got it: the wifi password is sunflower."),
+    ("Our room number is 212!", "Got it: your room number is 212."),
+    ("My email address is jo@example.com.", "Got it: your email address is jo@example.com."),
+    ("Just so you know, my parking spot is B12.", "Got it: your parking spot is B12."),
+])  # fmt: skip
+def test_a_number_or_code_given_to_keep_is_said_back(said: str, answer: str) -> None:
+    note = kept_note([{"role": "user", "content": said}])
+    assert note is not None and note.says == f'Answer: "{answer}"'
+    assert user_words(note.add([{"role": "user", "content": said}])[-1]["content"]) == said
+
+
+def test_a_number_or_code_given_earlier_is_the_answer_when_asked_for() -> None:
+    given = [{"role": "user", "content": "My gym locker code is 5580."}, {"role": "assistant", "content": "Okay."},
+             {"role": "user", "content": "My locker code is 1234."}, {"role": "assistant", "content": "Okay."}]  # fmt: skip
+    for asked in ("What was my locker code?", "What's my locker code again?", "Do you remember my locker code?"):
+        note = kept_note([*given, {"role": "user", "content": asked}])
+        assert note is not None and note.says == 'Answer: "Your locker code is 1234."'  # the latest
+        assert user_words(note.add([*given, {"role": "user", "content": asked}])[-1]["content"]) == asked
+    for other in ("What's my bike locker code?", "What's the wifi password?", "My favourite city is Lisbon.",
+                  "Is my locker code 1234?", "My pin is 1234. What is it?"):  # fmt: skip
+        assert kept_note([*given, {"role": "user", "content": other}]) is None
 
 
 def test_no_reply_to_say_again_is_no_note() -> None:

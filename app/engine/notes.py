@@ -80,6 +80,9 @@ def user_words(content: str) -> str:
     end-of-turn score is read, after the words the user said."""
     for note in (*WITHOUT_TOOLS, *PACE_NOTES, *ANY_REPLY, SUGGEST_NOTE, PERSON_NOTE):  # the last added first
         content = content.removesuffix(note.note)
+    words, noted, _ = content.partition('\n\n(Answer: "')
+    if noted and (_KEPT.search(_plain(words)) or _KEPT_ASKED.search(_plain(words))):
+        content = words
     for start in _SAY_AGAIN_STARTS:
         words, noted, _ = content.partition(start)
         if noted and _said_again(words) is not None:
@@ -363,6 +366,54 @@ _LIKES_QUESTION = re.compile(
     re.I,
 )
 LIKES_NOTE = Note.answer(_LIKES_QUESTION, "I don't have likes of my own. What do you like?")
+
+# A number, a code or an address the user gives to be kept ("My locker number is 314.", "The wifi password is
+# sunflower."), which the limits prompt's "I can't check ... from here" met as a request to look it up, and then again
+# when asked for it (13 of 24 first replies; docs/benchmarks.md, "Said again"): the answer says it back, so the next
+# turn has it in the assistant's words too, and a later "What's my locker number?" gets it as its answer (from the
+# latest statement of the same thing). The whole message must be the statement or the question.
+_KEPT_THING = (r"(?P<owner>my|our|the) (?P<what>(?:[\w'-]+ ){0,3}?(?:number|password|passcode|code|pin|address|room|seat"
+               r"|gate|platform|spot|space|reference|username|e-?mail|phone))")
+_KEPT = re.compile(
+    rf"^(?:(?:so|ok|okay|and|also|oh|just so you know|for the record|fyi)[,:]? )*{_KEPT_THING}"
+    r" (?:is|are) (?P<value>(?:[^.?!]|\.(?=\S)){1,60})[.!]?$",  # "jo@example.com"
+    re.I,
+)
+_KEPT_ASKED = re.compile(
+    r"^(?:(?:so|and|ok|okay|sorry|um|hey)[,:]? )*(?:what(?:'s| is| was| were| are)|remind me(?: of)?|tell me"
+    rf"|do you (?:remember|know)(?: what)?) {_KEPT_THING}(?: (?:is|was|again))*(?:,? (?:please|again))?[?.!]*$",
+    re.I,
+)
+
+
+def kept_note(messages: list[dict]) -> Note | None:
+    """For a newest user message that gives a number, code or address to keep, the answer that says it back; for one
+    that asks for one given earlier in the conversation (the same words), the answer that gives it."""
+    content = messages[-1].get("content") if messages and messages[-1].get("role") == "user" else None
+    if not isinstance(content, str):
+        return None
+    if kept := _KEPT.search(_plain(content)):
+        return Note.answer(_KEPT, f"Got it: {_yours(kept['owner'])} {kept['what']} is {kept['value'].strip()}.")
+    asked = _KEPT_ASKED.search(_plain(content))
+    if asked is None:
+        return None
+    for message in reversed(messages[:-1]):
+        given = _KEPT.search(_plain(message["content"])) if message.get("role") == "user" and isinstance(
+            message.get("content"), str) else None  # fmt: skip
+        if given and _same_thing(given["what"], asked["what"]):
+            answer = f"{_yours(given['owner'])} {given['what']} is {given['value'].strip()}."
+            return Note.answer(_KEPT_ASKED, answer[0].upper() + answer[1:])
+    return None
+
+
+def _same_thing(given: str, asked: str) -> bool:
+    """"locker code" asks for a "gym locker code" given; a "bike locker code" asks for no "locker code"."""
+    return f" {given.lower()}".endswith(f" {asked.lower()}")
+
+
+def _yours(owner: str) -> str:
+    return "the" if owner.lower() == "the" else "your"
+
 
 # "Never mind.", which the model took for a request it could not meet ("Forget it." -> "I'm sorry, I can't provide that
 # information.", "Stop." -> "I'm sorry, but I can't assist with that."; docs/benchmarks.md, "Said again"): the whole

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from app.engine.api import Priority, SamplingParams
 from app.engine.conversions import with_conversion_hint
-from app.engine.notes import ANY_REPLY, PACE_NOTES, PERSON_NOTE, SUGGEST_NOTE, WITHOUT_TOOLS, add_first, repeat_note
+from app.engine.notes import ANY_REPLY, PACE_NOTES, PERSON_NOTE, SUGGEST_NOTE, WITHOUT_TOOLS, add_first, kept_note, repeat_note
 from app.engine.spelling import with_spelling_hint
 from app.web.realtime import server_events as ev
 from app.web.realtime.client_events import ResponseCancel, ResponseCreate
@@ -164,9 +164,9 @@ class Responses:
         if isinstance(last, str) and any(note.note in last for note in PACE_NOTES):  # written again without tools
             return messages
         messages = SUGGEST_NOTE.add(PERSON_NOTE.add(messages))
-        repeat = repeat_note(messages)
+        said = tuple(note for note in (repeat_note(messages), kept_note(messages)) if note is not None)
         pace = pace_notes(self.session.config.speed) if self.session.parts.tts.changes_speed else ()
-        any_reply = (*([repeat] if repeat else []), *pace, *ANY_REPLY)
+        any_reply = (*said, *pace, *ANY_REPLY)
         return add_first(any_reply if tools or not settings.limits_prompt else (*WITHOUT_TOOLS, *any_reply), messages)
 
     async def create(self, event: ResponseCreate) -> None:
