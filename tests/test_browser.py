@@ -349,8 +349,8 @@ def test_the_speed_picker_sets_how_fast_replies_are_spoken_and_is_kept_over_a_re
     tab.wait("window.voicechat.speed === 1.5")  # the choice is the page's, sent to the resumed session
     assert tab.page.get_by_label("Speed").input_value() == "1.5"
     tab.send_text("Can you speak slower?")  # asked in words: the server moves the speed a step and the page shows it
-    tab.wait("window.voicechat.speed === 1.2", 60_000)
-    assert tab.page.get_by_label("Speed").input_value() == "1.2"
+    tab.wait("window.voicechat.speed === 1.25", 60_000)
+    assert tab.page.get_by_label("Speed").input_value() == "1.25"
     tab.wait_replies(1)  # counted since the reload
     assert tab.messages("assistant")[-1]["text"].strip()
     tab.assert_clean()

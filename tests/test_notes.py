@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from app.engine.notes import (CALENDAR_NOTE, CLOCK_NOTE, EMERGENCY_NOTE, FASTER_NOTE, FASTEST_NOTE, HOME_NOTE, LIKES_NOTE,
-                              MEMO_NOTE, MESSAGE_NOTE, MUSIC_NOTE, NEVER_MIND_NOTE, NEWS_NOTE, PERSON_NOTE, PURCHASE_NOTE,
-                              REMINDER_NOTE, SLOWER_NOTE, SLOWEST_NOTE, STORY_NOTE, SUGGEST_NOTE, VOICE_NOTE, WITHOUT_TOOLS,
-                              WRITE_NOTE, add_first, kept_note, repeat_note, user_words)
+                              MEMO_NOTE, MESSAGE_NOTE, MUSIC_NOTE, NEVER_MIND_NOTE, NEWS_NOTE, ONE_RATE_NOTE, PERSON_NOTE,
+                              PURCHASE_NOTE, REMINDER_NOTE, SLOWER_NOTE, SLOWEST_NOTE, STORY_NOTE, SUGGEST_NOTE, VOICE_NOTE,
+                              WITHOUT_TOOLS, WRITE_NOTE, add_first, kept_note, repeat_note, user_words)
 
 CLOCK = {"type": "function", "name": "get_current_time", "description": "The user's local date and time.",
          "parameters": {"type": "object", "properties": {}}}  # fmt: skip
@@ -103,7 +103,7 @@ def test_other_questions_are_not_taken_for_one(message: str) -> None:
     "Can you draft a short email asking for a day off?", "Please make up a riddle for my kids.",
     "Write an email to my boss saying I'll be late.", "I'd like a short speech for my dad's retirement party.",
     "I need to write a text telling my boss I'm sick today.", "I have to write a thank-you note to my aunt.",
-    "I've got to write an apology to my neighbour.", "I want to write a poem for my grandmother's birthday.",
+    "I've got to write an apology to my neighbour.",
 ])  # fmt: skip
 def test_a_request_to_write_a_few_lines_is_known(request_: str) -> None:
     assert WRITE_NOTE.finds(request_)
@@ -115,6 +115,7 @@ def test_a_request_to_write_a_few_lines_is_known(request_: str) -> None:
     "Send an email to my boss saying I'll be late.", "Make a note that I need to call the bank.", "Can you read my message?",
     "What should I write in a birthday card?", "I wrote a poem yesterday.", "I have to write my thesis this week.",
     "I need to write down the number.", "I want to write better emails.", "I need to write to my bank.",
+    "I want to write a song for my wife.", "I have to write my speech tomorrow.",  # the user's own plans
 ])  # fmt: skip
 def test_other_messages_are_not_taken_for_a_request_to_write(message: str) -> None:
     assert not WRITE_NOTE.finds(message)
@@ -139,10 +140,9 @@ def test_other_messages_are_not_taken_for_a_request_for_a_story(message: str) ->
 
 
 @pytest.mark.parametrize("request_", [
-    "Can you speak slower?", "Talk faster, please.", "Can you speak louder?", "Please speak more quietly.",
-    "Can you use a different voice?", "Could you talk more slowly?", "Can you speak with a woman's voice?", "Slow down, please.",
-    "You're talking too fast.", "Can you lower your voice?", "Can you use a British accent?", "Speak up!",
-    "Can you sound like a man?", "You speak too quickly.",
+    "Can you speak louder?", "Please speak more quietly.", "Can you use a different voice?",
+    "Can you speak with a woman's voice?", "Can you lower your voice?", "Can you use a British accent?", "Speak up!",
+    "Can you sound like a man?", "You're talking too loud.",
 ])  # fmt: skip
 def test_a_request_to_change_the_assistants_voice_is_known(request_: str) -> None:
     assert VOICE_NOTE.finds(request_)
@@ -166,7 +166,7 @@ def test_other_messages_are_not_taken_for_one_to_change_the_voice(message: str) 
 ])  # fmt: skip
 def test_a_request_to_speak_slower_or_faster_is_told_from_the_other(request_: str, slower: bool) -> None:
     assert SLOWER_NOTE.finds(request_) is slower and FASTER_NOTE.finds(request_) is not slower
-    assert VOICE_NOTE.finds(request_)  # the answer where the voice speaks at one rate
+    assert ONE_RATE_NOTE.finds(request_) and not VOICE_NOTE.finds(request_)  # where the voice speaks at one rate
 
 
 @pytest.mark.parametrize("message", [
@@ -192,6 +192,7 @@ def test_a_question_about_the_assistants_own_likes_is_known(question: str) -> No
     "What's my favourite colour?", "Do you know my favourite colour?", "What's your favourite recipe for pancakes?",
     "Which one do you recommend?", "Do you like helping people?", "Which do you like, the red or the blue one?",
     "I like music.", "Which restaurant do you like best in town?", "Do you like jokes?", "Do you love me?",
+    "Do you like the name Oliver for a baby?", "Do you prefer to be called Voicechat?",
 ])  # fmt: skip
 def test_other_messages_are_not_taken_for_a_question_about_its_likes(message: str) -> None:
     assert not LIKES_NOTE.finds(message)
@@ -215,7 +216,7 @@ def test_a_request_to_hear_the_last_reply_again_gets_that_reply_to_say(request_:
 @pytest.mark.parametrize("message", [
     "What was that song called?", "Sorry, I meant Austria.", "What is that?", "What?! That is amazing.",
     "I didn't catch the bus.", "Repeat after me: hello.", "Say it in French.", "What did you say about Paris?",
-    "Sorry I am late.", "What time is it?",
+    "Sorry I am late.", "What time is it?", "Sorry.", "Oh, sorry!", "Excuse me.", "What!", "Huh.",  # no question
 ])  # fmt: skip
 def test_other_messages_are_not_taken_for_a_request_to_hear_it_again(message: str) -> None:
     assert repeat_note([*SAID, {"role": "user", "content": message}]) is None
@@ -234,7 +235,7 @@ def test_a_request_to_hear_it_again_slower_gets_the_reply_and_says_so(request_: 
 
 @pytest.mark.parametrize("message", [
     "Never mind.", "Forget it.", "Nevermind", "Forget about it.", "Don't worry about it.", "Stop.", "Oh, never mind then.",
-    "No worries.", "Nothing.", "Okay, forget it, thanks.", "It's not important.",
+    "No worries.", "Okay, forget it, thanks.", "It's not important.",
 ])  # fmt: skip
 def test_never_mind_is_known(message: str) -> None:
     assert NEVER_MIND_NOTE.finds(message)
@@ -243,6 +244,7 @@ def test_never_mind_is_known(message: str) -> None:
 @pytest.mark.parametrize("message", [
     "Cancel that.", "That's all, thanks.", "Never mind the weather, what time is it?", "Stop the timer.",
     "Forget what I said about Paris.", "Nothing is impossible.", "Don't worry, be happy is a song.", "Stop talking about cats.",
+    "Nothing.", "Stop?",
 ])  # fmt: skip
 def test_other_messages_are_not_taken_for_never_mind(message: str) -> None:
     assert not NEVER_MIND_NOTE.finds(message)
@@ -392,9 +394,9 @@ async def test_a_request_to_speak_slower_is_kept_by_the_reply_that_says_so_and_t
             note = SLOWER_NOTE.note if rig.session.config.speed > 0.5 else SLOWEST_NOTE.note
             assert note in await reply_to("Can you speak slower?")
             speeds.append((rig.session.config.speed, rig.speech.speeds[-1]))
-        assert speeds == [(0.8, 0.8), (0.64, 0.64), (0.51, 0.51), (0.5, 0.5), (0.5, 0.5)]
+        assert speeds == [(0.8, 0.8), (0.65, 0.65), (0.5, 0.5), (0.5, 0.5), (0.5, 0.5)]
         updated = [e["session"]["audio"]["output"]["speed"] for e in rig.outbox.of("session.updated")]
-        assert updated == [0.8, 0.64, 0.51, 0.5]  # none where nothing changed
+        assert updated == [0.8, 0.65, 0.5]  # none where nothing changed
         assert await reply_to("What is the capital of France?") == "What is the capital of France?"
         assert rig.speech.speeds[-1] == 0.5  # the replies after keep it
         assert "Say it again, word for word" in await reply_to("Say that again, slower.")  # at the slowest: said again
@@ -403,10 +405,17 @@ async def test_a_request_to_speak_slower_is_kept_by_the_reply_that_says_so_and_t
             await reply_to("Speak faster, please.")
         assert rig.session.config.speed == 1.5 and FASTEST_NOTE.note in await reply_to("Talk faster.")
         assert "again, more slowly" in await reply_to("Could you say that slower?")  # the last reply again, a step slower
-        assert rig.session.config.speed == 1.2 and rig.speech.speeds[-1] == 1.2
+        assert rig.session.config.speed == 1.25 and rig.speech.speeds[-1] == 1.25
         assert sdk_rejections(rig.outbox.events) == []
         rig.speech.changes_speed = False  # a Coqui model without a duration predictor
-        assert VOICE_NOTE.note in await reply_to("Can you speak slower?") and rig.session.config.speed == 1.2
+        assert ONE_RATE_NOTE.note in await reply_to("Can you speak slower?") and rig.session.config.speed == 1.25
+        assert "again, more slowly" in await reply_to("Could you say that slower?")  # said again, at its one rate
+        assert rig.session.config.speed == 1.25 and len(rig.outbox.of("session.updated")) == len(updated) + 6  # none at one rate
+        rig.speech.changes_speed = True
+        await rig.send({"type": "session.update", "session": {"audio": {"output": {"speed": 0.25}}}})  # a client's
+        assert SLOWEST_NOTE.note in await reply_to("Can you speak slower?") and rig.session.config.speed == 0.25
+        await reply_to("Speak faster.")
+        assert rig.session.config.speed == 0.5  # the slowest step a request asks for, and on from there
     finally:
         await rig.close()
 

@@ -78,6 +78,15 @@ def add_first(notes: tuple[Note, ...], messages: list[dict]) -> list[dict]:
 def user_words(content: str) -> str:
     """A user message's own words, without the notes the server added (the answers, a figure, a word's letters): where the
     end-of-turn score is read, after the words the user said."""
+    return without_spelling_hint(without_conversion_hint(_without_notes(content)))
+
+
+def has_note(content: str) -> bool:
+    """Whether a user message carries one of these notes already (a reply written again without tools)."""
+    return _without_notes(content) != content
+
+
+def _without_notes(content: str) -> str:
     for note in (*WITHOUT_TOOLS, *PACE_NOTES, *ANY_REPLY, SUGGEST_NOTE, PERSON_NOTE):  # the last added first
         content = content.removesuffix(note.note)
     words, noted, _ = content.partition('\n\n(Answer: "')
@@ -87,7 +96,7 @@ def user_words(content: str) -> str:
         words, noted, _ = content.partition(start)
         if noted and _said_again(words) is not None:
             content = words
-    return without_spelling_hint(without_conversion_hint(content))
+    return content
 
 
 # A request to hear the last reply again, the commonest thing said to a voice that was not heard ("Pardon?", "Sorry?",
@@ -99,7 +108,8 @@ def user_words(content: str) -> str:
 _AGAIN = r"(?: again| one more time)?"
 _REPEAT_REQUEST = re.compile(
     r"^(?:(?:oh|um|uh|er|hm+|sorry|pardon|excuse me)[,.!]? )*"
-    r"(?:sorry|pardon(?: me)?|what|huh|eh|come again|excuse me|what was that|what did you (?:just )?say|one more time"
+    r"(?:(?:sorry|pardon(?: me)?|what|huh|eh|excuse me)(?=\s*\?)"  # a question: "Sorry." apologises, "What!" wonders
+    r"|come again|what was that|what did you (?:just )?say|one more time"
     rf"|(?:can|could|would|will) (?:you|u) (?:please )?(?:repeat|say) (?:that|it|what you (?:just )?said)(?: for me)?{_AGAIN}"
     rf"|(?:please )?(?:repeat|say) (?:that|it|what you (?:just )?said){_AGAIN}|repeat(?: please)?"
     r"|i (?:didn't|did not|couldn't|could not) (?:catch|hear|get|understand) (?:that|it|you|what you (?:just )?said)"
@@ -263,8 +273,8 @@ _WRITE_REQUEST = re.compile(
     rf"(?: me| us)? (?:an? |some |the |my |our |two |three )?(?:[\w'-]+ ){{0,3}}?{_TEXTS}"
     rf"|{_ASKED}help (?:me|us) (?:with )?(?:an? |my |the |some )(?:[\w'-]+ ){{0,3}}?{_TEXTS}"
     rf"|\bi(?: need|'d like| would like) (?:an? |some )(?:[\w'-]+ ){{0,3}}?{_TEXTS}"
-    rf"|\bi(?: need| have| want|'d like| would like|'ve got| must| gotta) to (?:write|draft|compose|come up with|put together)"
-    rf" (?:an? |some |the |my |our )(?:[\w'-]+ ){{0,3}}?{_TEXTS}",  # "I need to write a text telling my boss ..."
+    rf"|\bi(?: need| have|'ve got) to (?:write|draft|compose|come up with|put together)"
+    rf" (?:an? |some |the )(?:[\w'-]+ ){{0,3}}?{_TEXTS}",  # "I need to write a text telling my boss ..."
     re.I,
 )
 WRITE_NOTE = Note(_WRITE_REQUEST, "Write it for the user now, short, without asking for details.")
@@ -320,25 +330,29 @@ def _pace(words: str) -> str:
 
 
 _SLOW, _FAST = "slower|more slowly|slowly", "faster|quicker|more quickly|quickly"
-_TOO_FAST = r"\byou(?:'re talking|'re speaking| are talking| are speaking| talk| speak) (?:way |much |a bit |a little )?too "
+# what changes a session's speed asks at a sentence's start, or after "can you", "please" ("My instructor always says,
+# slow down." and "When you talk too fast, people can't follow." ask nothing)
+_PACE_ASKED = (r"(?:^|[.!?]\s+|\b(?:can|could|would|will) (?:you|u) |\bplease |\bi (?:want|need) you to )"
+               r"(?:(?:hey|ok|okay|oh|and|also|now|so|then|just|please|um|sorry)[,]? )*")
+_TOO_FAST = (r"(?:^|[.!?]\s+)(?:(?:hey|ok|okay|oh|sorry|um|but|and)[,]? )*you(?:'re talking|'re speaking| are talking"
+             r"| are speaking| talk| speak) (?:way |much |a bit |a little )?too ")
 _SPEAK = r"(?:speak|talk|say (?:it|that)|read (?:it|that))(?: it| that)? "
 _SLOWER_REQUEST = re.compile(
-    rf"{_ASKED}{_SPEAK}{_pace(_SLOW)}|{_ASKED}slow down(?: a (?:bit|little))?(?=\s*(?:$|[.!?,]|please\b))"
-    rf"|{_ASKED}lower your (?:speed|pace)\b|{_TOO_FAST}(?:fast|quickly|quick)\b",
+    rf"{_PACE_ASKED}{_SPEAK}{_pace(_SLOW)}|{_PACE_ASKED}slow down(?: a (?:bit|little))?(?=\s*(?:$|[.!?,]|please\b))"
+    rf"|{_PACE_ASKED}lower your (?:speed|pace)\b|{_TOO_FAST}(?:fast|quickly|quick)\b",
     re.I,
 )
 _FASTER_REQUEST = re.compile(
-    rf"{_ASKED}{_SPEAK}{_pace(_FAST)}|{_ASKED}speed up(?: a (?:bit|little))?(?=\s*(?:$|[.!?,]|please\b))"
-    rf"|{_ASKED}raise your (?:speed|pace)\b|{_TOO_FAST}(?:slow|slowly)\b",
+    rf"{_PACE_ASKED}{_SPEAK}{_pace(_FAST)}|{_PACE_ASKED}speed up(?: a (?:bit|little))?(?=\s*(?:$|[.!?,]|please\b))"
+    rf"|{_PACE_ASKED}raise your (?:speed|pace)\b|{_TOO_FAST}(?:slow|slowly)\b",
     re.I,
 )
 _VOICE_REQUEST = re.compile(
-    rf"{_SLOWER_REQUEST.pattern}|{_FASTER_REQUEST.pattern}"  # where the voice speaks at one rate
-    rf"|{_ASKED}{_SPEAK}{_pace('louder|quieter|softer|more (?:loudly|quietly|softly)|loudly|quietly|softly|up')}"
+    rf"{_ASKED}{_SPEAK}{_pace('louder|quieter|softer|more (?:loudly|quietly|softly)|loudly|quietly|softly|up')}"
     rf"|{_ASKED}(?:use|change|switch|try|do|put on) (?:to )?(?:an? |your |another )?(?:[\w'-]+ ){{0,2}}?(?:voice|accent)\b"
     rf"|{_ASKED}(?:speak|talk|sound) (?:with|in|like) (?:an? |the )?(?:[\w'-]+ ){{0,2}}?(?:voice|accent)\b"
     rf"|{_ASKED}sound like (?:an? )?(?:man|woman|girl|boy|child|kid|robot)\b"
-    rf"|{_ASKED}(?:lower|raise|change) your (?:voice|speed|pace|volume)\b"
+    rf"|{_ASKED}(?:lower|raise|change) your (?:voice|volume)\b"
     rf"|{_TOO_FAST}(?:loud|loudly|quiet|quietly|softly)\b",
     re.I,
 )
@@ -347,7 +361,10 @@ SLOWER_NOTE = Note.answer(_SLOWER_REQUEST, "Sure, I'll speak more slowly.")
 FASTER_NOTE = Note.answer(_FASTER_REQUEST, "Sure, I'll speak faster.")
 SLOWEST_NOTE = Note.answer(_SLOWER_REQUEST, "Sorry, this is as slowly as I can speak.")
 FASTEST_NOTE = Note.answer(_FASTER_REQUEST, "Sorry, this is as fast as I can speak.")
-PACE_NOTES = (SLOWER_NOTE, FASTER_NOTE, SLOWEST_NOTE, FASTEST_NOTE)
+# where the voice speaks at one rate (a Coqui model without a duration predictor)
+ONE_RATE_NOTE = Note.answer(re.compile(f"{_SLOWER_REQUEST.pattern}|{_FASTER_REQUEST.pattern}", re.I),
+                            "Sorry, I can't change how fast I speak from here.")
+PACE_NOTES = (SLOWER_NOTE, FASTER_NOTE, SLOWEST_NOTE, FASTEST_NOTE, ONE_RATE_NOTE)
 
 # A question about the assistant's own likes, which the model answered as a chatbot ("What's your favourite colour?"
 # -> "As an AI language model, I don't have personal preferences or emotions, so I don't have a favorite color.
@@ -355,7 +372,7 @@ PACE_NOTES = (SLOWER_NOTE, FASTER_NOTE, SLOWEST_NOTE, FASTEST_NOTE)
 # short, and the talk turns to the user (docs/benchmarks.md, "Not a person"). "Do you like my idea?" asks about the
 # user's, "Do you enjoy helping people?" about its work, "Do you like jokes?" for one, and get none.
 _NOT_A_LIKE = (r"(?:my|our|it|this|that|these|those|me|us|what|how|when|where|if|to help|helping|talking|chatting|working"
-               r"|your job|being|best|most|more|better|jokes?|riddles?|stor(?:y|ies)|games?|puzzles?|trivia|quiz)\b")
+               r"|your job|being|best|most|more|better|jokes?|riddles?|stor(?:y|ies)|games?|puzzles?|trivia|quiz|to|the name)\b")
 _LIKES_QUESTION = re.compile(
     r"\bwhat(?:'s| is| are|'re) your (?:very |all-time |all time )?favou?rites?\b(?! (?:recipe|way|method|tip|trick)s?\b)"
     r"|\bdo (?:you|u) (?:have|got) (?:a |any )(?:[\w'-]+ )?favou?rites?\b"
@@ -420,8 +437,8 @@ def _yours(owner: str) -> str:
 # message only. "Cancel that." may ask to undo what a tool did, and gets none.
 _NEVER_MIND = re.compile(
     r"^(?:(?:oh|um|uh|er|ok|okay|actually|no|sorry)[,.!]? )*(?:never ?mind(?: then)?|forget (?:it|about it|that|i asked)"
-    r"|don't worry(?: about it)?|no worries|stop(?: (?:it|that|talking))?|nothing|(?:it's )?not important)"
-    r"(?:,? (?:thanks|thank you|please))?[?.!]*$",
+    r"|don't worry(?: about it)?|no worries|stop(?: (?:it|that|talking))?|(?:it's )?not important)"
+    r"(?:,? (?:thanks|thank you|please))?[.!]*$",
     re.I,
 )
 NEVER_MIND_NOTE = Note.answer(_NEVER_MIND, "Okay, no problem.")

@@ -10,29 +10,31 @@ when that reply is sent (a reply produced ahead of a turn the user then went on 
 from __future__ import annotations
 
 from app.engine.notes import FASTER_NOTE, FASTEST_NOTE, SLOWER_AGAIN_START, SLOWER_NOTE, SLOWEST_NOTE, Note
-from app.web.realtime.session_config import MAX_SPEED
 
-STEP = 1.25  # one request's change: 1 -> 0.8 -> 0.64 -> 0.51, 1 -> 1.25 -> 1.5
-SLOWEST_ASKED = 0.5  # the protocol allows 0.25, a rate a client may choose, and too slow to ask for in two words
+# the speeds a request in words steps along (the protocol allows 0.25-1.5 to a client; below 0.5 is too slow to ask for in
+# two words); a speed between two of them steps to the next in the direction asked, so the steps retrace
+SPEEDS = (0.5, 0.65, 0.8, 1.0, 1.25, 1.5)
+
+
+def _slower(speed: float) -> float | None:
+    return next((s for s in reversed(SPEEDS) if s < speed - 1e-6), None)
+
+
+def _faster(speed: float) -> float | None:
+    return next((s for s in SPEEDS if s > speed + 1e-6), None)
 
 
 def pace_notes(speed: float) -> tuple[Note, Note]:
     """The notes a request to speak slower or faster gets at ``speed``."""
-    return (SLOWEST_NOTE if speed <= SLOWEST_ASKED else SLOWER_NOTE, FASTEST_NOTE if speed >= MAX_SPEED else FASTER_NOTE)
+    return (SLOWER_NOTE if _slower(speed) else SLOWEST_NOTE, FASTER_NOTE if _faster(speed) else FASTEST_NOTE)
 
 
-def asked_step(messages: list[dict]) -> int:
-    """-1 where the newest user message of a reply's prompt asks (by its note) to speak slower, 1 faster, else 0."""
+def asked_speed(messages: list[dict], speed: float) -> float | None:
+    """The speed the newest user message of a reply's prompt asks for by its note ("Can you speak slower?", "Say that
+    again, slower."), from ``speed``; None where it asks none or no step is left that way."""
     content = messages[-1].get("content") if messages and messages[-1].get("role") == "user" else None
     if not isinstance(content, str):
-        return 0
-    if SLOWER_NOTE.note in content or SLOWER_AGAIN_START in content:  # "Say that again, slower." too
-        return -1
-    return 1 if FASTER_NOTE.note in content else 0
-
-
-def stepped(speed: float, step: int) -> float:
-    """``speed`` moved ``step`` steps, within the range a request may ask for."""
-    if step == 0:
-        return speed
-    return round(min(max(speed * STEP**step, SLOWEST_ASKED), MAX_SPEED), 2)
+        return None
+    if SLOWER_NOTE.note in content or SLOWER_AGAIN_START in content:
+        return _slower(speed)
+    return _faster(speed) if FASTER_NOTE.note in content else None

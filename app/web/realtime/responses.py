@@ -16,13 +16,14 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from app.engine.api import Priority, SamplingParams
 from app.engine.conversions import with_conversion_hint
-from app.engine.notes import ANY_REPLY, PACE_NOTES, PERSON_NOTE, SUGGEST_NOTE, WITHOUT_TOOLS, add_first, kept_note, repeat_note
+from app.engine.notes import (ANY_REPLY, ONE_RATE_NOTE, PERSON_NOTE, SUGGEST_NOTE, WITHOUT_TOOLS, add_first, has_note,
+                              kept_note, repeat_note)
 from app.engine.spelling import with_spelling_hint
 from app.web.realtime import server_events as ev
 from app.web.realtime.client_events import ResponseCancel, ResponseCreate
 from app.web.realtime.conversation import Context
 from app.web.realtime.function_calls import ToolUse, response_tool_use
-from app.web.realtime.pace import asked_step, pace_notes, stepped
+from app.web.realtime.pace import asked_speed, pace_notes
 from app.web.realtime.response_output import ResponseOutput
 from app.web.realtime.state import SessionState
 from app.web.realtime.wire import ProtocolError
@@ -123,12 +124,16 @@ class Responses:
                                   call_floor=settings.tool_call_floor if self.floors_calls(tool_use) else 0.0),
             priority=priority or (Priority.VOICE if voice else Priority.TEXT), session_id=session.id,
             output_audio=session.config.output_audio if output_audio is None else output_audio,
-            output_rate=session.config.output_rate, output_speed=stepped(session.config.speed, asked_step(messages)),
+            output_rate=session.config.output_rate, output_speed=self._asked_speed(messages) or session.config.speed,
             voice_turn=voice, timing=timing,
             in_conversation=in_conversation, metadata=metadata,
             tool_use=tool_use, without_tools=self.without_tools,
             name_floor=settings.tool_name_floor, value_floor=settings.tool_value_floor,
         )  # fmt: skip
+
+    def _asked_speed(self, messages: list[dict[str, str]]) -> float | None:
+        """The speed a reply on ``messages`` was asked to speak at in words (``pace``), where the voice changes speed."""
+        return asked_speed(messages, self.session.config.speed) if self.session.parts.tts.changes_speed else None
 
     def _system(self, instructions: str, *, tools: bool) -> str:
         """The system message of a reply on the session's ``instructions``: the server's own system prompt gets
@@ -161,11 +166,11 @@ class Responses:
         if not settings.answer_hints or instructions != settings.system_prompt:
             return messages
         last = messages[-1].get("content") if messages else None
-        if isinstance(last, str) and any(note.note in last for note in PACE_NOTES):  # written again without tools
+        if isinstance(last, str) and has_note(last):  # a reply written again without tools keeps the one it has
             return messages
         messages = SUGGEST_NOTE.add(PERSON_NOTE.add(messages))
         said = tuple(note for note in (repeat_note(messages), kept_note(messages)) if note is not None)
-        pace = pace_notes(self.session.config.speed) if self.session.parts.tts.changes_speed else ()
+        pace = pace_notes(self.session.config.speed) if self.session.parts.tts.changes_speed else (ONE_RATE_NOTE,)
         any_reply = (*said, *pace, *ANY_REPLY)
         return add_first(any_reply if tools or not settings.limits_prompt else (*WITHOUT_TOOLS, *any_reply), messages)
 
@@ -234,9 +239,9 @@ class Responses:
             if build is not None:
                 await session.conversation.settled()
                 reply.messages = build()
-                reply.output_speed = stepped(session.config.speed, asked_step(reply.messages))
+                reply.output_speed = self._asked_speed(reply.messages) or session.config.speed
                 reply.start()
-            if reply.in_conversation and asked_step(reply.messages) and reply.output_speed != session.config.speed:
+            if reply.in_conversation and self._asked_speed(reply.messages) and reply.output_speed != session.config.speed:
                 session.set_speed(reply.output_speed)  # the reply that says it speaks slower or faster is sent
             out = await self._first_output(reply)
             while True:
