@@ -453,6 +453,11 @@ async def test_a_reply_on_the_servers_prompt_gets_the_notes_and_one_on_the_clien
         assert LIKES_NOTE.note in await last_message_of_reply("What's your favourite colour?", plain)
         said_again = await last_message_of_reply("Pardon?", plain)  # the fake engine's reply, "Paris is the ..."
         assert said_again.startswith("Pardon?") and said_again.endswith('word for word: "Paris is the capital of France.")')
+        rig.engine.reply = "That's lovely! Do you enjoy baking bread? Are you human?"  # words other notes would take
+        await last_message_of_reply("I baked a cake.", plain)
+        said_again = await last_message_of_reply("Pardon?", with_tools)
+        rewritten = rig.session.responses.without_tools(rig.engine.requests[-1]["messages"])[-1]["content"]
+        assert rewritten == said_again and said_again.count("\n\n(") == 1  # one note, also when written again
         assert await last_message_of_reply("Is it the weekend?", with_tools) == "Is it the weekend?"  # it may call
         tooled = rig.engine.requests[-1]["messages"]
         assert CLOCK_NOTE.note in rig.session.responses.without_tools(tooled)[-1]["content"]  # the same reply in words

@@ -48,7 +48,8 @@ def test_a_question_asking_for_a_spelling_names_its_word(question: str, word: st
         (["My name is Anna.", "How do you spell my name?"], "Anna"),
         (["Hi, my name's Tom Baker and I like tea.", "Can you spell my last name?"], "Baker"),  # a whole name's last word
         (["My name is Lucía Fernández, nice to meet you.", "How do you spell my name?"], "Lucía Fernández"),
-        (["my name is anna", "how do you spell my first name"], "anna"),  # as a transcript may come
+        (["My name is José Álvarez.", "how do you spell my first name"], "José"),
+        (["My name is Anna I live in Paris.", "How do you spell my name?"], "Anna"),  # a transcript without its comma
         (["Call me Max.", "spell my name please"], "Max"),
         (["My first name is Jo and my last name is Smith.", "How is my last name spelled?"], "Smith"),
         (["My name is Anna.", "Actually, call me Annie.", "How do you spell my name?"], "Annie"),  # the latest
@@ -69,6 +70,9 @@ def test_a_question_asking_how_the_users_own_name_is_spelled_gets_the_name_they_
         ["My name is Anna.", "What is the spelling of my middle name?"],  # not that one
         ["My name is Anna.", "Can you spell my dog's name?"],
         ["My name is Anna.", "What's my name?"],  # asked, not spelled: the model has it in the conversation
+        ["My name is not important.", "How do you spell my name?"],  # no capital: no name
+        ["Call me Monday.", "How do you spell my name?"],
+        ["My name is Anna.", "How do you spell my name backwards?"],  # not these letters
     ],
 )
 def test_no_name_is_spelled_where_none_of_that_kind_was_given(said: list[str]) -> None:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import functools
 import re
-from itertools import islice
+from itertools import islice, takewhile
 
 MAX_WORDS = 3  # "Los Angeles", "Saint Petersburg": a name, not a sentence
 MAX_CHARS = 48  # the longest word in English dictionaries has 45 letters; a longer run is not a word to spell
@@ -42,8 +42,11 @@ _KINDS = {"first": "first", "last": "last", "family": "last", "sur": "last", "mi
 _KIND = r"(?:(?P<{group}>first|last|middle|full|family|sur) ?)?"
 _MY_NAME_ASKED = re.compile(rf"\b(?:spell(?: out)?|spelling of) my {_KIND.format(group='kind')}name\b"
                             rf"|\bhow is my {_KIND.format(group='how')}name spelled\b", re.I)
-_NAME_GIVEN = re.compile(rf"\b(?i:my {_KIND.format(group='kind')}name(?:'s|’s| is)) (?P<name>{_WORD}(?: [A-Z][\w'’-]*)*)"
-                         rf"|\b(?i:call me) (?P<called>[A-Z][\w'’-]*(?: [A-Z][\w'’-]*)*)")
+_NAME_GIVEN = re.compile(  # the name looked ahead at, so "... my last name is Smith" after it is found too
+    rf"\b(?i:my {_KIND.format(group='kind')}name(?:'s|’s| is)|call me) (?=(?P<name>{_NAME}))")
+# capitalised words that are no name: "My name is Anna I live in Paris.", "... call me Monday"
+_NO_NAME = {"I", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday", "January", "February",
+            "March", "April", "June", "July", "August", "September", "October", "November", "December"}
 _TAIL = {"for", "please", "again", "correctly", "properly", "right", "now", "to", "me", "in", "backwards", "backward",
          "thanks", "thank", "slowly", "quickly", "so", "and", "or", "but"}
 _NOT_A_WORD = {  # what follows an asking "spell" where it names no word: "how do you spell it", "I can't spell well"
@@ -114,8 +117,9 @@ def _in_dictionary(word: str) -> bool:
 def my_name_asked(text: str) -> str | None:
     """Which of the user's names ``text`` asks the spelling of ("" for the whole name, "first", "last", "middle"), or
     None."""
-    asked = _MY_NAME_ASKED.search(" ".join(text.split()))
-    if asked is None:
+    text = " ".join(text.split())
+    asked = _MY_NAME_ASKED.search(text)
+    if asked is None or _NOT_THESE_LETTERS.match(text, asked.end()):  # "... my name backwards"
         return None
     return _KINDS[(asked["kind"] or asked["how"] or "full").lower()]
 
@@ -125,8 +129,10 @@ def given_name(said: list[str], kind: str) -> str | None:
     first). A first or last name is also the first or last word of a whole name given."""
     for text in reversed(said):
         for found in reversed(list(_NAME_GIVEN.finditer(" ".join(text.split())))):
-            name, given_kind = found["name"] or found["called"], _KINDS[(found["kind"] or "full").lower()]
-            words = name.split()
+            words = list(takewhile(lambda w: w[0].isupper() and w not in _NO_NAME, found["name"].split()))
+            if not words:  # "My name is not important."
+                continue
+            name, given_kind = " ".join(words), _KINDS[(found["kind"] or "full").lower()]
             if given_kind == kind:
                 return name
             if given_kind == "" and (kind == "first" or (kind == "last" and len(words) > 1)):

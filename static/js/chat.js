@@ -330,8 +330,8 @@ function showSpeed(speed) {
 
 function sendVoiceSetting() {
   const update = { output_modalities: ui.voiceOut.checked ? ["audio"] : ["text"] };
-  const chosen = localStorage.getItem(SPEED_KEY);
-  if (chosen) update.audio = { output: { speed: Number(chosen) } };
+  const chosen = Number(localStorage.getItem(SPEED_KEY)); // 0 where none was chosen
+  if (chosen >= 0.25 && chosen <= 1.5) update.audio = { output: { speed: chosen } };
   if (session.toolsOffered) Object.assign(update, { tools: PAGE_TOOLS, tool_choice: "auto" });
   connection.send({ type: "session.update", session: update });
 }
