@@ -7,7 +7,7 @@ import pytest
 from app.engine.notes import (CALENDAR_NOTE, CLOCK_NOTE, EMERGENCY_NOTE, FASTER_NOTE, FASTEST_NOTE, HOME_NOTE, LIKES_NOTE,
                               MEMO_NOTE, MESSAGE_NOTE, MUSIC_NOTE, NEVER_MIND_NOTE, NEWS_NOTE, ONE_RATE_NOTE, PERSON_NOTE,
                               PURCHASE_NOTE, REMINDER_NOTE, SLOWER_NOTE, SLOWEST_NOTE, STORY_NOTE, SUGGEST_NOTE, VOICE_NOTE,
-                              WITHOUT_TOOLS, WRITE_NOTE, add_first, kept_note, repeat_note, user_words)
+                              WITHOUT_TOOLS, WRITE_NOTE, add_first, kept_note, name_note, repeat_note, user_words)
 
 CLOCK = {"type": "function", "name": "get_current_time", "description": "The user's local date and time.",
          "parameters": {"type": "object", "properties": {}}}  # fmt: skip
@@ -273,6 +273,27 @@ def test_a_number_or_code_given_earlier_is_the_answer_when_asked_for() -> None:
     for other in ("What's my bike locker code?", "What's the wifi password?", "My favourite city is Lisbon.",
                   "Is my locker code 1234?", "My pin is 1234. What is it?"):  # fmt: skip
         assert kept_note([*given, {"role": "user", "content": other}]) is None
+
+
+@pytest.mark.parametrize(("said", "answer"), [
+    (["Hi, I'm Tomas.", "Do you remember my name?"], "Yes, your name is Tomas."),
+    (["My name is Priya.", "What is my name?"], "Your name is Priya."),
+    (["My first name is Jo and my last name is Smith.", "What's my last name?"], "Your last name is Smith."),
+    (["Call me Max.", "So, what's my name again?"], "Your name is Max."),
+])  # fmt: skip
+def test_a_question_for_the_users_name_gets_the_name_they_gave(said: list[str], answer: str) -> None:
+    messages = [{"role": "user", "content": text} for text in said]
+    note = name_note(messages)
+    assert note is not None and note.says == f'Answer: "{answer}"'
+    assert user_words(note.add(messages)[-1]["content"]) == said[-1]
+
+
+@pytest.mark.parametrize("said", [
+    ["What is my name?"], ["I'm Canadian.", "What's my name?"], ["My name is Anna.", "What's my middle name?"],
+    ["My name is Anna.", "What's my dog's name?"], ["My name is Anna.", "What is my name spelled backwards?"],
+])  # fmt: skip
+def test_no_name_is_said_where_none_of_that_kind_was_given(said: list[str]) -> None:
+    assert name_note([{"role": "user", "content": text} for text in said]) is None
 
 
 def test_no_reply_to_say_again_is_no_note() -> None:

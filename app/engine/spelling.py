@@ -36,14 +36,15 @@ _NOT_THESE_LETTERS = re.compile(
     r" (?:in (?!(?:english|british|american|capitals?|capital letters|full|the|a|one|uppercase|lowercase)\b)[^\W\d_]"
     r"|in reverse\b|backwards?\b)", re.I)
 # the user's own name, asked for ("How do you spell my last name?") and given earlier ("My name is Anna Berg.", "Call me
-# Max."; not "I'm ...", which says other things as often: "I'm Canadian."): a name after "my name is" is its first
-# word and the capitalised ones after it
-_KINDS = {"first": "first", "last": "last", "family": "last", "sur": "last", "middle": "middle", "full": ""}
+# Max.", "Hi, I'm Tomas."; not "I'm ..." elsewhere, which says other things as often: "I'm Canadian."): the capitalised
+# words after it
+NAME_KINDS = {"first": "first", "last": "last", "family": "last", "sur": "last", "middle": "middle", "full": ""}
 _KIND = r"(?:(?P<{group}>first|last|middle|full|family|sur) ?)?"
 _MY_NAME_ASKED = re.compile(rf"\b(?:spell(?: out)?|spelling of) my {_KIND.format(group='kind')}name\b"
                             rf"|\bhow is my {_KIND.format(group='how')}name spelled\b", re.I)
 _NAME_GIVEN = re.compile(  # the name looked ahead at, so "... my last name is Smith" after it is found too
-    rf"\b(?i:my {_KIND.format(group='kind')}name(?:'s|’s| is)|call me) (?=(?P<name>{_NAME}))")
+    rf"\b(?i:my {_KIND.format(group='kind')}name(?:'s|’s| is)|call me) (?=(?P<name>{_NAME}))"
+    rf"|^(?i:(?:hi|hello|hey)(?: there)?[,.!]? (?:i'm|i’m|i am|this is)) (?=(?P<intro>{_NAME}))")  # "Hi, I'm Tomas."
 # capitalised words that are no name: "My name is Anna I live in Paris.", "... call me Monday"
 _NO_NAME = {"I", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday", "January", "February",
             "March", "April", "June", "July", "August", "September", "October", "November", "December"}
@@ -121,7 +122,7 @@ def my_name_asked(text: str) -> str | None:
     asked = _MY_NAME_ASKED.search(text)
     if asked is None or _NOT_THESE_LETTERS.match(text, asked.end()):  # "... my name backwards"
         return None
-    return _KINDS[(asked["kind"] or asked["how"] or "full").lower()]
+    return NAME_KINDS[(asked["kind"] or asked["how"] or "full").lower()]
 
 
 def given_name(said: list[str], kind: str) -> str | None:
@@ -129,10 +130,11 @@ def given_name(said: list[str], kind: str) -> str | None:
     first). A first or last name is also the first or last word of a whole name given."""
     for text in reversed(said):
         for found in reversed(list(_NAME_GIVEN.finditer(" ".join(text.split())))):
-            words = list(takewhile(lambda w: w[0].isupper() and w not in _NO_NAME, found["name"].split()))
+            given = (found["name"] or found["intro"]).split()
+            words = list(takewhile(lambda w: w[0].isupper() and w not in _NO_NAME, given))
             if not words:  # "My name is not important."
                 continue
-            name, given_kind = " ".join(words), _KINDS[(found["kind"] or "full").lower()]
+            name, given_kind = " ".join(words), NAME_KINDS[(found["kind"] or "full").lower()]
             if given_kind == kind:
                 return name
             if given_kind == "" and (kind == "first" or (kind == "last" and len(words) > 1)):
