@@ -246,8 +246,9 @@ class Settings(BaseSettings):
         "have a job interview tomorrow.' -> 'I'm sorry, I can't assist with that.' otherwise), a question about "
         "its own likes gets a short answer ('What's your favourite colour?' -> 'As an AI language model, ...' "
         "otherwise), a request to hear the last reply again that reply to say ('Pardon?' -> 'I'm sorry, I can't "
-        "answer that.' otherwise), 'Never mind.' an 'Okay' (a decline otherwise), and a number or code the user gave, "
-        "or their name, asked for later, as the answer (docs/benchmarks.md, 'Not a person', 'Nothing promised', "
+        "answer that.' otherwise), 'Never mind.' an 'Okay' (a decline otherwise), a correction of a misheard question "
+        "('No, I said Australia.') to be answered, and a number or code the user gave, or their name, asked for later, "
+        "as the answer (docs/benchmarks.md, 'Not a person', 'Nothing promised', "
         "'Written when asked', 'A story, told', 'The user's plans', 'Said again').",
     )
     spelling_hints: bool = Field(

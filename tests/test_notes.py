@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from app.engine.notes import (CALENDAR_NOTE, CLOCK_NOTE, EMERGENCY_NOTE, FASTER_NOTE, FASTEST_NOTE, HOME_NOTE, LIKES_NOTE,
-                              MEMO_NOTE, MESSAGE_NOTE, MUSIC_NOTE, NEVER_MIND_NOTE, NEWS_NOTE, ONE_RATE_NOTE, PERSON_NOTE,
-                              PURCHASE_NOTE, REMINDER_NOTE, SLOWER_NOTE, SLOWEST_NOTE, STORY_NOTE, SUGGEST_NOTE, VOICE_NOTE,
-                              WITHOUT_TOOLS, WRITE_NOTE, add_first, kept_note, name_note, repeat_note, user_words)
+from app.engine.notes import (CALENDAR_NOTE, CLOCK_NOTE, CORRECTION_NOTE, EMERGENCY_NOTE, FASTER_NOTE, FASTEST_NOTE, HOME_NOTE,
+                              LIKES_NOTE, MEMO_NOTE, MESSAGE_NOTE, MUSIC_NOTE, NEVER_MIND_NOTE, NEWS_NOTE, ONE_RATE_NOTE,
+                              PERSON_NOTE, PURCHASE_NOTE, REMINDER_NOTE, SLOWER_NOTE, SLOWEST_NOTE, STORY_NOTE, SUGGEST_NOTE,
+                              VOICE_NOTE, WITHOUT_TOOLS, WRITE_NOTE, add_first, kept_note, name_note, repeat_note,
+                              user_words)
 
 CLOCK = {"type": "function", "name": "get_current_time", "description": "The user's local date and time.",
          "parameters": {"type": "object", "properties": {}}}  # fmt: skip
@@ -294,6 +295,24 @@ def test_a_question_for_the_users_name_gets_the_name_they_gave(said: list[str], 
 ])  # fmt: skip
 def test_no_name_is_said_where_none_of_that_kind_was_given(said: list[str]) -> None:
     assert name_note([{"role": "user", "content": text} for text in said]) is None
+
+
+@pytest.mark.parametrize("message", [
+    "No, I said Australia.", "I meant in French.", "Sorry, I meant five times seven.", "Not the Eiffel Tower, Big Ben.",
+    "No, Switzerland.", "I said a spider, not a spy.", "Actually, I meant tomorrow.", "No, New Zealand.",
+])  # fmt: skip
+def test_a_correction_of_the_last_question_is_known(message: str) -> None:
+    assert CORRECTION_NOTE.finds(message)
+    assert user_words(CORRECTION_NOTE.add([{"role": "user", "content": message}])[-1]["content"]) == message
+
+
+@pytest.mark.parametrize("message", [
+    "No, thanks.", "No problem.", "I said it already.", "I meant it.", "No, I need help.", "No.", "No, that is fine.",
+    "Not bad, thanks for asking?", "No, not really.", "I meant to ask you something.", "Not now, maybe later.",
+    "No, sorry.", "No, never.", "What did I say?",
+])  # fmt: skip
+def test_other_messages_are_not_taken_for_a_correction(message: str) -> None:
+    assert not CORRECTION_NOTE.finds(message)
 
 
 def test_no_reply_to_say_again_is_no_note() -> None:

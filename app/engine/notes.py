@@ -17,8 +17,9 @@ sorry."), a request to write a few lines to write them (it asked what to put in 
 have a job interview tomorrow." -> "I'm sorry, I can't assist with that."); a question about its own likes gets a short
 answer ("What's your favourite colour?" -> "As an AI language model, I don't have personal preferences ..."), and a
 request to hear the last reply again that reply to say ("Pardon?" -> "I'm sorry, I can't answer that."), and "Never
-mind." an "Okay" ("Forget it." -> "I'm sorry, I can't provide that information."). The patterns know the common forms
-only; a message they miss is answered as before.
+mind." an "Okay" ("Forget it." -> "I'm sorry, I can't provide that information."), and a correction of a misheard
+question to be answered ("No, I said Australia." -> "Sorry, I can't check the capital of Australia from here."). The
+patterns know the common forms only; a message they miss is answered as before.
 """
 
 from __future__ import annotations
@@ -469,6 +470,21 @@ _NEVER_MIND = re.compile(
 )
 NEVER_MIND_NOTE = Note.answer(_NEVER_MIND, "Okay, no problem.")
 
+# A correction of the last question, the answer to speech recognition that misheard it ("No, I said Australia." after an
+# answer about Austria -> "Sorry, I can't check the capital of Australia from here."; "I said a spider, not a spy." ->
+# "I apologize, but I can't assist with that."): told it is a correction, the model answers the question corrected
+# (docs/benchmarks.md, "Said again"). The whole message must be the correction.
+_CORRECTION = re.compile(
+    r"^(?i:(?:(?:no|nope|sorry|oh|um|uh|actually|wait)[,.!]? )*"
+    r"(?:i said (?!(?:that|it|so|yes|no|nothing|hello|hi|thanks|thank you|goodbye|bye)\b)"
+    r"|i meant (?!(?:it|that|what i said|well|no harm|to)\b)"
+    r"|not (?!(?:now|yet|really|bad|sure|today|right now|at all|quite|much)\b)(?:the |a |an )?[\w'-]+(?: [\w'-]+){0,3}, )"
+    r"[^?]{1,80})$"
+    r"|^(?i:no),? (?!(?:Thanks|Thank|I|It|That|Not|No|More|One|Need|Sorry|Never|Nothing|Way|Problem)\b)"  # "No, Switzerland."
+    r"[A-Z][\w'-]*(?: [A-Z][\w'-]*){0,2}[.!]?$",
+)
+CORRECTION_NOTE = Note(_CORRECTION, "The user corrects their last question: answer it with this correction.")
+
 # for any reply, after a reply without tools has taken its own (``WITHOUT_TOOLS``), the first that asks: what no tool
 # changes (the voice), and what talk meets but the model met with a question, a decline or a chatbot's disclaimer
-ANY_REPLY = (VOICE_NOTE, WRITE_NOTE, STORY_NOTE, NEWS_NOTE, LIKES_NOTE, NEVER_MIND_NOTE)
+ANY_REPLY = (VOICE_NOTE, WRITE_NOTE, STORY_NOTE, NEWS_NOTE, LIKES_NOTE, NEVER_MIND_NOTE, CORRECTION_NOTE)
