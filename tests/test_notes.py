@@ -412,6 +412,16 @@ def test_a_request_only_a_tool_meets_comes_before_one_to_write_and_news() -> Non
     assert user_words(written[-1]["content"]) == "Write a poem about the sea."
 
 
+async def last_message_of_reply(rig, text: str, create: dict | None = None) -> str:  # type: ignore[no-untyped-def]
+    """The last message of the prompt the rig's fake engine was given for a reply to the user's ``text``."""
+    count = len(rig.engine.requests)
+    content = [{"type": "input_text", "text": text}]
+    await rig.send({"type": "conversation.item.create", "item": {"type": "message", "role": "user", "content": content}})
+    await rig.send(create or {"type": "response.create"})
+    await rig.outbox.wait_for("response.done", count=count + 1)
+    return rig.engine.requests[-1]["messages"][-1]["content"]
+
+
 async def test_a_request_to_speak_slower_is_kept_by_the_reply_that_says_so_and_those_after(tmp_path) -> None:
     """The speed moves a step a request, down to the slowest a request may ask for, where the answer says so; the
     client hears of each change in ``session.updated``; a voice of one rate gets the answer that it cannot."""
@@ -421,13 +431,7 @@ async def test_a_request_to_speak_slower_is_kept_by_the_reply_that_says_so_and_t
     rig = await make_rig(tmp_path)
     try:
         async def reply_to(text: str) -> str:
-            count = len(rig.engine.requests)
-            content = [{"type": "input_text", "text": text}]
-            await rig.send({"type": "conversation.item.create", "item": {"type": "message", "role": "user",
-                                                                          "content": content}})  # fmt: skip
-            await rig.send({"type": "response.create"})
-            await rig.outbox.wait_for("response.done", count=count + 1)
-            return rig.engine.requests[-1]["messages"][-1]["content"]
+            return await last_message_of_reply(rig, text)
 
         speeds = []
         for _ in range(5):
@@ -467,54 +471,46 @@ async def test_a_reply_on_the_servers_prompt_gets_the_notes_and_one_on_the_clien
 
     rig = await make_rig(tmp_path)
     try:
-        async def last_message_of_reply(text: str, create: dict) -> str:
-            count = len(rig.engine.requests)
-            content = [{"type": "input_text", "text": text}]
-            await rig.send({"type": "conversation.item.create", "item": {"type": "message", "role": "user",
-                                                                          "content": content}})  # fmt: skip
-            await rig.send(create)
-            await rig.outbox.wait_for("response.done", count=count + 1)
-            return rig.engine.requests[-1]["messages"][-1]["content"]
 
         plain = {"type": "response.create"}
-        hinted = await last_message_of_reply("Are you human?", plain)
+        hinted = await last_message_of_reply(rig, "Are you human?", plain)
         assert hinted.startswith("Are you human?") and "not a person" in hinted
-        assert await last_message_of_reply("Are you there?", plain) == "Are you there?"
+        assert await last_message_of_reply(rig, "Are you there?", plain) == "Are you there?"
         own = {"type": "response.create", "response": {"instructions": "Say yes."}}
-        assert await last_message_of_reply("Are you human?", own) == "Are you human?"  # a task of the client's
+        assert await last_message_of_reply(rig, "Are you human?", own) == "Are you human?"  # a task of the client's
         assert all("not a person" not in str(m["content"]) for m in rig.session.conversation.context())
-        assert CLOCK_NOTE.note in await last_message_of_reply("Is it the weekend?", plain)
+        assert CLOCK_NOTE.note in await last_message_of_reply(rig, "Is it the weekend?", plain)
         with_tools = {"type": "response.create", "response": {"tools": [CLOCK]}}
-        assert MEMO_NOTE.note in await last_message_of_reply("Add milk to my shopping list.", plain)
-        assert SUGGEST_NOTE.note in await last_message_of_reply("What should I watch on TV tonight?", plain)
-        assert WRITE_NOTE.note in await last_message_of_reply("Help me write a birthday message for my mom.", plain)
-        assert NEWS_NOTE.note in await last_message_of_reply("I have a job interview tomorrow.", plain)
-        assert STORY_NOTE.note in await last_message_of_reply("Tell me a ghost story.", plain)
-        assert LIKES_NOTE.note in await last_message_of_reply("What's your favourite colour?", plain)
-        said_again = await last_message_of_reply("Pardon?", plain)  # the fake engine's reply, "Paris is the ..."
+        assert MEMO_NOTE.note in await last_message_of_reply(rig, "Add milk to my shopping list.", plain)
+        assert SUGGEST_NOTE.note in await last_message_of_reply(rig, "What should I watch on TV tonight?", plain)
+        assert WRITE_NOTE.note in await last_message_of_reply(rig, "Help me write a birthday message for my mom.", plain)
+        assert NEWS_NOTE.note in await last_message_of_reply(rig, "I have a job interview tomorrow.", plain)
+        assert STORY_NOTE.note in await last_message_of_reply(rig, "Tell me a ghost story.", plain)
+        assert LIKES_NOTE.note in await last_message_of_reply(rig, "What's your favourite colour?", plain)
+        said_again = await last_message_of_reply(rig, "Pardon?", plain)  # the fake engine's reply, "Paris is the ..."
         assert said_again.startswith("Pardon?") and said_again.endswith('word for word: "Paris is the capital of France.")')
         rig.engine.reply = "That's lovely! Do you enjoy baking bread? Are you human?"  # words other notes would take
-        await last_message_of_reply("I baked a cake.", plain)
-        said_again = await last_message_of_reply("Pardon?", with_tools)
+        await last_message_of_reply(rig, "I baked a cake.", plain)
+        said_again = await last_message_of_reply(rig, "Pardon?", with_tools)
         rewritten = rig.session.responses.without_tools(rig.engine.requests[-1]["messages"])[-1]["content"]
         assert rewritten == said_again and said_again.count("\n\n(") == 1  # one note, also when written again
-        assert await last_message_of_reply("Is it the weekend?", with_tools) == "Is it the weekend?"  # it may call
+        assert await last_message_of_reply(rig, "Is it the weekend?", with_tools) == "Is it the weekend?"  # it may call
         tooled = rig.engine.requests[-1]["messages"]
         assert CLOCK_NOTE.note in rig.session.responses.without_tools(tooled)[-1]["content"]  # the same reply in words
-        assert PERSON_NOTE.note in await last_message_of_reply("Are you human?", with_tools)
+        assert PERSON_NOTE.note in await last_message_of_reply(rig, "Are you human?", with_tools)
         tooled = rig.engine.requests[-1]["messages"]
         assert rig.session.responses.without_tools(tooled)[-1]["content"].count(PERSON_NOTE.note) == 1
-        assert SUGGEST_NOTE.note in await last_message_of_reply("What should I read next?", with_tools)
-        assert WRITE_NOTE.note in await last_message_of_reply("Can you write a haiku about rain?", with_tools)
+        assert SUGGEST_NOTE.note in await last_message_of_reply(rig, "What should I read next?", with_tools)
+        assert WRITE_NOTE.note in await last_message_of_reply(rig, "Can you write a haiku about rain?", with_tools)
         tooled = rig.engine.requests[-1]["messages"]
         assert rig.session.responses.without_tools(tooled)[-1]["content"].count(WRITE_NOTE.note) == 1
-        assert NEWS_NOTE.note in await last_message_of_reply("We're having a barbecue on Sunday.", with_tools)
-        assert SLOWER_NOTE.note in await last_message_of_reply("Can you speak slower?", with_tools)
-        assert VOICE_NOTE.note in await last_message_of_reply("Can you use a British accent?", with_tools)
+        assert NEWS_NOTE.note in await last_message_of_reply(rig, "We're having a barbecue on Sunday.", with_tools)
+        assert SLOWER_NOTE.note in await last_message_of_reply(rig, "Can you speak slower?", with_tools)
+        assert VOICE_NOTE.note in await last_message_of_reply(rig, "Can you use a British accent?", with_tools)
         await rig.send({"type": "session.update", "session": {"type": "realtime", "instructions": "You are Anna."}})
-        assert await last_message_of_reply("Are you human?", plain) == "Are you human?"  # the client's character
-        assert await last_message_of_reply("Is it the weekend?", plain) == "Is it the weekend?"
-        assert await last_message_of_reply("What should I read next?", plain) == "What should I read next?"
-        assert await last_message_of_reply("Write a poem about rain.", plain) == "Write a poem about rain."
+        assert await last_message_of_reply(rig, "Are you human?", plain) == "Are you human?"  # the client's character
+        assert await last_message_of_reply(rig, "Is it the weekend?", plain) == "Is it the weekend?"
+        assert await last_message_of_reply(rig, "What should I read next?", plain) == "What should I read next?"
+        assert await last_message_of_reply(rig, "Write a poem about rain.", plain) == "Write a poem about rain."
     finally:
         await rig.close()

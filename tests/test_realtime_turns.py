@@ -105,18 +105,25 @@ async def test_barge_in_stops_the_reply_at_once_and_speech_started_comes_first(r
     assert rig.session.state.state is SessionState.LISTENING
 
 
-async def test_a_speculative_start_is_discarded_when_speech_resumes(rig: Rig):
-    rig.recognizer.finals = ["What is", "What is the capital of France?"]
+async def speak_on_after_a_pause(rig: Rig):  # type: ignore[no-untyped-def]
+    """An utterance with a pause in it, through the VAD's events: the speculative turn started at the pause (its ASR and
+    reply run ahead for 50 ms), then discarded as the user speaks on; returns that turn."""
     turns = rig.session.turns
     async with rig.session.lock:
         await turns.speech_started(SpeechStarted(at_s=0.3, start_s=0.2))
         turns.speech_paused(SpeechPaused(at_s=1.0, audio=SECOND))
     speculative = turns.speculative
-    assert speculative is not None
-    await asyncio.sleep(0.05)  # its ASR and reply run ahead
+    await asyncio.sleep(0.05)
     async with rig.session.lock:
         turns.discard_speculative()  # what SpeechResumed does
         turns.speech_stopped(SpeechStopped(at_s=2.5, audio=SECOND, start_s=0.2, end_s=2.1), speech_end=0.0)
+    return speculative
+
+
+async def test_a_speculative_start_is_discarded_when_speech_resumes(rig: Rig):
+    rig.recognizer.finals = ["What is", "What is the capital of France?"]
+    speculative = await speak_on_after_a_pause(rig)
+    assert speculative is not None
     await rig.outbox.wait_for("response.done")
     assert speculative.task is not None and speculative.task.cancelled() or speculative.reply is None or speculative.reply.stopped
     transcripts = [e["transcript"] for e in rig.outbox.of("conversation.item.input_audio_transcription.completed")]
@@ -127,14 +134,7 @@ async def test_a_speculative_start_is_discarded_when_speech_resumes(rig: Rig):
 
 async def test_a_spoken_request_to_slow_down_is_kept_once_the_turn_is_the_users_whole_one(rig: Rig):
     rig.recognizer.finals = ["Slow down.", "Slow down the recipe steps for me."]
-    turns = rig.session.turns
-    async with rig.session.lock:
-        await turns.speech_started(SpeechStarted(at_s=0.3, start_s=0.2))
-        turns.speech_paused(SpeechPaused(at_s=1.0, audio=SECOND))
-    await asyncio.sleep(0.05)  # the reply to the first words runs ahead, at the slower speed, unsent
-    async with rig.session.lock:
-        turns.discard_speculative()  # the user went on
-        turns.speech_stopped(SpeechStopped(at_s=2.5, audio=SECOND, start_s=0.2, end_s=2.1), speech_end=0.0)
+    await speak_on_after_a_pause(rig)  # the reply to the first words runs ahead, at the slower speed, unsent
     await rig.outbox.wait_for("response.done")
     assert rig.session.config.speed == 1.0 and not rig.outbox.of("session.updated")  # nothing changed
     rig.recognizer.finals = ["Can you speak slower?"]

@@ -28,12 +28,18 @@ import re
 from dataclasses import dataclass
 
 from app.engine.conversions import without_conversion_hint
-from app.engine.spelling import NAME_KINDS, given_name, without_spelling_hint
+from app.engine.spelling import NAME_KIND, NAME_KINDS, given_name, without_spelling_hint
 
 
 def _plain(text: str) -> str:
     """Single spaces and straight apostrophes, as the patterns are written."""
     return " ".join(text.replace("’", "'").split())
+
+
+def newest_user_text(messages: list[dict]) -> str | None:
+    """The newest message's text where it is the user's, else None."""
+    content = messages[-1].get("content") if messages and messages[-1].get("role") == "user" else None
+    return content if isinstance(content, str) else None
 
 
 @dataclass(frozen=True)
@@ -138,8 +144,8 @@ def _said_again(text: str) -> re.Pattern[str] | None:
 def repeat_note(messages: list[dict]) -> Note | None:
     """For a newest user message that asks to hear the last reply again (slower or not), a note with that reply to say;
     None where it asks something else or no reply came before it."""
-    content = messages[-1].get("content") if messages and messages[-1].get("role") == "user" else None
-    asks = _said_again(content) if isinstance(content, str) else None
+    content = newest_user_text(messages)
+    asks = _said_again(content) if content is not None else None
     if asks is None:
         return None
     said = next((m["content"] for m in reversed(messages[:-1]) if m.get("role") == "assistant"
@@ -338,16 +344,19 @@ _PACE_ASKED = (r"(?:^|[.!?]\s+|\b(?:can|could|would|will) (?:you|u) |\bplease |\
 _TOO_FAST = (r"(?:^|[.!?]\s+)(?:(?:hey|ok|okay|oh|sorry|um|but|and)[,]? )*you(?:'re talking|'re speaking| are talking"
              r"| are speaking| talk| speak) (?:way |much |a bit |a little )?too ")
 _SPEAK = r"(?:speak|talk|say (?:it|that)|read (?:it|that))(?: it| that)? "
-_SLOWER_REQUEST = re.compile(
-    rf"{_PACE_ASKED}{_SPEAK}{_pace(_SLOW)}|{_PACE_ASKED}slow down(?: a (?:bit|little))?(?=\s*(?:$|[.!?,]|please\b))"
-    rf"|{_PACE_ASKED}lower your (?:speed|pace)\b|{_TOO_FAST}(?:fast|quickly|quick)\b",
-    re.I,
-)
-_FASTER_REQUEST = re.compile(
-    rf"{_PACE_ASKED}{_SPEAK}{_pace(_FAST)}|{_PACE_ASKED}speed up(?: a (?:bit|little))?(?=\s*(?:$|[.!?,]|please\b))"
-    rf"|{_PACE_ASKED}raise your (?:speed|pace)\b|{_TOO_FAST}(?:slow|slowly)\b",
-    re.I,
-)
+
+
+def _pace_request(pace: str, turn: str, your: str, too: str) -> re.Pattern[str]:
+    """"Speak slower", "slow down", "lower your pace", "you talk too fast", and their twins for faster."""
+    return re.compile(
+        rf"{_PACE_ASKED}{_SPEAK}{_pace(pace)}|{_PACE_ASKED}{turn}(?: a (?:bit|little))?(?=\s*(?:$|[.!?,]|please\b))"
+        rf"|{_PACE_ASKED}{your} your (?:speed|pace)\b|{_TOO_FAST}(?:{too})\b",
+        re.I,
+    )
+
+
+_SLOWER_REQUEST = _pace_request(_SLOW, "slow down", "lower", "fast|quickly|quick")
+_FASTER_REQUEST = _pace_request(_FAST, "speed up", "raise", "slow|slowly")
 _VOICE_REQUEST = re.compile(
     rf"{_ASKED}{_SPEAK}{_pace('louder|quieter|softer|more (?:loudly|quietly|softly)|loudly|quietly|softly|up')}"
     rf"|{_ASKED}(?:use|change|switch|try|do|put on) (?:to )?(?:an? |your |another )?(?:[\w'-]+ ){{0,2}}?(?:voice|accent)\b"
@@ -407,8 +416,8 @@ _KEPT_ASKED = re.compile(
 def kept_note(messages: list[dict]) -> Note | None:
     """For a newest user message that gives a number, code or address to keep, the answer that says it back; for one
     that asks for one given earlier in the conversation (the same words), the answer that gives it."""
-    content = messages[-1].get("content") if messages and messages[-1].get("role") == "user" else None
-    if not isinstance(content, str):
+    content = newest_user_text(messages)
+    if content is None:
         return None
     if kept := _KEPT.search(_plain(content)):
         return Note.answer(_KEPT, f"Got it: {_yours(kept['owner'])} {kept['what']} is {kept['value'].strip()}.")
@@ -429,7 +438,7 @@ def kept_note(messages: list[dict]) -> Note | None:
 # question asks yes or no (without it the model kept its "Yes, I remember your name." beside the note).
 _NAME_ASKED = re.compile(
     r"^(?:(?:so|and|ok|okay|hey|um)[,]? )*(?:(?P<yes>(?:do|can|could) you (?:still )?(?:remember|know|recall))"
-    r"|what(?:'s| is)|can you tell me|tell me|say) my (?:(?P<kind>first|last|middle|full|family|sur) ?)?name(?: again)?"
+    rf"|what(?:'s| is)|can you tell me|tell me|say) my {NAME_KIND.format(group='kind')}name(?: again)?"
     r"(?:,? please)?[?.!]*$",
     re.I,
 )
@@ -437,8 +446,8 @@ _NAME_ASKED = re.compile(
 
 def name_note(messages: list[dict]) -> Note | None:
     """For a newest user message that asks for the user's name, the answer with the name they gave (the latest)."""
-    content = messages[-1].get("content") if messages and messages[-1].get("role") == "user" else None
-    asked = _NAME_ASKED.search(_plain(content)) if isinstance(content, str) else None
+    content = newest_user_text(messages)
+    asked = _NAME_ASKED.search(_plain(content)) if content is not None else None
     if asked is None:
         return None
     kind = NAME_KINDS[(asked["kind"] or "full").lower()]

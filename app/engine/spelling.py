@@ -39,11 +39,11 @@ _NOT_THESE_LETTERS = re.compile(
 # Max.", "Hi, I'm Tomas."; not "I'm ..." elsewhere, which says other things as often: "I'm Canadian."): the capitalised
 # words after it
 NAME_KINDS = {"first": "first", "last": "last", "family": "last", "sur": "last", "middle": "middle", "full": ""}
-_KIND = r"(?:(?P<{group}>first|last|middle|full|family|sur) ?)?"
-_MY_NAME_ASKED = re.compile(rf"\b(?:spell(?: out)?|spelling of) my {_KIND.format(group='kind')}name\b"
-                            rf"|\bhow is my {_KIND.format(group='how')}name spelled\b", re.I)
+NAME_KIND = r"(?:(?P<{group}>first|last|middle|full|family|sur) ?)?"  # a pattern, its group named by ``format``
+_MY_NAME_ASKED = re.compile(rf"\b(?:spell(?: out)?|spelling of) my {NAME_KIND.format(group='kind')}name\b"
+                            rf"|\bhow is my {NAME_KIND.format(group='how')}name spelled\b", re.I)
 _NAME_GIVEN = re.compile(  # the name looked ahead at, so "... my last name is Smith" after it is found too
-    rf"\b(?i:my {_KIND.format(group='kind')}name(?:'s|’s| is)|call me) (?=(?P<name>{_NAME}))"
+    rf"\b(?i:my {NAME_KIND.format(group='kind')}name(?:'s|’s| is)|call me) (?=(?P<name>{_NAME}))"
     rf"|^(?i:(?:hi|hello|hey)(?: there)?[,.!]? (?:i'm|i’m|i am|this is)) (?=(?P<intro>{_NAME}))")  # "Hi, I'm Tomas."
 # capitalised words that are no name: "My name is Anna I live in Paris.", "... call me Monday"
 _NO_NAME = {"I", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday", "January", "February",

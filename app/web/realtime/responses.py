@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, Callable
 from app.engine.api import Priority, SamplingParams
 from app.engine.conversions import with_conversion_hint
 from app.engine.notes import (ANY_REPLY, ONE_RATE_NOTE, PERSON_NOTE, SUGGEST_NOTE, WITHOUT_TOOLS, add_first, has_note,
-                              kept_note, name_note, repeat_note)
+                              kept_note, name_note, newest_user_text, repeat_note)
 from app.engine.spelling import with_spelling_hint
 from app.web.realtime import server_events as ev
 from app.web.realtime.client_events import ResponseCancel, ResponseCreate
@@ -165,8 +165,8 @@ class Responses:
         settings = self.session.settings
         if not settings.answer_hints or instructions != settings.system_prompt:
             return messages
-        last = messages[-1].get("content") if messages else None
-        if isinstance(last, str) and has_note(last):  # a reply written again without tools keeps the one it has
+        last = newest_user_text(messages)
+        if last is not None and has_note(last):  # a reply written again without tools keeps the one it has
             return messages
         messages = SUGGEST_NOTE.add(PERSON_NOTE.add(messages))
         said = tuple(note for note in (repeat_note(messages), kept_note(messages), name_note(messages)) if note is not None)
