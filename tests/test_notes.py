@@ -7,8 +7,8 @@ import pytest
 from app.engine.notes import (CALENDAR_NOTE, CLOCK_NOTE, CORRECTION_NOTE, EMERGENCY_NOTE, FASTER_NOTE, FASTEST_NOTE, HOME_NOTE,
                               LIKES_NOTE, MEMO_NOTE, MESSAGE_NOTE, MUSIC_NOTE, NEVER_MIND_NOTE, NEWS_NOTE, ONE_RATE_NOTE,
                               PERSON_NOTE, PURCHASE_NOTE, REMINDER_NOTE, SLOWER_NOTE, SLOWEST_NOTE, STORY_NOTE, SUGGEST_NOTE,
-                              VOICE_NOTE, WITHOUT_TOOLS, WRITE_NOTE, add_first, kept_note, name_note, repeat_note,
-                              user_words)
+                              VOICE_NOTE, WITHOUT_TOOLS, WRITE_NOTE, add_first, follow_up_note, has_note, kept_note, name_note,
+                              repeat_note, user_words)
 
 CLOCK = {"type": "function", "name": "get_current_time", "description": "The user's local date and time.",
          "parameters": {"type": "object", "properties": {}}}  # fmt: skip
@@ -313,6 +313,61 @@ def test_a_correction_of_the_last_question_is_known(message: str) -> None:
 ])  # fmt: skip
 def test_other_messages_are_not_taken_for_a_correction(message: str) -> None:
     assert not CORRECTION_NOTE.finds(message)
+
+
+def talk(*said: str) -> list[dict]:
+    """A conversation of ``said``, the user's turns and the assistant's in turn."""
+    return [{"role": ("user", "assistant")[i % 2], "content": text} for i, text in enumerate(said)]
+
+
+@pytest.mark.parametrize(("asked", "follow", "in_full"), [
+    ("How many centimetres in an inch?", "And in a foot?", "How many centimetres in a foot?"),
+    ("How many minutes are in an hour?", "And in a day?", "How many minutes are in a day?"),
+    ("How do you say thank you in Spanish?", "What about in Italian?", "How do you say thank you in Italian?"),
+    ("What's the capital of Spain?", "And of Portugal, please?", "What's the capital of Portugal?"),
+    ("What should I cook for lunch?", "How about for dinner?", "What should I cook for dinner?"),
+    ("How far is it from London to Rome?", "OK, and to Paris?", "How far is it from London to Paris?"),
+    ("what time is it in tokyo", "and in london", "what time is it in london?"),
+])  # fmt: skip
+def test_a_follow_up_that_changes_the_last_question_gets_it_in_full(asked: str, follow: str, in_full: str) -> None:
+    conversation = talk(asked, "The answer.", follow)
+    note = follow_up_note(conversation)
+    assert note is not None and note.says == f'Asked in full: "{in_full}"'
+    noted = note.add(conversation)[-1]["content"]
+    assert user_words(noted) == follow and has_note(noted)
+
+
+def test_a_follow_up_of_a_follow_up_changes_the_last_question_in_full() -> None:
+    conversation = talk("How many centimetres in an inch?", "2.54.", "And in a foot?", "30.48.", "What about in a yard?")
+    assert follow_up_note(conversation).says == 'Asked in full: "How many centimetres in a yard?"'
+
+
+@pytest.mark.parametrize(("before", "follow"), [
+    ("What's the capital of France?", "And Germany?"),  # no preposition: the model follows it as it is
+    ("What's the weather like?", "And in London?"),  # nothing of the last question to change
+    ("I live in Paris.", "And in London?"),  # no question
+    ("How are you?", "And you?"), ("What's a good gift for my dad?", "And for me?"),
+    ("How many legs does a spider have?", "And in the morning I go running."),
+])  # fmt: skip
+def test_other_messages_after_a_question_get_no_question_in_full(before: str, follow: str) -> None:
+    assert follow_up_note(talk(before, "The answer.", follow)) is None
+    assert follow_up_note(talk("And in a foot?")) is None
+
+
+async def test_a_follow_up_asked_in_full_gets_its_conversion_figure(tmp_path) -> None:
+    """The unit conversion's figure (``conversion_hints``) reads the question in full; the conversation keeps the user's
+    own words."""
+    from realtime_fakes import make_rig
+
+    rig = await make_rig(tmp_path)
+    try:
+        await last_message_of_reply(rig, "How many centimetres in an inch?")
+        noted = await last_message_of_reply(rig, "And in a foot?")
+        assert noted == 'And in a foot?\n\n(Asked in full: "How many centimetres in a foot?")\n\n(a foot = 30.48 centimetres.)'
+        assert user_words(noted) == "And in a foot?"
+        assert [m["content"] for m in rig.session.conversation.context() if m["role"] == "user"][-1] == "And in a foot?"
+    finally:
+        await rig.close()
 
 
 def test_no_reply_to_say_again_is_no_note() -> None:

@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from app.engine.api import Priority, SamplingParams
 from app.engine.conversions import with_conversion_hint
-from app.engine.notes import (ANY_REPLY, ONE_RATE_NOTE, PERSON_NOTE, SUGGEST_NOTE, WITHOUT_TOOLS, add_first, has_note,
-                              kept_note, name_note, newest_user_text, repeat_note)
+from app.engine.notes import (ANY_REPLY, ONE_RATE_NOTE, PERSON_NOTE, SUGGEST_NOTE, WITHOUT_TOOLS, add_first, follow_up_note,
+                              has_note, kept_note, name_note, newest_user_text, repeat_note)
 from app.engine.spelling import with_spelling_hint
 from app.web.realtime import server_events as ev
 from app.web.realtime.client_events import ResponseCancel, ResponseCreate
@@ -96,9 +96,10 @@ class Responses:
             return messages
         if self.session.settings.spelling_hints:
             messages = with_spelling_hint(messages)
-        if self.session.settings.conversion_hints:
+        messages = self._answer_notes(messages, self.session.config.instructions, tools=tools)
+        if self.session.settings.conversion_hints:  # after the notes: a follow-up asked in full gets its figure too
             messages = with_conversion_hint(messages)
-        return self._answer_notes(messages, self.session.config.instructions, tools=tools)
+        return messages
 
     def session_tool_use(self) -> ToolUse:
         """The session's tools and choice: a reply's without its own, and the end-of-turn score's (one prompt prefix)."""
@@ -169,7 +170,8 @@ class Responses:
         if last is not None and has_note(last):  # a reply written again without tools keeps the one it has
             return messages
         messages = SUGGEST_NOTE.add(PERSON_NOTE.add(messages))
-        said = tuple(note for note in (repeat_note(messages), kept_note(messages), name_note(messages)) if note is not None)
+        said = tuple(note for note in (repeat_note(messages), kept_note(messages), name_note(messages), follow_up_note(messages))
+                     if note is not None)
         pace = pace_notes(self.session.config.speed) if self.session.parts.tts.changes_speed else (ONE_RATE_NOTE,)
         any_reply = (*said, *pace, *ANY_REPLY)
         return add_first(any_reply if tools or not settings.limits_prompt else (*WITHOUT_TOOLS, *any_reply), messages)
