@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from app.engine.notes import (CALENDAR_NOTE, CLOCK_NOTE, CORRECTION_NOTE, EMERGENCY_NOTE, FASTER_NOTE, FASTEST_NOTE, HOME_NOTE,
-                              LIKES_NOTE, MEMO_NOTE, MESSAGE_NOTE, MUSIC_NOTE, NEVER_MIND_NOTE, NEWS_NOTE, ONE_RATE_NOTE,
-                              PERSON_NOTE, PURCHASE_NOTE, REMINDER_NOTE, SLOWER_NOTE, SLOWEST_NOTE, STORY_NOTE, SUGGEST_NOTE,
-                              VOICE_NOTE, WITHOUT_TOOLS, WRITE_NOTE, add_first, follow_up_note, has_note, kept_note, name_note,
-                              repeat_note, user_words)
+from app.engine.notes import (ANY_REPLY, CALENDAR_NOTE, CLOCK_NOTE, CORRECTION_NOTE, EMERGENCY_NOTE, FASTER_NOTE, FASTEST_NOTE,
+                              HOME_NOTE, LIKES_NOTE, MEMO_NOTE, MESSAGE_NOTE, MUSIC_NOTE, NEVER_MIND_NOTE, NEWS_NOTE,
+                              ONE_RATE_NOTE, PERSON_NOTE, PURCHASE_NOTE, REMINDER_NOTE, SHORTER_NOTE, SLOWER_NOTE,
+                              SLOWEST_NOTE, STORY_NOTE, SUGGEST_NOTE, VOICE_NOTE, WITHOUT_TOOLS, WRITE_NOTE, add_first,
+                              follow_up_note, has_note, kept_note, name_note, repeat_note, user_words)
 
 CLOCK = {"type": "function", "name": "get_current_time", "description": "The user's local date and time.",
          "parameters": {"type": "object", "properties": {}}}  # fmt: skip
@@ -313,6 +313,25 @@ def test_a_correction_of_the_last_question_is_known(message: str) -> None:
 ])  # fmt: skip
 def test_other_messages_are_not_taken_for_a_correction(message: str) -> None:
     assert not CORRECTION_NOTE.finds(message)
+
+
+@pytest.mark.parametrize("message", [
+    "Shorter, please.", "Can you make it shorter?", "That's too long.", "Give me the short version.", "Way too long!",
+    "Just the short answer, please.", "Sum that up in one sentence.", "Can you say that in fewer words?", "Keep it short.",
+    "Too long. In short?", "In a nutshell?", "TL;DR", "Could you put that in one sentence?", "Less detail, please.",
+])  # fmt: skip
+def test_a_request_for_the_last_answer_shorter_is_known(message: str) -> None:
+    assert SHORTER_NOTE.finds(message)
+    assert user_words(add_first(ANY_REPLY, [{"role": "user", "content": message}])[-1]["content"]) == message
+
+
+@pytest.mark.parametrize("message", [
+    "How long is the Nile?", "That's too long a drive.", "Keep it up!", "Make it happen.", "Say it again.", "So long!",
+    "Give me a quick recipe.", "Keep your answers short.", "Sum it up: 2 plus 2?", "Tell me a short story.", "Make it.",
+    "Too much?", "Thank you so much.", "Quick question.", "Give me a short poem.", "Not too long.",
+])  # fmt: skip
+def test_other_messages_are_not_taken_for_a_request_to_say_it_shorter(message: str) -> None:
+    assert not SHORTER_NOTE.finds(message)
 
 
 def talk(*said: str) -> list[dict]:

@@ -498,6 +498,26 @@ _CORRECTION = re.compile(
 )
 CORRECTION_NOTE = Note(_CORRECTION, "The user corrects their last question: answer it with this correction.")
 
+# A request for the last answer, shorter ("Shorter, please.", "Too long. In short?"), which the model met with the same
+# long answer again (66 and 58 words for "Shorter, please." after "Tell me about the Eiffel Tower.") or a decline ("That's
+# too long." -> "I apologize, but I can't provide that information."): told to, it says it in a sentence (eight forms,
+# reply words p50 23.5 -> 17.5, the longest 81 -> 33; docs/benchmarks.md, "Said again"). The whole message only.
+_SHORT_REQUEST = (
+    r"(?:(?:that's|that is|that was|it's|it is|that's way|way|much|far) )?(?:too|very) (?:long|wordy)"
+    r"|shorter|in short|in brief|(?:in )?a nutshell|tl;? ?dr|(?:just )?(?:the )?(?:short|shorter|brief|quick) version"
+    r"|(?:just )?(?:give me )?(?:just )?(?:the |a )?(?:short|shorter|brief|quick) (?:answer|one)"
+    r"|(?:(?:can|could|would|will) (?:you|u) (?:please )?)?(?:(?:make|keep|say|put) (?:it|that) (?:shorter|short|brief|briefer"
+    r"|in (?:fewer|less) words|in (?:one|a|a single) (?:sentence|line))|(?:sum (?:it|that) up|summari[sz]e (?:it|that))"
+    r"(?: in (?:one|a|a single) (?:sentence|line))?|give (?:me )?(?:a|the) (?:short|shorter|brief|quick) (?:version|answer|one))"
+    r"|(?:in )?(?:fewer|less) words|less detail"
+)
+_SHORTER = re.compile(
+    rf"^(?:(?:ok|okay|um|hmm|sorry|wow|oh|well|no|whoa)[,.!]? )*(?:{_SHORT_REQUEST})(?:,? please)?"
+    rf"(?:[.!?,]+ (?:{_SHORT_REQUEST})(?:,? please)?)*[?.!]*$",
+    re.I,
+)
+SHORTER_NOTE = Note(_SHORTER, "The user asks for your last answer again, shorter: say it in one short sentence.")
+
 # A follow-up that changes one part of the last question ("And in a foot?" after "How many centimetres in an inch?",
 # "What about in an hour?" after "How many seconds are in a minute?"), which the model answered as a question of its own
 # ("There are 12 inches in a foot.", "There are 60 minutes in an hour."; 11 of 24 right on twelve pairs): the question
@@ -538,4 +558,4 @@ def follow_up_note(messages: list[dict]) -> Note | None:
 
 # for any reply, after a reply without tools has taken its own (``WITHOUT_TOOLS``), the first that asks: what no tool
 # changes (the voice), and what talk meets but the model met with a question, a decline or a chatbot's disclaimer
-ANY_REPLY = (VOICE_NOTE, WRITE_NOTE, STORY_NOTE, NEWS_NOTE, LIKES_NOTE, NEVER_MIND_NOTE, CORRECTION_NOTE)
+ANY_REPLY = (VOICE_NOTE, WRITE_NOTE, STORY_NOTE, NEWS_NOTE, LIKES_NOTE, NEVER_MIND_NOTE, CORRECTION_NOTE, SHORTER_NOTE)
