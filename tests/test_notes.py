@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from app.engine.notes import (ANY_REPLY, CALENDAR_NOTE, CLOCK_NOTE, CORRECTION_NOTE, EMERGENCY_NOTE, FASTER_NOTE, FASTEST_NOTE,
                               HOME_NOTE, LIKES_NOTE, MEMO_NOTE, MESSAGE_NOTE, MUSIC_NOTE, NEVER_MIND_NOTE, NEWS_NOTE,
                               ONE_RATE_NOTE, PERSON_NOTE, PURCHASE_NOTE, REMINDER_NOTE, SHORTER_NOTE, SLOWER_NOTE,
                               SLOWEST_NOTE, STORY_NOTE, SUGGEST_NOTE, VOICE_NOTE, WITHOUT_TOOLS, WRITE_NOTE, add_first,
-                              follow_up_note, has_note, kept_note, name_note, repeat_note, user_words)
+                              chance_note, follow_up_note, has_note, kept_note, name_note, repeat_note, user_words)
 
 CLOCK = {"type": "function", "name": "get_current_time", "description": "The user's local date and time.",
          "parameters": {"type": "object", "properties": {}}}  # fmt: skip
@@ -332,6 +334,36 @@ def test_a_request_for_the_last_answer_shorter_is_known(message: str) -> None:
 ])  # fmt: skip
 def test_other_messages_are_not_taken_for_a_request_to_say_it_shorter(message: str) -> None:
     assert not SHORTER_NOTE.finds(message)
+
+
+@pytest.mark.parametrize(("message", "answers"), [
+    ("Flip a coin.", {"It's heads.", "It's tails."}), ("Can you toss a coin for me?", {"It's heads.", "It's tails."}),
+    ("Heads or tails?", {"It's heads.", "It's tails."}),
+    ("Roll a dice.", {f"You rolled {'an' if n == 8 else 'a'} {n}." for n in range(1, 7)}),
+    ("Roll the die, please.", {f"You rolled a {n}." for n in range(1, 7)}),
+    ("Let's roll two dice.", {f"You rolled a {a} and a {b}: {a + b} in all." for a in range(1, 7) for b in range(1, 7)}),
+    ("Pick a number between one and ten.", {f"I pick {n}." for n in range(1, 11)}),
+    ("Could you pick a random number from 5 to 7?", {"I pick 5.", "I pick 6.", "I pick 7."}),
+    ("Think of a number between twenty and eighteen.", {"I pick 18.", "I pick 19.", "I pick 20."}),
+    ("Pick a number.", {f"I pick {n}." for n in range(1, 11)}),
+])  # fmt: skip
+def test_a_coin_a_dice_or_a_number_asked_for_is_drawn_and_every_outcome_comes_up(message: str, answers: set[str]) -> None:
+    draws = random.Random(7)
+    said = set()
+    for _ in range(400):
+        note = chance_note([{"role": "user", "content": message}], draws)
+        said.add(note.says.removeprefix('Answer: "').removesuffix('"'))
+        noted = note.add([{"role": "user", "content": message}])[-1]["content"]
+        assert user_words(noted) == message and has_note(noted)
+    assert said == answers
+
+
+@pytest.mark.parametrize("message", [
+    "How do I flip a coin?", "What's a dice?", "Pick a number and I'll guess it.", "I rolled a dice and got six.",
+    "Who invented dice?", "Pick a colour.", "What number comes between one and ten?", "Flip the pancake.",
+])  # fmt: skip
+def test_other_messages_draw_nothing(message: str) -> None:
+    assert chance_note([{"role": "user", "content": message}]) is None
 
 
 def talk(*said: str) -> list[dict]:

@@ -24,6 +24,7 @@ patterns know the common forms only; a message they miss is answered as before.
 
 from __future__ import annotations
 
+import random
 import re
 from dataclasses import dataclass
 
@@ -98,7 +99,7 @@ def _without_notes(content: str) -> str:
     for note in (*WITHOUT_TOOLS, *PACE_NOTES, *ANY_REPLY, SUGGEST_NOTE, PERSON_NOTE):  # the last added first
         content = content.removesuffix(note.note)
     words, noted, _ = content.partition('\n\n(Answer: "')
-    if noted and any(asks.search(_plain(words)) for asks in (_KEPT, _KEPT_ASKED, _NAME_ASKED)):
+    if noted and any(asks.search(_plain(words)) for asks in (_KEPT, _KEPT_ASKED, _NAME_ASKED, _COIN, _DICE, _PICK)):
         content = words
     words, noted, _ = content.partition(f"\n\n({_IN_FULL}")
     if noted and _FOLLOW_UP.search(_plain(words)):
@@ -498,6 +499,49 @@ _CORRECTION = re.compile(
 )
 CORRECTION_NOTE = Note(_CORRECTION, "The user corrects their last question: answer it with this correction.")
 
+# Chance the user asks the assistant to play ("Flip a coin.", "Roll a dice.", "Pick a number between one and ten."),
+# which the model declined as something it cannot do ("I'm sorry, I can't flip a coin."; 5 of 6 replies,
+# docs/benchmarks.md, "Said again"): the server draws it, and the answer says what came up. The whole message only.
+_PLAY = (r"^(?:(?:ok|okay|hey|so|um|now|alright|right)[,.!]? )*"
+         r"(?:(?:can|could|would|will) (?:you|u) (?:please )?|please |let's |i want you to |go ahead and )?")
+_ONLY = r"(?: for me| for us)?(?:,? please)?[.!?]*$"
+_COIN = re.compile(rf"{_PLAY}(?:flip|toss) (?:a|the|one) coin{_ONLY}|^heads or tails[.!?]*$", re.I)
+_DICE = re.compile(rf"{_PLAY}(?:roll|throw) (?:(?P<count>a|one|the|two|three|2|3) )?(?:dice|die|six-sided dice?){_ONLY}",
+                   re.I)
+_NUMBER_WORDS = {word: value for value, word in enumerate(
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen"
+    " eighteen nineteen twenty".split())} | {"thirty": 30, "fifty": 50, "hundred": 100, "a hundred": 100,
+                                              "one hundred": 100, "a thousand": 1000, "one thousand": 1000}
+_NUMBER = r"\d{1,6}|" + "|".join(sorted(_NUMBER_WORDS, key=len, reverse=True))
+_PICK = re.compile(
+    rf"{_PLAY}(?:pick|choose|give me|think of|say|tell me|guess) (?:me )?(?:a |any |one )?(?:random )?number"
+    rf"(?: (?:between|from) (?P<low>{_NUMBER}) (?:and|to) (?P<high>{_NUMBER}))?{_ONLY}",  # from one to ten unless said
+    re.I,
+)
+_DRAWS = random.Random()
+
+
+def _a(number: int) -> str:
+    return f"an {number}" if str(number).startswith("8") or number in (11, 18) else f"a {number}"
+
+
+def chance_note(messages: list[dict], draws: random.Random = _DRAWS) -> Note | None:
+    """For a newest user message that asks for a coin, a dice roll or a number picked, the answer with one drawn."""
+    content = newest_user_text(messages)
+    text = _plain(content) if content is not None else ""
+    if _COIN.search(text):
+        return Note.answer(_COIN, f"It's {draws.choice(('heads', 'tails'))}.")
+    if dice := _DICE.search(text):
+        rolls = [draws.randint(1, 6) for _ in range({"two": 2, "2": 2, "three": 3, "3": 3}.get((dice["count"] or "").lower(), 1))]
+        total = f": {sum(rolls)} in all" if len(rolls) > 1 else ""
+        return Note.answer(_DICE, f"You rolled {' and '.join(_a(roll) for roll in rolls)}{total}.")
+    if pick := _PICK.search(text):
+        ends = (pick["low"], pick["high"]) if pick["low"] else ("1", "10")
+        low, high = sorted(int(end) if end.isdigit() else _NUMBER_WORDS[end.lower()] for end in ends)
+        return Note.answer(_PICK, f"I pick {draws.randint(low, high)}.")
+    return None
+
+
 # A request for the last answer, shorter ("Shorter, please.", "Too long. In short?"), which the model met with the same
 # long answer again (66 and 58 words for "Shorter, please." after "Tell me about the Eiffel Tower.") or a decline ("That's
 # too long." -> "I apologize, but I can't provide that information."): told to, it says it in a sentence (eight forms,
@@ -554,6 +598,13 @@ def follow_up_note(messages: list[dict]) -> Note | None:
         follow = _FOLLOW_UP.search(text)
         question = _changed(question, follow) if follow and question else text if _QUESTION.search(text) and not follow else None
     return Note(_FOLLOW_UP, f'{_IN_FULL}"{question}"') if question else None
+
+
+def said_notes(messages: list[dict]) -> tuple[Note, ...]:
+    """The notes read from the conversation itself: the last reply to say again, a number or a name given earlier, the
+    last question in full, or a draw."""
+    found = (repeat_note(messages), kept_note(messages), name_note(messages), follow_up_note(messages), chance_note(messages))
+    return tuple(note for note in found if note is not None)
 
 
 # for any reply, after a reply without tools has taken its own (``WITHOUT_TOOLS``), the first that asks: what no tool

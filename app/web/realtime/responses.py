@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from app.engine.api import Priority, SamplingParams
 from app.engine.conversions import with_conversion_hint
-from app.engine.notes import (ANY_REPLY, ONE_RATE_NOTE, PERSON_NOTE, SUGGEST_NOTE, WITHOUT_TOOLS, add_first, follow_up_note,
-                              has_note, kept_note, name_note, newest_user_text, repeat_note)
+from app.engine.notes import (ANY_REPLY, ONE_RATE_NOTE, PERSON_NOTE, SUGGEST_NOTE, WITHOUT_TOOLS, add_first, has_note,
+                              newest_user_text, said_notes)
 from app.engine.spelling import with_spelling_hint
 from app.web.realtime import server_events as ev
 from app.web.realtime.client_events import ResponseCancel, ResponseCreate
@@ -160,9 +160,9 @@ class Responses:
     def _answer_notes(self, messages: list[dict[str, str]], instructions: str, *, tools: bool) -> list[dict[str, str]]:
         """``answer_hints``' notes (``app/engine/notes.py``) for a reply on ``instructions``: on the server's own system
         prompt only; those of a reply without tools (the clock, requests only a tool meets) only where ``_system`` adds
-        ``limits_prompt``, whose examples they follow, and before those for a request to hear the last reply again, to
-        speak slower or faster (where the voice can: ``pace``), to change its voice, to write a few lines or a story, the
-        user's news, or its likes."""
+        ``limits_prompt``, whose examples they follow, and before those the ones read from the conversation (``said_notes``:
+        the last reply said again, a number or name given, the last question in full, a coin or dice drawn), a request
+        to speak slower or faster (where the voice can: ``pace``), and those for any reply (``ANY_REPLY``)."""
         settings = self.session.settings
         if not settings.answer_hints or instructions != settings.system_prompt:
             return messages
@@ -170,8 +170,7 @@ class Responses:
         if last is not None and has_note(last):  # a reply written again without tools keeps the one it has
             return messages
         messages = SUGGEST_NOTE.add(PERSON_NOTE.add(messages))
-        said = tuple(note for note in (repeat_note(messages), kept_note(messages), name_note(messages), follow_up_note(messages))
-                     if note is not None)
+        said = said_notes(messages)
         pace = pace_notes(self.session.config.speed) if self.session.parts.tts.changes_speed else (ONE_RATE_NOTE,)
         any_reply = (*said, *pace, *ANY_REPLY)
         return add_first(any_reply if tools or not settings.limits_prompt else (*WITHOUT_TOOLS, *any_reply), messages)
