@@ -39,11 +39,27 @@ def test_a_conversion_is_worked_out(question: str, figure: str) -> None:
     assert conversion(question) == figure
 
 
+@pytest.mark.parametrize(("question", "figure"), [
+    ("Convert 100 Fahrenheit to Celsius.", "100 Fahrenheit = about 37.8 degrees Celsius."),  # read out as a formula
+    ("What is 100 degrees Celsius in Fahrenheit?", "100 degrees Celsius = 212 degrees Fahrenheit."),
+    ("How many degrees Fahrenheit is 20 degrees Celsius?", "20 degrees Celsius = 68 degrees Fahrenheit."),
+    ("What's minus 10 Celsius in Fahrenheit?", "minus 10 Celsius = 14 degrees Fahrenheit."),  # "-18 degrees Fahrenheit"
+    ("What's -40 C in F?", "-40 C = minus 40 degrees Fahrenheit."),
+    ("What's 300 Kelvin in Celsius?", "300 Kelvin = 26.85 degrees Celsius."),  # "273.15 degrees Celsius"
+    ("What is 0 Celsius in kelvins?", "0 Celsius = 273.15 kelvins."),
+    ("If it's 5 degrees Celsius, what is that in Fahrenheit?", "5 degrees Celsius = 41 degrees Fahrenheit."),
+    ("What is 98.6 F in C?", "98.6 F = 37 degrees Celsius."),
+])  # fmt: skip
+def test_a_temperature_is_worked_out_by_its_formula(question: str, figure: str) -> None:
+    assert conversion(question) == figure
+
+
 @pytest.mark.parametrize("question", [
     "How many days are in a month?",  # 28 to 31: no one figure
     "How many litres are in a gallon?",  # an American or a British gallon
-    "What is 100 degrees Celsius in Fahrenheit?", "How many people are in 2 cars?", "How many minutes are in a minute?",
+    "How many people are in 2 cars?", "How many minutes are in a minute?",
     "How many kilometres are in a kilogram?", "How far is 5 km?", "I ran 5 km in 30 minutes.",
+    "What is 20 C in C?", "What is 5 k in miles?", "It's 30 degrees Celsius today.",
 ])  # fmt: skip
 def test_what_has_no_fixed_factor_gets_no_figure(question: str) -> None:
     assert conversion(question) is None

@@ -5,7 +5,9 @@ in 1 metre.", and "How many weeks are in 2 years?" gets "52" (a third of such qu
 "Conversions"): it knows the factor and does not multiply. As a spelling question gets its word's letters,
 ``with_conversion_hint`` adds the worked-out figure to the newest user message of a reply's prompt; the conversation
 keeps the user's own words. Only units of one kind with a fixed factor are converted (time, length, mass, volume of
-the metric system): "How many days are in a month?" has no one answer, and gets no figure.
+the metric system): "How many days are in a month?" has no one answer, and gets no figure. Temperatures have a formula,
+which the model read out step by step ("... you can use the formula: Celsius = (Fahrenheit - 32) * 5/9. Plugging in
+100, ...") or got wrong ("300 Kelvin is equivalent to 273.15 degrees Celsius."), and get their figure too.
 """
 
 from __future__ import annotations
@@ -66,6 +68,18 @@ _ASKS = [
 ]  # fmt: skip
 
 
+_DEGREES = {"celsius": "degrees Celsius", "centigrade": "degrees Celsius", "c": "degrees Celsius",
+            "fahrenheit": "degrees Fahrenheit", "f": "degrees Fahrenheit", "kelvin": "kelvins", "kelvins": "kelvins",
+            "k": "kelvins"}  # fmt: skip
+_SCALE = r"(?:degrees? )?(?P<{}>celsius|centigrade|fahrenheit|kelvins?|c|f|k)\b"
+_TEMPERATURE = (rf"(?P<minus>minus |negative |-)?(?P<t>\d+(?:\.\d+)?|{_QUANTITY}) {_SCALE.format('scale')}")
+_TEMPERATURE_ASKS = [
+    re.compile(rf"\b(?:what(?:'s| is)|convert|how much is) {_TEMPERATURE}(?: be)? (?:in|into|to|as) {_SCALE.format('to')}", re.I),
+    re.compile(rf"\bhow many {_SCALE.format('to')} (?:is|are|would be|equals?) {_TEMPERATURE}", re.I),
+    re.compile(rf"\b{_TEMPERATURE},? what(?:'s| is) (?:that|it) in {_SCALE.format('to')}", re.I),
+]
+
+
 def conversion(text: str) -> str | None:
     """The figure ``text`` asks for, as a sentence with the amount in the user's words ("2 metres = 200 centimetres.",
     "half a kilogram = 500 grams.": given "0.5 kilograms", the model halved the 500 again), else None."""
@@ -73,7 +87,24 @@ def conversion(text: str) -> str | None:
     for asks in _ASKS:
         if (found := asks.search(text)) and (value := _worked_out(found["q"], found["from"], found["to"], bool(found["half"]))):
             return f"{text[found.start('q'):found.end('half') if found['half'] else found.end('from')]} = {value}."
+    for asks in _TEMPERATURE_ASKS:
+        if (found := asks.search(text)) and (value := _temperature(found)):
+            return f"{text[found.start('minus') if found['minus'] else found.start('t'):found.end('scale')]} = {value}."
     return None
+
+
+def _temperature(found: re.Match[str]) -> str | None:
+    """The temperature in the scale asked for ("about 37.8 degrees Celsius"), or None where it is the same scale."""
+    source, target = _DEGREES[found["scale"].lower()], _DEGREES[found["to"].lower()]
+    if source == target:
+        return None
+    amount = _number(found["t"]) * (-1 if found["minus"] else 1)
+    celsius = {"degrees Celsius": amount, "degrees Fahrenheit": (amount - 32) * Fraction(5, 9),
+               "kelvins": amount - Fraction("273.15")}[source]  # fmt: skip
+    value = {"degrees Celsius": celsius, "degrees Fahrenheit": celsius * Fraction(9, 5) + 32,
+             "kelvins": celsius + Fraction("273.15")}[target]  # fmt: skip
+    figure = f"{float(value):g}" if (value * 100).denominator == 1 else f"about {float(value):.1f}"
+    return f"{figure.replace('-', 'minus ')} {target}"
 
 
 def _worked_out(quantity: str, source: str, target: str, and_a_half: bool) -> str | None:
