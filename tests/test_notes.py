@@ -6,9 +6,9 @@ import random
 
 import pytest
 
-from app.engine.notes import (ANY_REPLY, CALENDAR_NOTE, CLOCK_NOTE, CORRECTION_NOTE, EMERGENCY_NOTE, FASTER_NOTE, FASTEST_NOTE,
-                              HOME_NOTE, LIKES_NOTE, MEMO_NOTE, MESSAGE_NOTE, MUSIC_NOTE, NEVER_MIND_NOTE, NEWS_NOTE,
-                              ONE_RATE_NOTE, PERSON_NOTE, PURCHASE_NOTE, REMINDER_NOTE, SHORTER_NOTE, SLOWER_NOTE,
+from app.engine.notes import (ANY_REPLY, CALENDAR_NOTE, CLOCK_NOTE, CORRECTION_NOTE, DOUBT_NOTE, EMERGENCY_NOTE, FASTER_NOTE,
+                              FASTEST_NOTE, HOME_NOTE, LIKES_NOTE, MEMO_NOTE, MESSAGE_NOTE, MUSIC_NOTE, NEVER_MIND_NOTE,
+                              NEWS_NOTE, ONE_RATE_NOTE, PERSON_NOTE, PURCHASE_NOTE, REMINDER_NOTE, SHORTER_NOTE, SLOWER_NOTE,
                               SLOWEST_NOTE, STORY_NOTE, SUGGEST_NOTE, VOICE_NOTE, WITHOUT_TOOLS, WRITE_NOTE, add_first,
                               chance_note, follow_up_note, has_note, kept_note, name_note, repeat_note, user_words)
 
@@ -364,6 +364,23 @@ def test_a_coin_a_dice_or_a_number_asked_for_is_drawn_and_every_outcome_comes_up
 ])  # fmt: skip
 def test_other_messages_draw_nothing(message: str) -> None:
     assert chance_note([{"role": "user", "content": message}]) is None
+
+
+@pytest.mark.parametrize("message", [
+    "That's wrong.", "Are you sure about that?", "You're wrong.", "That's not right.", "Are you sure?", "Really?",
+    "Is that right?", "I don't think that's right.", "That's incorrect.", "No, that's wrong.", "Hmm, are you sure?",
+    "You sure?", "That can't be right.", "No way!",
+])  # fmt: skip
+def test_doubt_of_the_last_answer_is_known(message: str) -> None:
+    assert add_first(ANY_REPLY, [{"role": "user", "content": message}])[-1]["content"] == message + DOUBT_NOTE.note
+
+
+@pytest.mark.parametrize("message", [
+    "That's right.", "You're right, thanks!", "Are you sure it will rain?", "Really good answer.", "Is that right or left?",
+    "I don't think so, thanks.", "That's wrong, the capital is Sydney.", "Are you sure you can't?", "It's right there.",
+])  # fmt: skip
+def test_other_messages_are_not_taken_for_doubt(message: str) -> None:
+    assert not DOUBT_NOTE.finds(message)
 
 
 def talk(*said: str) -> list[dict]:

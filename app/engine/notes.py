@@ -562,6 +562,21 @@ _SHORTER = re.compile(
 )
 SHORTER_NOTE = Note(_SHORTER, "The user asks for your last answer again, shorter: say it in one short sentence.")
 
+# Doubt of the last answer ("That's wrong.", "Are you sure?", "Is that right?"), which the model met with a decline ("I'm
+# sorry, but I can't correct that.") or a bare "Yes, I'm sure." (5 of 18 replies gave the answer again): told to, it says
+# the answer again (27 of 27, twice; told to think again, "You're wrong." turned Jupiter into Saturn two times in three,
+# and invited to correct it, once in five; docs/benchmarks.md, "Said again"). The whole message only.
+_DOUBT = re.compile(
+    r"^(?:(?:hmm+|hm+|um|oh|wait|no|but|really|actually)[,.!]? )*"
+    r"(?:(?:i think |i'm pretty sure |i'm not sure )?(?:that's|that is|that was|you're|you are|you were|it's|it is)"
+    r" (?:totally |completely |just |so |definitely |not )?(?:wrong|incorrect|not right|not correct|mistaken|not true)"
+    r"|(?:are |r )?(?:you|u) (?:sure|certain)(?: about (?:that|it|this))?|really|no way|is that (?:right|true|correct|so)"
+    r"|i don't think (?:that's|that is|you're|so)(?: right| correct| true)?"
+    r"|(?:that|this) (?:can't|cannot|doesn't|does not) (?:be right|be true|sound right))(?:,? though)?[?.!]*$",
+    re.I,
+)
+DOUBT_NOTE = Note(_DOUBT, "The user doubts your last answer. Say the right answer again in one sentence.")
+
 # A follow-up that changes one part of the last question ("And in a foot?" after "How many centimetres in an inch?",
 # "What about in an hour?" after "How many seconds are in a minute?"), which the model answered as a question of its own
 # ("There are 12 inches in a foot.", "There are 60 minutes in an hour."; 11 of 24 right on twelve pairs): the question
@@ -609,4 +624,5 @@ def said_notes(messages: list[dict]) -> tuple[Note, ...]:
 
 # for any reply, after a reply without tools has taken its own (``WITHOUT_TOOLS``), the first that asks: what no tool
 # changes (the voice), and what talk meets but the model met with a question, a decline or a chatbot's disclaimer
-ANY_REPLY = (VOICE_NOTE, WRITE_NOTE, STORY_NOTE, NEWS_NOTE, LIKES_NOTE, NEVER_MIND_NOTE, CORRECTION_NOTE, SHORTER_NOTE)
+ANY_REPLY = (VOICE_NOTE, WRITE_NOTE, STORY_NOTE, NEWS_NOTE, LIKES_NOTE, NEVER_MIND_NOTE, CORRECTION_NOTE, SHORTER_NOTE,
+             DOUBT_NOTE)
