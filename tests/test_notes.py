@@ -6,11 +6,12 @@ import random
 
 import pytest
 
-from app.engine.notes import (ANY_REPLY, CALENDAR_NOTE, CLOCK_NOTE, CORRECTION_NOTE, DOUBT_NOTE, EMERGENCY_NOTE, FASTER_NOTE,
-                              FASTEST_NOTE, HOME_NOTE, LIKES_NOTE, MEMO_NOTE, MESSAGE_NOTE, MUSIC_NOTE, NEVER_MIND_NOTE,
-                              NEWS_NOTE, ONE_RATE_NOTE, PERSON_NOTE, PURCHASE_NOTE, REMINDER_NOTE, SHORTER_NOTE, SLOWER_NOTE,
-                              SLOWEST_NOTE, STORY_NOTE, SUGGEST_NOTE, VOICE_NOTE, WITHOUT_TOOLS, WRITE_NOTE, add_first,
-                              chance_note, follow_up_note, has_note, kept_note, name_note, repeat_note, user_words)
+from app.engine.notes import (AGE_NOTE, ANY_REPLY, BODY_NOTE, CALENDAR_NOTE, CLOCK_NOTE, CORRECTION_NOTE, DOUBT_NOTE, DAY_NOTE,
+                              EMERGENCY_NOTE, FAMILY_NOTE, FASTER_NOTE, FASTEST_NOTE, HOME_NOTE, LIKES_NOTE, MEMO_NOTE,
+                              MESSAGE_NOTE, MUSIC_NOTE, NEVER_MIND_NOTE, NEWS_NOTE, ONE_RATE_NOTE, PERSON_NOTE, PURCHASE_NOTE,
+                              QUIZ_NOTE, RATHER_NOTE, REMINDER_NOTE, SHORTER_NOTE, SLOWER_NOTE, SLOWEST_NOTE, STORY_NOTE,
+                              SUGGEST_NOTE, VOICE_NOTE, WITHOUT_TOOLS, WRITE_NOTE, add_first, chance_note, follow_up_note,
+                              has_note, kept_note, name_note, repeat_note, user_words)
 
 CLOCK = {"type": "function", "name": "get_current_time", "description": "The user's local date and time.",
          "parameters": {"type": "object", "properties": {}}}  # fmt: skip
@@ -381,6 +382,36 @@ def test_doubt_of_the_last_answer_is_known(message: str) -> None:
 ])  # fmt: skip
 def test_other_messages_are_not_taken_for_doubt(message: str) -> None:
     assert not DOUBT_NOTE.finds(message)
+
+
+OWN_LIFE = {
+    BODY_NOTE: ["Do you ever sleep?", "Do you eat?", "Are you tired?", "Did you sleep well?", "What do you eat?",
+                "Do you dream?", "What did you have for breakfast?", "Are you hungry yet?", "Do you need a break?"],
+    AGE_NOTE: ["How old are you?", "When's your birthday?", "When were you born?", "What's your age?", "Are you old?"],
+    DAY_NOTE: ["What did you do today?", "What have you been up to?", "What are you doing this weekend?",
+               "Did you have a good day?", "What are your plans for the weekend?", "What do you do for fun?"],
+    FAMILY_NOTE: ["Do you have a family?", "Are you married?", "Do you have any pets?", "Do you have kids?",
+                  "Who are your parents?", "Do you have a girlfriend?"],
+    RATHER_NOTE: ["Would you rather fly or be invisible?", "Would you rather be a cat or a dog?"],
+    QUIZ_NOTE: ["Quiz me on capital cities.", "Ask me a trivia question.", "Test me on the planets.", "Can you quiz me?",
+                "Give me a maths question.", "Ask me a question about history.", "Let's do a quiz about animals."],
+}  # fmt: skip
+
+
+@pytest.mark.parametrize(("note", "message"), [(note, message) for note, messages in OWN_LIFE.items() for message in messages])
+def test_a_question_about_a_life_it_has_not_or_a_game_gets_its_note(note, message: str) -> None:
+    noted = add_first(ANY_REPLY, [{"role": "user", "content": message}])[-1]["content"]
+    assert noted == message + note.note and user_words(noted) == message
+
+
+@pytest.mark.parametrize("message", [
+    "Do you eat meat?", "What should I eat?", "Are you tired of me?", "Did you eat my sandwich?", "How old is the Earth?",
+    "When is my birthday?", "How's your day going?", "What did I do today?", "What should I do today?", "What are you doing?",
+    "Do you have a family plan?", "Are you married to that idea?", "Do you have any tips for pets?", "Who are my parents?",
+    "Would you rather I called later?", "Can you ask me a question later?", "What's a good quiz?", "Give me a hint.",
+])  # fmt: skip
+def test_other_messages_get_none_of_those_notes(message: str) -> None:
+    assert not any(note.finds(message) for note in OWN_LIFE)
 
 
 def talk(*said: str) -> list[dict]:

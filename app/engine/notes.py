@@ -399,6 +399,66 @@ _LIKES_QUESTION = re.compile(
 )
 LIKES_NOTE = Note.answer(_LIKES_QUESTION, "I don't have likes of my own. What do you like?")
 
+# Questions about a life it does not have, which the model answered as a person would: "Do you ever sleep?" -> "Yes, I
+# sleep.", "How old are you?" -> "I am 30 years old.", "What did you do today?" -> "I was busy working on a project."
+# (docs/benchmarks.md, "Not a person"): the answer to say. "How's your day going?" it answers well ("I'm doing great,
+# thanks for asking!"), and gets none.
+_OWN_LIFE_START = r"^(?:(?:so|and|hey|um|but|oh|ok|okay|tell me)[,]? )*"
+_BODY_QUESTION = re.compile(
+    rf"{_OWN_LIFE_START}(?:(?:do|can|did|have|will) (?:you|u) (?:ever |even |also |still |really |actually )?(?:sleep|eat"
+    r"|drink|dream|breathe|get (?:tired|hungry|thirsty|sick|sleepy|cold)|feel (?:tired|hungry|pain|sleepy|cold)"
+    r"|need (?:to sleep|sleep|rest|food|to eat|a break)|have (?:breakfast|lunch|dinner|dreams|a body))"
+    r"(?: well| at all| ever| much| anything| last night| today)?"
+    r"|(?:are|r) (?:you|u) (?:ever )?(?:tired|hungry|thirsty|sleepy|sick|ill)(?: yet| now| today)?"
+    r"|what do (?:you|u) (?:eat|drink|dream about)|what did (?:you|u) (?:eat|have) for (?:breakfast|lunch|dinner))"
+    r"(?:,? too)?[?.!]*$",
+    re.I,
+)
+_AGE_QUESTION = re.compile(
+    rf"{_OWN_LIFE_START}(?:how old (?:are|r) (?:you|u)|what(?:'s| is) your (?:age|birthday|date of birth)"
+    r"|when(?:'s| is) your birthday|when (?:were|was) (?:you|u) (?:born|made|created)|what year (?:were|was) (?:you|u) born"
+    r"|(?:are|r) (?:you|u) (?:old|young))(?: now)?[?.!]*$",
+    re.I,
+)
+_DAY_QUESTION = re.compile(
+    rf"{_OWN_LIFE_START}(?:what (?:did|do) (?:you|u) do (?:today|yesterday|last night|this morning|(?:this|last|at the) weekend"
+    r"|for fun)|what (?:are|r) (?:you|u) doing (?:today|tonight|later|this weekend|this evening|tomorrow)"
+    r"|what have (?:you|u) been (?:up to|doing)(?: lately| today)?|what are your plans (?:for|this) [\w ]{1,20}"
+    r"|where did (?:you|u) go (?:today|yesterday|on holiday|on vacation|last weekend)|did (?:you|u) have a (?:good|nice|busy) "
+    r"(?:day|weekend|morning))[?.!]*$",
+    re.I,
+)
+_FAMILY_QUESTION = re.compile(
+    rf"{_OWN_LIFE_START}(?:do (?:you|u) have (?:a |any )?(?:family|kids|children|a child|brothers?|sisters?|siblings|parents"
+    r"|a (?:mom|mum|dad|mother|father)|(?:a )?(?:girlfriend|boyfriend|wife|husband|partner)|pets?|a (?:dog|cat))"
+    r"|(?:are|r) (?:you|u) (?:married|single|in a relationship)|who (?:are|were) your parents"
+    r"|(?:what(?:'s| is)|who(?:'s| is)) your (?:mom|mum|dad|mother|father|wife|husband|girlfriend|boyfriend)(?:'s name)?)"
+    r"[?.!]*$",
+    re.I,
+)
+BODY_NOTE = Note.answer(_BODY_QUESTION, "I'm a computer program, so I don't sleep, eat or get tired.")
+AGE_NOTE = Note.answer(_AGE_QUESTION, "I don't have an age or a birthday: I'm a computer program.")
+DAY_NOTE = Note.answer(_DAY_QUESTION, "I don't have days of my own: I'm here whenever you want to talk. How about you?")
+FAMILY_NOTE = Note.answer(_FAMILY_QUESTION, "I'm a computer program, with no family or pets of my own.")
+
+# "Would you rather fly or be invisible?", a game of choosing, which the model met with a chatbot's disclaimer ("As an AI
+# language model, I don't have the ability to physically fly ..."; 5 of 6 replies): given its first words, it plays (0
+# of 12; told only to pick one for fun, 2 and 4 of 6 were still disclaimers; docs/benchmarks.md, "Not a person").
+_RATHER = re.compile(r"^(?:(?:so|ok|okay|hey|um)[,]? )*would (?:you|u) rather .{1,80}? or .{1,80}\?$", re.I)
+RATHER_NOTE = Note(_RATHER, "Begin with \"I'd pick\" and say which and why, in a sentence.")
+
+# A quiz asked for ("Quiz me on capital cities.", "Ask me a trivia question."), which the model answered itself ("The
+# capital city of France is Paris.") or met with "Sure, what would you like to know?" (3 of 10 asked one): given its
+# first words, it asks one (18 of 18; told to ask one, 7 of 10 and 12 of 18; docs/benchmarks.md, "Not a person").
+_QUIZ = re.compile(
+    r"^(?:(?:so|ok|okay|hey|um)[,]? )*(?:(?:can|could|would|will) (?:you|u) (?:please )?|please |let's )?"
+    r"(?:quiz me|test me|ask me (?:a|an|one|another|some)(?: [\w'-]+){0,3} (?:question|questions|riddle)"
+    r"|(?:do|play|have|start|give me) (?:a|an) (?:[\w'-]+ )?(?:quiz|trivia question|trivia game|math question|maths question))"
+    r"(?: (?:on|about|in|with) [\w' -]{1,40})?(?:,? please)?[.!?]*$",
+    re.I,
+)
+QUIZ_NOTE = Note(_QUIZ, "Begin with \"Here's one:\" and ask the user one question on it.")
+
 # A number, a code or an address the user gives to be kept ("My locker number is 314.", "The wifi password is
 # sunflower."), which the limits prompt's "I can't check ... from here" met as a request to look it up, and then again
 # when asked for it (13 of 24 first replies; docs/benchmarks.md, "Said again"): the answer says it back, so the next
@@ -624,5 +684,5 @@ def said_notes(messages: list[dict]) -> tuple[Note, ...]:
 
 # for any reply, after a reply without tools has taken its own (``WITHOUT_TOOLS``), the first that asks: what no tool
 # changes (the voice), and what talk meets but the model met with a question, a decline or a chatbot's disclaimer
-ANY_REPLY = (VOICE_NOTE, WRITE_NOTE, STORY_NOTE, NEWS_NOTE, LIKES_NOTE, NEVER_MIND_NOTE, CORRECTION_NOTE, SHORTER_NOTE,
-             DOUBT_NOTE)
+ANY_REPLY = (VOICE_NOTE, WRITE_NOTE, STORY_NOTE, NEWS_NOTE, LIKES_NOTE, BODY_NOTE, AGE_NOTE, DAY_NOTE, FAMILY_NOTE,
+             RATHER_NOTE, QUIZ_NOTE, NEVER_MIND_NOTE, CORRECTION_NOTE, SHORTER_NOTE, DOUBT_NOTE)
