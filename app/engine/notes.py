@@ -18,8 +18,12 @@ have a job interview tomorrow." -> "I'm sorry, I can't assist with that."); a qu
 answer ("What's your favourite colour?" -> "As an AI language model, I don't have personal preferences ..."), and a
 request to hear the last reply again that reply to say ("Pardon?" -> "I'm sorry, I can't answer that."), and "Never
 mind." an "Okay" ("Forget it." -> "I'm sorry, I can't provide that information."), and a correction of a misheard
-question to be answered ("No, I said Australia." -> "Sorry, I can't check the capital of Australia from here."). The
-patterns know the common forms only; a message they miss is answered as before.
+question to be answered ("No, I said Australia." -> "Sorry, I can't check the capital of Australia from here."). A
+follow-up that changes one part of the last question gets it asked in full ("And in a foot?"), a request for the last
+answer shorter or doubt of it ("Are you sure?") the answer again, a coin or dice asked for the one the server drew, a
+question about a life it has not ("Do you ever sleep?" -> "Yes, I sleep.") a program's answer, and a quiz or "Would
+you rather ...?" the first words of playing along. The patterns know the common forms only; a message they miss is
+answered as before.
 """
 
 from __future__ import annotations
@@ -448,8 +452,8 @@ _RATHER = re.compile(r"^(?:(?:so|ok|okay|hey|um)[,]? )*would (?:you|u) rather .{
 RATHER_NOTE = Note(_RATHER, "Begin with \"I'd pick\" and say which and why, in a sentence.")
 
 # A quiz asked for ("Quiz me on capital cities.", "Ask me a trivia question."), which the model answered itself ("The
-# capital city of France is Paris.") or met with "Sure, what would you like to know?" (3 of 10 asked one): given its
-# first words, it asks one (18 of 18; told to ask one, 7 of 10 and 12 of 18; docs/benchmarks.md, "Not a person").
+# capital city of France is Paris.") or met with "Sure, what would you like to know?" (2 of 10 asked one): given its
+# first words, it asks one (28 of 28; told to ask one, 7 of 10 and 13 of 18; docs/benchmarks.md, "Not a person").
 _QUIZ = re.compile(
     r"^(?:(?:so|ok|okay|hey|um)[,]? )*(?:(?:can|could|would|will) (?:you|u) (?:please )?|please |let's )?"
     r"(?:quiz me|test me|ask me (?:a|an|one|another|some)(?: [\w'-]+){0,3} (?:question|questions|riddle)"
@@ -605,7 +609,7 @@ def chance_note(messages: list[dict], draws: random.Random = _DRAWS) -> Note | N
 # A request for the last answer, shorter ("Shorter, please.", "Too long. In short?"), which the model met with the same
 # long answer again (66 and 58 words for "Shorter, please." after "Tell me about the Eiffel Tower.") or a decline ("That's
 # too long." -> "I apologize, but I can't provide that information."): told to, it says it in a sentence (eight forms,
-# reply words p50 23.5 -> 17.5, the longest 81 -> 33; docs/benchmarks.md, "Said again"). The whole message only.
+# reply words p50 23.5 -> 15, the longest 81 -> 37; docs/benchmarks.md, "Said again"). The whole message only.
 _SHORT_REQUEST = (
     r"(?:(?:that's|that is|that was|it's|it is|that's way|way|much|far) )?(?:too|very) (?:long|wordy)"
     r"|shorter|in short|in brief|(?:in )?a nutshell|tl;? ?dr|(?:just )?(?:the )?(?:short|shorter|brief|quick) version"
@@ -639,10 +643,10 @@ DOUBT_NOTE = Note(_DOUBT, "The user doubts your last answer. Say the right answe
 
 # A follow-up that changes one part of the last question ("And in a foot?" after "How many centimetres in an inch?",
 # "What about in an hour?" after "How many seconds are in a minute?"), which the model answered as a question of its own
-# ("There are 12 inches in a foot.", "There are 60 minutes in an hour."; 11 of 24 right on twelve pairs): the question
-# asked in full beside it, the last one with its last phrase of the same preposition changed (22 of 24; the same last
-# question quoted instead, without the change, 13 of 24; docs/benchmarks.md, "Said again"). Only where the last
-# question has that preposition; "And Germany?" the model follows as it is.
+# ("There are 12 inches in a foot.", "There are 60 minutes in an hour."; 13 of 24 right on twelve pairs): the question
+# asked in full beside it, the last one with its last phrase of the same preposition changed (21 of 24 in two runs; the
+# last question quoted unchanged made it worse; docs/benchmarks.md, "Said again"). Only where the last question has
+# that preposition; "And Germany?" the model follows as it is.
 _FOLLOW_UP = re.compile(
     r"^(?:(?:and|so|ok|okay|um|oh)[,]? )*(?:and|what about|how about)[,]? (?P<prep>in|on|at|for|to|from|with|about|of|into"
     r"|per|by) (?!(?:me|you|him|her|us|them|it|this|that|now|then|there|here)\b)(?P<rest>[^?.!,;]{1,40}?)"
