@@ -247,9 +247,14 @@ class Settings(BaseSettings):
         "its own likes gets a short answer ('What's your favourite colour?' -> 'As an AI language model, ...' "
         "otherwise), a request to hear the last reply again that reply to say ('Pardon?' -> 'I'm sorry, I can't "
         "answer that.' otherwise), 'Never mind.' an 'Okay' (a decline otherwise), a correction of a misheard question "
-        "('No, I said Australia.') to be answered, and a number or code the user gave, or their name, asked for later, "
-        "as the answer (docs/benchmarks.md, 'Not a person', 'Nothing promised', "
-        "'Written when asked', 'A story, told', 'The user's plans', 'Said again').",
+        "('No, I said Australia.') to be answered, a number or code the user gave, or their name, asked for later, "
+        "as the answer, a follow-up that changes one part of the last question asked in full ('And in a foot?' -> "
+        "'There are 12 inches in a foot.' otherwise), a request for the last answer shorter or doubt of it ('Are you "
+        "sure?') the answer again, a coin, dice or number asked for the one the server drew ('Flip a coin.' -> 'I'm "
+        "sorry, I can't flip a coin.' otherwise), a question about a life it has not ('Do you ever sleep?' -> 'Yes, I "
+        "sleep.' otherwise) a program's answer, and a quiz or 'Would you rather ...?' the first words of playing along "
+        "(docs/benchmarks.md, 'Not a person', 'Nothing promised', 'Written when asked', 'A story, told', 'The user's "
+        "plans', 'Said again').",
     )
     spelling_hints: bool = Field(
         True,
@@ -260,8 +265,9 @@ class Settings(BaseSettings):
     conversion_hints: bool = Field(
         True,
         description="Give the model the worked-out figure of a unit conversion the user asks for ('How many centimetres "
-        "are in 2 metres?' -> '2 metres = 200 centimetres.'; the model answered '100 centimetres in 1 metre'), added to "
-        "that question in the reply's prompt (docs/benchmarks.md, 'Conversions').",
+        "are in 2 metres?' -> '2 metres = 200 centimetres.'; the model answered '100 centimetres in 1 metre') or a "
+        "temperature in another scale (read out as a formula otherwise), added to that question in the reply's prompt "
+        "(docs/benchmarks.md, 'Conversions').",
     )
 
     # --- speech in ---
