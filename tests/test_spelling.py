@@ -6,7 +6,8 @@ from __future__ import annotations
 import pytest
 
 from app.bench.quality import spelled_words
-from app.engine.spelling import asked_word, given_name, letters, my_name_asked, with_spelling_hint
+from app.engine.spelling import (asked_word, given_name, letters, my_name_asked, reply_word, that_asked, with_spelling_hint,
+                                 without_spelling_hint)
 
 
 @pytest.mark.parametrize(
@@ -118,6 +119,39 @@ def test_no_name_is_spelled_where_none_of_that_kind_was_given(said: list[str]) -
 )
 def test_other_questions_get_no_letters(question: str) -> None:
     assert asked_word(question) is None
+
+
+@pytest.mark.parametrize(("asked", "reply", "word"), [
+    ("What is the capital of Australia?", "The capital of Australia is Canberra.", "Canberra"),
+    ("Who painted the Mona Lisa?", "Leonardo da Vinci painted the Mona Lisa.", "Leonardo da Vinci"),
+    ("Who wrote Romeo and Juliet?", "William Shakespeare wrote Romeo and Juliet.", "William Shakespeare"),
+    ("How do you say cat in French?", 'In French, "cat" is "chat".', "chat"),  # a quoted word before a name
+    ("How tall is the tower in Paris?", "The Eiffel Tower is 330 metres tall.", "Eiffel Tower"),
+    ("What's the largest planet?", "Jupiter.", "Jupiter"),
+    ("Give me a hard word.", "Sure! The word is necessary.", None),  # nothing capitalised or quoted but the start
+])  # fmt: skip
+def test_the_word_a_reply_brought_is_the_one_spell_that_asks_for(asked: str, reply: str, word: str | None) -> None:
+    assert reply_word(reply, asked) == word
+
+
+@pytest.mark.parametrize(("message", "asks"), [
+    ("Can you spell that?", True), ("How do you spell it?", True), ("Spell that, please.", True), ("How is that spelled?", True),
+    ("Sorry, could you spell that for me?", True), ("How do you spell his name?", True), ("Spell that word again.", True),
+    ("Spell it backwards.", False), ("Can you spell that in French?", False), ("Can you spell?", False),
+    ("That spells trouble.", False),
+])  # fmt: skip
+def test_spell_that_is_known_only_as_a_whole_message(message: str, asks: bool) -> None:
+    assert that_asked(message) is asks
+
+
+def test_spell_that_gets_the_letters_of_the_word_the_last_reply_brought() -> None:
+    said = [{"role": "user", "content": "What is the capital of Australia?"},
+            {"role": "assistant", "content": "The capital of Australia is Canberra."},
+            {"role": "user", "content": "Can you spell that?"}]  # fmt: skip
+    hinted = with_spelling_hint(said)[-1]["content"]
+    assert "C-A-N-B-E-R-R-A" in hinted and without_spelling_hint(hinted) == "Can you spell that?"
+    assert with_spelling_hint(said[-1:]) == said[-1:]  # no reply before it: no word
+    assert with_spelling_hint([{"role": "system", "content": "You are Voicechat."}, *said[1:]])[-1]["content"] == hinted
 
 
 def test_runs_of_white_space_reach_the_patterns_as_single_spaces() -> None:

@@ -6,7 +6,8 @@ them back (docs/benchmarks.md, "Spelling"). ``with_spelling_hint`` adds them to 
 reply's prompt; the conversation keeps the user's own words. Only a word of the dictionary (or a name, capitalised
 as the user wrote it) gets its letters: "How do you spell seperate?" must not have the model read back S-E-P-E-R-.
 "How do you spell my name?" gets the letters of the name the user gave earlier in the conversation ("My name is
-Anna."), which the model otherwise said back whole ("Anna is spelled 'Anna'.").
+Anna."), which the model otherwise said back whole ("Anna is spelled 'Anna'."), and "Can you spell that?" those of the
+name or quoted word the last reply brought ("The capital of Australia is Canberra." -> "Yes, I can spell "Canberra".").
 """
 
 from __future__ import annotations
@@ -142,6 +143,50 @@ def given_name(said: list[str], kind: str) -> str | None:
     return None
 
 
+# "Can you spell that?" after a reply: the whole message asks, and the word is the one the reply brought
+_THAT_ASKED = re.compile(
+    r"^(?:(?:and|so|ok|okay|sorry|um|oh|wait|hmm)[,.!]? )*(?:(?:can|could|would|will) (?:you|u) (?:please )?|please "
+    r"|how do (?:you|u|i) )?spell (?:that|it|this|(?:that|the|his|her|their|its) (?:name|word)|that one)(?: out| again)*"
+    r"(?: for me)?"
+    r"(?:,? please)?[?.!]*$|^how (?:is|was) (?:that|it|(?:his|her|their|its) name) spelled[?.!]*$",
+    re.I,
+)
+_PARTICLE = r"(?:da|de|del|der|di|du|van|von|la|le|bin|al)"  # "Leonardo da Vinci", "Ludwig van Beethoven"
+_CAPITAL_WORD = r"[A-Z][^\W\d_]*(?:['’-][^\W\d_]+)*"
+_CAPITALISED = re.compile(rf"(?<![\w'’-]){_CAPITAL_WORD}(?: (?:{_PARTICLE} )?{_CAPITAL_WORD})*")
+_NOT_A_NAME = {  # capitalised at a sentence's start, not as a name
+    "the", "a", "an", "in", "on", "at", "it", "its", "it's", "this", "that", "these", "those", "yes", "no", "there",
+    "so", "and", "but", "sure", "well", "okay", "ok", "oh", "here", "of", "i", "i'm", "you", "your", "my", "we", "they",
+    "he", "she", "his", "her", "to", "for", "as", "if", "when", "what", "how", "why", "who", "where", "is", "are", "was",
+    "were", "one", "some", "many", "most", "all", "about", "after", "before", "from", "with", "by", "not", "also",
+    "then", "according", "approximately", "around", "great", "good", "sorry", "hello", "hi", "thanks",
+}
+
+
+def that_asked(text: str) -> bool:
+    """Whether ``text`` asks how the word just heard is spelled ("Can you spell that?")."""
+    return _THAT_ASKED.search(" ".join(text.split())) is not None
+
+
+def reply_word(reply: str, asked: str) -> str | None:
+    """The word or name ``reply`` brought that ``asked``, the question before it, did not have: its last quoted one
+    ("In French, cat is "chat".") or else its last capitalised one of up to ``MAX_WORDS`` words ("Canberra",
+    "Leonardo da Vinci"), or None."""
+    reply, known = " ".join(reply.split()), {w.lower() for w in re.findall(_WORD, asked)}
+    quoted = [q for q in _QUOTED.findall(reply) if not all(w.lower() in known for w in q.split())]
+    names = []
+    for found in _CAPITALISED.finditer(reply):
+        words = found[0].split()
+        while words and words[0].lower() in _NOT_A_NAME:  # "The Eiffel Tower" -> "Eiffel Tower"
+            words = words[1:]
+        if words and not all(w.lower() in known for w in words):
+            names.append(" ".join(words))
+    for word in reversed(quoted or names):
+        if len(word.split()) <= MAX_WORDS and len(word) <= MAX_CHARS:
+            return word
+    return None
+
+
 def letters(name: str) -> str:
     """'Los Angeles' -> 'L-O-S A-N-G-E-L-E-S'; 'mother-in-law' -> 'M-O-T-H-E-R hyphen I-N hyphen L-A-W'."""
     marks = {"-": "hyphen", "'": "apostrophe", "’": "apostrophe"}
@@ -162,10 +207,19 @@ def with_spelling_hint(messages: list[dict]) -> list[dict]:
     if word is None and (kind := my_name_asked(messages[-1]["content"])) is not None:
         said = [m["content"] for m in messages if m.get("role") == "user" and isinstance(m.get("content"), str)]
         word = given_name(said, kind)
+    if word is None and that_asked(messages[-1]["content"]):
+        reply, asked = (_text(messages, -2, "assistant"), _text(messages, -3, "user"))
+        word = reply_word(reply, asked) if reply else None
     if word is None:
         return messages
     hint = _HINT.format(word=word, letters=letters(word))
     return [*messages[:-1], {**messages[-1], "content": messages[-1]["content"] + hint}]
+
+
+def _text(messages: list[dict], index: int, role: str) -> str:
+    """The text of ``messages[index]`` where there is one of ``role``, else ""."""
+    message = messages[index] if len(messages) >= -index else {}
+    return message["content"] if message.get("role") == role and isinstance(message.get("content"), str) else ""
 
 
 def without_spelling_hint(content: str) -> str:
