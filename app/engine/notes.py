@@ -564,8 +564,8 @@ _CORRECTION = re.compile(
 CORRECTION_NOTE = Note(_CORRECTION, "The user corrects their last question: answer it with this correction.")
 
 # Chance the user asks the assistant to play ("Flip a coin.", "Roll a dice.", "Pick a number between one and ten."),
-# which the model declined as something it cannot do ("I'm sorry, I can't flip a coin."; 5 of 6 replies,
-# docs/benchmarks.md, "Said again"): the server draws it, and the answer says what came up. The whole message only.
+# which the model declined as something it cannot do ("I'm sorry, I can't flip a coin."; 19 of 24 replies,
+# docs/benchmarks.md, "Nothing promised"): the server draws it, and the answer says what came up. The whole message only.
 _PLAY = (r"^(?:(?:ok|okay|hey|so|um|now|alright|right)[,.!]? )*"
          r"(?:(?:can|could|would|will) (?:you|u) (?:please )?|please |let's |i want you to |go ahead and )?")
 _ONLY = r"(?: for me| for us)?(?:,? please)?[.!?]*$"
@@ -585,10 +585,6 @@ _PICK = re.compile(
 _DRAWS = random.Random()
 
 
-def _a(number: int) -> str:
-    return f"an {number}" if str(number).startswith("8") or number in (11, 18) else f"a {number}"
-
-
 def chance_note(messages: list[dict], draws: random.Random = _DRAWS) -> Note | None:
     """For a newest user message that asks for a coin, a dice roll or a number picked, the answer with one drawn."""
     content = newest_user_text(messages)
@@ -598,7 +594,7 @@ def chance_note(messages: list[dict], draws: random.Random = _DRAWS) -> Note | N
     if dice := _DICE.search(text):
         rolls = [draws.randint(1, 6) for _ in range({"two": 2, "2": 2, "three": 3, "3": 3}.get((dice["count"] or "").lower(), 1))]
         total = f": {sum(rolls)} in all" if len(rolls) > 1 else ""
-        return Note.answer(_DICE, f"You rolled {' and '.join(_a(roll) for roll in rolls)}{total}.")
+        return Note.answer(_DICE, f"You rolled {' and '.join(f'a {roll}' for roll in rolls)}{total}.")
     if pick := _PICK.search(text):
         ends = (pick["low"], pick["high"]) if pick["low"] else ("1", "10")
         low, high = sorted(int(end) if end.isdigit() else _NUMBER_WORDS[end.lower()] for end in ends)
