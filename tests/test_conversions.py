@@ -49,6 +49,10 @@ def test_a_conversion_is_worked_out(question: str, figure: str) -> None:
     ("What is 0 Celsius in kelvins?", "0 Celsius = 273.15 kelvins."),
     ("If it's 5 degrees Celsius, what is that in Fahrenheit?", "5 degrees Celsius = 41 degrees Fahrenheit."),
     ("What is 98.6 F in C?", "98.6 F = 37 degrees Celsius."),
+    ("What is 100°F in Celsius?", "100°F = about 37.8 degrees Celsius."),
+    ("What is twenty degrees Celsius in Fahrenheit?", "twenty degrees Celsius = 68 degrees Fahrenheit."),
+    ("What is 1000000 K in C?", "1000000 K = 999726.85 degrees Celsius."),  # no "1e+06" for a voice to read
+    ("What is 10000000 F in C?", "10000000 F = about 5555537.8 degrees Celsius."),
 ])  # fmt: skip
 def test_a_temperature_is_worked_out_by_its_formula(question: str, figure: str) -> None:
     assert conversion(question) == figure
@@ -59,7 +63,7 @@ def test_a_temperature_is_worked_out_by_its_formula(question: str, figure: str) 
     "How many litres are in a gallon?",  # an American or a British gallon
     "How many people are in 2 cars?", "How many minutes are in a minute?",
     "How many kilometres are in a kilogram?", "How far is 5 km?", "I ran 5 km in 30 minutes.",
-    "What is 20 C in C?", "What is 5 k in miles?", "It's 30 degrees Celsius today.",
+    "What is 20 C in C?", "What is 5 k in miles?", "It's 30 degrees Celsius today.", "What's a C in F major?",
 ])  # fmt: skip
 def test_what_has_no_fixed_factor_gets_no_figure(question: str) -> None:
     assert conversion(question) is None

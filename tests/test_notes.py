@@ -11,7 +11,7 @@ from app.engine.notes import (AGE_NOTE, ANY_REPLY, BODY_NOTE, CALENDAR_NOTE, CLO
                               MESSAGE_NOTE, MUSIC_NOTE, NEVER_MIND_NOTE, NEWS_NOTE, ONE_RATE_NOTE, PERSON_NOTE, PURCHASE_NOTE,
                               QUIZ_NOTE, RATHER_NOTE, REMINDER_NOTE, SHORTER_NOTE, SLOWER_NOTE, SLOWEST_NOTE, STORY_NOTE,
                               SUGGEST_NOTE, VOICE_NOTE, WITHOUT_TOOLS, WRITE_NOTE, add_first, chance_note, follow_up_note,
-                              has_note, kept_note, name_note, repeat_note, user_words)
+                              has_note, kept_note, name_note, repeat_note, said_notes, shorter_note, user_words)
 
 CLOCK = {"type": "function", "name": "get_current_time", "description": "The user's local date and time.",
          "parameters": {"type": "object", "properties": {}}}  # fmt: skip
@@ -323,15 +323,17 @@ def test_other_messages_are_not_taken_for_a_correction(message: str) -> None:
     "Just the short answer, please.", "Sum that up in one sentence.", "Can you say that in fewer words?", "Keep it short.",
     "Too long. In short?", "In a nutshell?", "TL;DR", "Could you put that in one sentence?", "Less detail, please.",
 ])  # fmt: skip
-def test_a_request_for_the_last_answer_shorter_is_known(message: str) -> None:
-    assert SHORTER_NOTE.finds(message)
-    assert user_words(add_first(ANY_REPLY, [{"role": "user", "content": message}])[-1]["content"]) == message
+def test_a_request_for_the_last_answer_shorter_is_known_after_a_long_one(message: str) -> None:
+    long_answer = "The Eiffel Tower is a wrought-iron tower in Paris, built for the 1889 World's Fair by Eiffel's company."
+    assert shorter_note(talk("Tell me about the Eiffel Tower.", long_answer, message)) is SHORTER_NOTE
+    assert user_words(SHORTER_NOTE.add([{"role": "user", "content": message}])[-1]["content"]) == message
+    assert shorter_note(talk("How was your flight?", "It was fine, thanks.", message)) is None  # nothing long to shorten
 
 
 @pytest.mark.parametrize("message", [
     "How long is the Nile?", "That's too long a drive.", "Keep it up!", "Make it happen.", "Say it again.", "So long!",
     "Give me a quick recipe.", "Keep your answers short.", "Sum it up: 2 plus 2?", "Tell me a short story.", "Make it.",
-    "Too much?", "Thank you so much.", "Quick question.", "Give me a short poem.", "Not too long.",
+    "Too much?", "Thank you so much.", "Quick question.", "Give me a short poem.", "Not too long.", "Very long.",
 ])  # fmt: skip
 def test_other_messages_are_not_taken_for_a_request_to_say_it_shorter(message: str) -> None:
     assert not SHORTER_NOTE.finds(message)
@@ -346,7 +348,10 @@ def test_other_messages_are_not_taken_for_a_request_to_say_it_shorter(message: s
     ("Pick a number between one and ten.", {f"I pick {n}." for n in range(1, 11)}),
     ("Could you pick a random number from 5 to 7?", {"I pick 5.", "I pick 6.", "I pick 7."}),
     ("Think of a number between twenty and eighteen.", {"I pick 18.", "I pick 19.", "I pick 20."}),
-    ("Pick a number.", {f"I pick {n}." for n in range(1, 11)}),
+    ("Pick a number.", {f"I pick {n}." for n in range(1, 11)}), ("Coin flip.", {"It's heads.", "It's tails."}),
+    ("Let's flip a coin for it.", {"It's heads.", "It's tails."}),
+    ("Pick a number between seventy and seventy.", {"I pick 70."}),
+    ("Pick a number from 1-3.", {"I pick 1.", "I pick 2.", "I pick 3."}), ("Pick a number 1 to 2.", {"I pick 1.", "I pick 2."}),
 ])  # fmt: skip
 def test_a_coin_a_dice_or_a_number_asked_for_is_drawn_and_every_outcome_comes_up(message: str, answers: set[str]) -> None:
     draws = random.Random(7)
@@ -370,7 +375,7 @@ def test_other_messages_draw_nothing(message: str) -> None:
 @pytest.mark.parametrize("message", [
     "That's wrong.", "Are you sure about that?", "You're wrong.", "That's not right.", "Are you sure?", "Really?",
     "Is that right?", "I don't think that's right.", "That's incorrect.", "No, that's wrong.", "Hmm, are you sure?",
-    "You sure?", "That can't be right.", "No way!",
+    "You sure?", "That can't be right.",
 ])  # fmt: skip
 def test_doubt_of_the_last_answer_is_known(message: str) -> None:
     assert add_first(ANY_REPLY, [{"role": "user", "content": message}])[-1]["content"] == message + DOUBT_NOTE.note
@@ -379,6 +384,7 @@ def test_doubt_of_the_last_answer_is_known(message: str) -> None:
 @pytest.mark.parametrize("message", [
     "That's right.", "You're right, thanks!", "Are you sure it will rain?", "Really good answer.", "Is that right or left?",
     "I don't think so, thanks.", "That's wrong, the capital is Sydney.", "Are you sure you can't?", "It's right there.",
+    "I don't think so.", "You're not wrong.", "That's not wrong.", "No way!", "Hmm, hmm, hmm.",
 ])  # fmt: skip
 def test_other_messages_are_not_taken_for_doubt(message: str) -> None:
     assert not DOUBT_NOTE.finds(message)
@@ -387,7 +393,7 @@ def test_other_messages_are_not_taken_for_doubt(message: str) -> None:
 OWN_LIFE = {
     BODY_NOTE: ["Do you ever sleep?", "Do you eat?", "Are you tired?", "Did you sleep well?", "What do you eat?",
                 "Do you dream?", "What did you have for breakfast?", "Are you hungry yet?", "Do you need a break?"],
-    AGE_NOTE: ["How old are you?", "When's your birthday?", "When were you born?", "What's your age?", "Are you old?"],
+    AGE_NOTE: ["How old are you?", "When's your birthday?", "When were you born?", "Whats your age?", "Are you old?"],
     DAY_NOTE: ["What did you do today?", "What have you been up to?", "What are you doing this weekend?",
                "Did you have a good day?", "What are your plans for the weekend?", "What do you do for fun?"],
     FAMILY_NOTE: ["Do you have a family?", "Are you married?", "Do you have any pets?", "Do you have kids?",
@@ -409,6 +415,7 @@ def test_a_question_about_a_life_it_has_not_or_a_game_gets_its_note(note, messag
     "When is my birthday?", "How's your day going?", "What did I do today?", "What should I do today?", "What are you doing?",
     "Do you have a family plan?", "Are you married to that idea?", "Do you have any tips for pets?", "Who are my parents?",
     "Would you rather I called later?", "Can you ask me a question later?", "What's a good quiz?", "Give me a hint.",
+    "What are your plans for my essay?",
 ])  # fmt: skip
 def test_other_messages_get_none_of_those_notes(message: str) -> None:
     assert not any(note.finds(message) for note in OWN_LIFE)
@@ -430,15 +437,17 @@ def talk(*said: str) -> list[dict]:
 ])  # fmt: skip
 def test_a_follow_up_that_changes_the_last_question_gets_it_in_full(asked: str, follow: str, in_full: str) -> None:
     conversation = talk(asked, "The answer.", follow)
-    note = follow_up_note(conversation)
+    note = follow_up_note(conversation, figures=False)
     assert note is not None and note.says == f'Asked in full: "{in_full}"'
     noted = note.add(conversation)[-1]["content"]
     assert user_words(noted) == follow and has_note(noted)
+    assert user_words(follow_up_note(conversation).add(conversation)[-1]["content"]) == follow  # with a figure too
 
 
 def test_a_follow_up_of_a_follow_up_changes_the_last_question_in_full() -> None:
     conversation = talk("How many centimetres in an inch?", "2.54.", "And in a foot?", "30.48.", "What about in a yard?")
-    assert follow_up_note(conversation).says == 'Asked in full: "How many centimetres in a yard?"'
+    said = 'Asked in full: "How many centimetres in a yard?" Worked out: a yard = 91.44 centimetres.'
+    assert follow_up_note(conversation).says == said  # the figure of the question in full (``conversion_hints``)
 
 
 @pytest.mark.parametrize(("before", "follow"), [
@@ -447,6 +456,7 @@ def test_a_follow_up_of_a_follow_up_changes_the_last_question_in_full() -> None:
     ("I live in Paris.", "And in London?"),  # no question
     ("How are you?", "And you?"), ("What's a good gift for my dad?", "And for me?"),
     ("How many legs does a spider have?", "And in the morning I go running."),
+    ("What's the capital of France?", "And of course I love it."), ("What do you think of Paris?", "And in fact, I do."),
 ])  # fmt: skip
 def test_other_messages_after_a_question_get_no_question_in_full(before: str, follow: str) -> None:
     assert follow_up_note(talk(before, "The answer.", follow)) is None
@@ -462,7 +472,8 @@ async def test_a_follow_up_asked_in_full_gets_its_conversion_figure(tmp_path) ->
     try:
         await last_message_of_reply(rig, "How many centimetres in an inch?")
         noted = await last_message_of_reply(rig, "And in a foot?")
-        assert noted == 'And in a foot?\n\n(Asked in full: "How many centimetres in a foot?")\n\n(a foot = 30.48 centimetres.)'
+        in_full = '(Asked in full: "How many centimetres in a foot?" Worked out: a foot = 30.48 centimetres.)'
+        assert noted == f"And in a foot?\n\n{in_full}"
         assert user_words(noted) == "And in a foot?"
         assert [m["content"] for m in rig.session.conversation.context() if m["role"] == "user"][-1] == "And in a foot?"
     finally:
@@ -668,3 +679,33 @@ async def test_a_reply_on_the_servers_prompt_gets_the_notes_and_one_on_the_clien
         assert await last_message_of_reply(rig, "Write a poem about rain.", plain) == "Write a poem about rain."
     finally:
         await rig.close()
+
+
+def _pattern_words() -> list[str]:
+    """Every word the notes' patterns are written with ("hmm", "short", "answer", ...)."""
+    import re
+
+    import app.engine.notes as notes
+
+    sources = " ".join(value.pattern for value in vars(notes).values() if isinstance(value, re.Pattern))
+    return sorted(set(re.findall(r"[a-z']{2,}", sources)))
+
+
+@pytest.mark.parametrize("separator", [" ", ", ", ". ", "! "])
+def test_no_pattern_backtracks_without_end_on_its_own_words_said_over_and_over(separator: str) -> None:
+    """A guard against exponential backtracking: each pattern word, and each short run of them, said 22 times over and
+    then a word that ends no pattern; a pattern that backtracks without end takes seconds on these, doubling with each
+    word more ("hmm " * 22 took 4 s in one, * 25 32 s), a linear one well under a millisecond."""
+    import time
+
+    words = _pattern_words()
+    runs = [*words, *(" ".join(words[i:i + 3]) for i in range(0, len(words), 3)), "give me a short answer", "just short answer"]
+    messages = [(separator.join([run] * 22) + " xq") for run in runs]
+    slowest = 0.0
+    for text in messages:
+        started = time.perf_counter()
+        conversation = [{"role": "user", "content": "How many centimetres in an inch?"}, {"role": "assistant", "content": text},
+                        {"role": "user", "content": text}]  # fmt: skip
+        add_first((*WITHOUT_TOOLS, *said_notes(conversation), *ANY_REPLY, SHORTER_NOTE, SUGGEST_NOTE, PERSON_NOTE), conversation)
+        slowest = max(slowest, time.perf_counter() - started)
+    assert slowest < 0.5, slowest

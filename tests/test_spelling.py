@@ -129,6 +129,11 @@ def test_other_questions_get_no_letters(question: str) -> None:
     ("How tall is the tower in Paris?", "The Eiffel Tower is 330 metres tall.", "Eiffel Tower"),
     ("What's the largest planet?", "Jupiter.", "Jupiter"),
     ("Give me a hard word.", "Sure! The word is necessary.", None),  # nothing capitalised or quoted but the start
+    ("What is the capital of Australia?", "The capital of Australia is Canberra. Let me know if you need more.", "Canberra"),
+    ("What's the largest planet?", "Would you like to know more about Jupiter?", "Jupiter"),  # "Would" opens a sentence
+    ("What's in Australia's capital?", "It's Canberra's parliament house.", "Canberra"),  # no quote, no "'s"
+    ("Is Sydney the capital of Australia?", "It's Canberra, not Sydney.", "Canberra"),
+    ("Name a Swedish city.", "The city is Örebro in Sweden.", "Örebro"),
 ])  # fmt: skip
 def test_the_word_a_reply_brought_is_the_one_spell_that_asks_for(asked: str, reply: str, word: str | None) -> None:
     assert reply_word(reply, asked) == word
@@ -137,6 +142,7 @@ def test_the_word_a_reply_brought_is_the_one_spell_that_asks_for(asked: str, rep
 @pytest.mark.parametrize(("message", "asks"), [
     ("Can you spell that?", True), ("How do you spell it?", True), ("Spell that, please.", True), ("How is that spelled?", True),
     ("Sorry, could you spell that for me?", True), ("How do you spell his name?", True), ("Spell that word again.", True),
+    ("How's that spelled?", True),
     ("Spell it backwards.", False), ("Can you spell that in French?", False), ("Can you spell?", False),
     ("That spells trouble.", False),
 ])  # fmt: skip
@@ -151,7 +157,8 @@ def test_spell_that_gets_the_letters_of_the_word_the_last_reply_brought() -> Non
     hinted = with_spelling_hint(said)[-1]["content"]
     assert "C-A-N-B-E-R-R-A" in hinted and without_spelling_hint(hinted) == "Can you spell that?"
     assert with_spelling_hint(said[-1:]) == said[-1:]  # no reply before it: no word
-    assert with_spelling_hint([{"role": "system", "content": "You are Voicechat."}, *said[1:]])[-1]["content"] == hinted
+    system = {"role": "system", "content": "What is the capital of Australia?"}  # no question of the user's
+    assert "A-U-S-T-R-A-L-I-A" in with_spelling_hint([system, *said[1:]])[-1]["content"]  # the reply's first name
 
 
 def test_runs_of_white_space_reach_the_patterns_as_single_spaces() -> None:

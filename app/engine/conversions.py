@@ -52,11 +52,15 @@ def _names() -> dict[str, tuple[str, str]]:
 
 
 _NAMES = _names()
-_NUMBER_WORDS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
-                 "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "fifteen": 15, "twenty": 20, "thirty": 30, "forty": 40,
-                 "fifty": 50, "sixty": 60, "a hundred": 100, "one hundred": 100, "a thousand": 1000, "one thousand": 1000,
-                 "half a": Fraction(1, 2), "half an": Fraction(1, 2), "a half": Fraction(1, 2),
-                 "a quarter of a": Fraction(1, 4), "a quarter of an": Fraction(1, 4)}  # fmt: skip
+# a whole number said as words, as a question says one ("between one and ten", "twenty metres")
+NUMBER_WORDS = {word: value for value, word in enumerate(
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen"
+    " eighteen nineteen twenty".split())} | {"thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70,
+                                              "eighty": 80, "ninety": 90, "a hundred": 100, "one hundred": 100,
+                                              "a thousand": 1000, "one thousand": 1000}  # fmt: skip
+# and an amount of a unit: "a", "half a", "a quarter of an" too
+_NUMBER_WORDS = NUMBER_WORDS | {"a": 1, "an": 1, "half a": Fraction(1, 2), "half an": Fraction(1, 2),
+                                "a half": Fraction(1, 2), "a quarter of a": Fraction(1, 4), "a quarter of an": Fraction(1, 4)}
 _UNIT = "|".join(sorted((re.escape(n) for n in _NAMES), key=len, reverse=True))
 _QUANTITY = r"\d+(?:,\d{3})*(?:\.\d+)?|" + "|".join(sorted((re.escape(w) for w in _NUMBER_WORDS), key=len, reverse=True))
 _FROM = rf"(?P<q>{_QUANTITY}) (?P<from>{_UNIT})(?P<half> and a half)?"
@@ -71,12 +75,13 @@ _ASKS = [
 _DEGREES = {"celsius": "degrees Celsius", "centigrade": "degrees Celsius", "c": "degrees Celsius",
             "fahrenheit": "degrees Fahrenheit", "f": "degrees Fahrenheit", "kelvin": "kelvins", "kelvins": "kelvins",
             "k": "kelvins"}  # fmt: skip
-_SCALE = r"(?:degrees? )?(?P<{}>celsius|centigrade|fahrenheit|kelvins?|c|f|k)\b"
-_TEMPERATURE = (rf"(?P<minus>minus |negative |-)?(?P<t>\d+(?:\.\d+)?|{_QUANTITY}) {_SCALE.format('scale')}")
+_SCALE = r"(?:degrees? |°|º)?(?P<{}>celsius|centigrade|fahrenheit|kelvins?|c|f|k)\b"  # "100°F"; "a C in F major" has no number
+_TEMPERATURE_NUMBER = r"(?<![\d,.])\d+(?:\.\d+)?|" + "|".join(sorted(NUMBER_WORDS, key=len, reverse=True))
+_TEMPERATURE = rf"(?P<minus>minus |negative |-)?(?P<t>{_TEMPERATURE_NUMBER}) ?{_SCALE.format('scale')}"
 _TEMPERATURE_ASKS = [
     re.compile(rf"\b(?:what(?:'s| is)|convert|how much is) {_TEMPERATURE}(?: be)? (?:in|into|to|as) {_SCALE.format('to')}", re.I),
     re.compile(rf"\bhow many {_SCALE.format('to')} (?:is|are|would be|equals?) {_TEMPERATURE}", re.I),
-    re.compile(rf"\b{_TEMPERATURE},? what(?:'s| is) (?:that|it) in {_SCALE.format('to')}", re.I),
+    re.compile(rf"(?:^|[^\w,.-]){_TEMPERATURE},? what(?:'s| is) (?:that|it) in {_SCALE.format('to')}", re.I),
 ]
 
 
@@ -98,12 +103,14 @@ def _temperature(found: re.Match[str]) -> str | None:
     source, target = _DEGREES[found["scale"].lower()], _DEGREES[found["to"].lower()]
     if source == target:
         return None
-    amount = _number(found["t"]) * (-1 if found["minus"] else 1)
+    said = found["t"]
+    amount = (Fraction(said) if said[0].isdigit() else NUMBER_WORDS[said.lower()]) * (-1 if found["minus"] else 1)
     celsius = {"degrees Celsius": amount, "degrees Fahrenheit": (amount - 32) * Fraction(5, 9),
                "kelvins": amount - Fraction("273.15")}[source]  # fmt: skip
     value = {"degrees Celsius": celsius, "degrees Fahrenheit": celsius * Fraction(9, 5) + 32,
              "kelvins": celsius + Fraction("273.15")}[target]  # fmt: skip
-    figure = f"{float(value):g}" if (value * 100).denominator == 1 else f"about {float(value):.1f}"
+    exact = (value * 100).denominator == 1  # to the hundredth, as kelvins are: "26.85"
+    figure = f"{float(value):.2f}".rstrip("0").rstrip(".") if exact else f"about {float(value):.1f}"
     return f"{figure.replace('-', 'minus ')} {target}"
 
 

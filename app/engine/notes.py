@@ -20,10 +20,10 @@ request to hear the last reply again that reply to say ("Pardon?" -> "I'm sorry,
 mind." an "Okay" ("Forget it." -> "I'm sorry, I can't provide that information."), and a correction of a misheard
 question to be answered ("No, I said Australia." -> "Sorry, I can't check the capital of Australia from here."). A
 follow-up that changes one part of the last question gets it asked in full ("And in a foot?"), a request for the last
-answer shorter or doubt of it ("Are you sure?") the answer again, a coin or dice asked for the one the server drew, a
-question about a life it has not ("Do you ever sleep?" -> "Yes, I sleep.") a program's answer, and a quiz or "Would
-you rather ...?" the first words of playing along. The patterns know the common forms only; a message they miss is
-answered as before.
+answer shorter or doubt of it ("Are you sure?") the answer again, a coin, dice or number asked for the one the server
+drew, a question about a life it has not ("Do you ever sleep?" -> "Yes, I sleep.") a program's answer, and a quiz or
+"Would you rather ...?" the first words of playing along. The patterns know the common forms only; a message they miss
+is answered as before.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ import random
 import re
 from dataclasses import dataclass
 
-from app.engine.conversions import without_conversion_hint
+from app.engine.conversions import NUMBER_WORDS, conversion, without_conversion_hint
 from app.engine.spelling import NAME_KIND, NAME_KINDS, given_name, without_spelling_hint
 
 
@@ -90,17 +90,16 @@ def add_first(notes: tuple[Note, ...], messages: list[dict]) -> list[dict]:
 def user_words(content: str) -> str:
     """A user message's own words, without the notes the server added (the answers, a figure, a word's letters): where the
     end-of-turn score is read, after the words the user said."""
-    return without_spelling_hint(_without_notes(without_conversion_hint(content)))
+    return without_spelling_hint(without_conversion_hint(_without_notes(content)))
 
 
 def has_note(content: str) -> bool:
     """Whether a user message carries one of these notes already (a reply written again without tools)."""
-    content = without_conversion_hint(content)  # added after the notes
     return _without_notes(content) != content
 
 
 def _without_notes(content: str) -> str:
-    for note in (*WITHOUT_TOOLS, *PACE_NOTES, *ANY_REPLY, SUGGEST_NOTE, PERSON_NOTE):  # the last added first
+    for note in (*WITHOUT_TOOLS, *PACE_NOTES, *ANY_REPLY, SHORTER_NOTE, SUGGEST_NOTE, PERSON_NOTE):  # the last added first
         content = content.removesuffix(note.note)
     words, noted, _ = content.partition('\n\n(Answer: "')
     if noted and any(asks.search(_plain(words)) for asks in (_KEPT, _KEPT_ASKED, _NAME_ASKED, _COIN, _DICE, _PICK)):
@@ -411,7 +410,7 @@ _OWN_LIFE_START = r"^(?:(?:so|and|hey|um|but|oh|ok|okay|tell me)[,]? )*"
 _BODY_QUESTION = re.compile(
     rf"{_OWN_LIFE_START}(?:(?:do|can|did|have|will) (?:you|u) (?:ever |even |also |still |really |actually )?(?:sleep|eat"
     r"|drink|dream|breathe|get (?:tired|hungry|thirsty|sick|sleepy|cold)|feel (?:tired|hungry|pain|sleepy|cold)"
-    r"|need (?:to sleep|sleep|rest|food|to eat|a break)|have (?:breakfast|lunch|dinner|dreams|a body))"
+    r"|need (?:to sleep|sleep|rest|food|to eat|a break)|have (?:breakfast|lunch|dinner|dreams))"
     r"(?: well| at all| ever| much| anything| last night| today)?"
     r"|(?:are|r) (?:you|u) (?:ever )?(?:tired|hungry|thirsty|sleepy|sick|ill)(?: yet| now| today)?"
     r"|what do (?:you|u) (?:eat|drink|dream about)|what did (?:you|u) (?:eat|have) for (?:breakfast|lunch|dinner))"
@@ -419,7 +418,7 @@ _BODY_QUESTION = re.compile(
     re.I,
 )
 _AGE_QUESTION = re.compile(
-    rf"{_OWN_LIFE_START}(?:how old (?:are|r) (?:you|u)|what(?:'s| is) your (?:age|birthday|date of birth)"
+    rf"{_OWN_LIFE_START}(?:how old (?:are|r) (?:you|u)|what(?:'s|s| is) your (?:age|birthday|date of birth)"
     r"|when(?:'s| is) your birthday|when (?:were|was) (?:you|u) (?:born|made|created)|what year (?:were|was) (?:you|u) born"
     r"|(?:are|r) (?:you|u) (?:old|young))(?: now)?[?.!]*$",
     re.I,
@@ -427,7 +426,8 @@ _AGE_QUESTION = re.compile(
 _DAY_QUESTION = re.compile(
     rf"{_OWN_LIFE_START}(?:what (?:did|do) (?:you|u) do (?:today|yesterday|last night|this morning|(?:this|last|at the) weekend"
     r"|for fun)|what (?:are|r) (?:you|u) doing (?:today|tonight|later|this weekend|this evening|tomorrow)"
-    r"|what have (?:you|u) been (?:up to|doing)(?: lately| today)?|what are your plans (?:for|this) [\w ]{1,20}"
+    r"|what have (?:you|u) been (?:up to|doing)(?: lately| today)?|what are your plans (?:for )?(?:the |this |next )?"
+    r"(?:weekend|today|tonight|tomorrow|holidays|summer|christmas|evening|week)"
     r"|where did (?:you|u) go (?:today|yesterday|on holiday|on vacation|last weekend)|did (?:you|u) have a (?:good|nice|busy) "
     r"(?:day|weekend|morning))[?.!]*$",
     re.I,
@@ -568,18 +568,14 @@ CORRECTION_NOTE = Note(_CORRECTION, "The user corrects their last question: answ
 # docs/benchmarks.md, "Nothing promised"): the server draws it, and the answer says what came up. The whole message only.
 _PLAY = (r"^(?:(?:ok|okay|hey|so|um|now|alright|right)[,.!]? )*"
          r"(?:(?:can|could|would|will) (?:you|u) (?:please )?|please |let's |i want you to |go ahead and )?")
-_ONLY = r"(?: for me| for us)?(?:,? please)?[.!?]*$"
-_COIN = re.compile(rf"{_PLAY}(?:flip|toss) (?:a|the|one) coin{_ONLY}|^heads or tails[.!?]*$", re.I)
+_ONLY = r"(?: for (?:me|us|it))?(?:,? please)?[.!?]*$"
+_COIN = re.compile(rf"{_PLAY}(?:(?:flip|toss) (?:a|the|one) coin|coin (?:flip|toss)){_ONLY}|^heads or tails[.!?]*$", re.I)
 _DICE = re.compile(rf"{_PLAY}(?:roll|throw) (?:(?P<count>a|one|the|two|three|2|3) )?(?:dice|die|six-sided dice?){_ONLY}",
                    re.I)
-_NUMBER_WORDS = {word: value for value, word in enumerate(
-    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen"
-    " eighteen nineteen twenty".split())} | {"thirty": 30, "fifty": 50, "hundred": 100, "a hundred": 100,
-                                              "one hundred": 100, "a thousand": 1000, "one thousand": 1000}
-_NUMBER = r"\d{1,6}|" + "|".join(sorted(_NUMBER_WORDS, key=len, reverse=True))
+_NUMBER = r"\d{1,6}|" + "|".join(sorted(NUMBER_WORDS, key=len, reverse=True))
 _PICK = re.compile(
     rf"{_PLAY}(?:pick|choose|give me|think of|say|tell me|guess) (?:me )?(?:a |any |one )?(?:random )?number"
-    rf"(?: (?:between|from) (?P<low>{_NUMBER}) (?:and|to) (?P<high>{_NUMBER}))?{_ONLY}",  # from one to ten unless said
+    rf"(?: (?:(?:between|from) )?(?P<low>{_NUMBER})(?: and | to |-)(?P<high>{_NUMBER}))?{_ONLY}",  # one to ten unless said
     re.I,
 )
 _DRAWS = random.Random()
@@ -597,7 +593,7 @@ def chance_note(messages: list[dict], draws: random.Random = _DRAWS) -> Note | N
         return Note.answer(_DICE, f"You rolled {' and '.join(f'a {roll}' for roll in rolls)}{total}.")
     if pick := _PICK.search(text):
         ends = (pick["low"], pick["high"]) if pick["low"] else ("1", "10")
-        low, high = sorted(int(end) if end.isdigit() else _NUMBER_WORDS[end.lower()] for end in ends)
+        low, high = sorted(int(end) if end.isdigit() else NUMBER_WORDS[end.lower()] for end in ends)
         return Note.answer(_PICK, f"I pick {draws.randint(low, high)}.")
     return None
 
@@ -607,12 +603,13 @@ def chance_note(messages: list[dict], draws: random.Random = _DRAWS) -> Note | N
 # too long." -> "I apologize, but I can't provide that information."): told to, it says it in a sentence (eight forms,
 # reply words p50 23.5 -> 15, the longest 81 -> 37; docs/benchmarks.md, "Said again"). The whole message only.
 _SHORT_REQUEST = (
-    r"(?:(?:that's|that is|that was|it's|it is|that's way|way|much|far) )?(?:too|very) (?:long|wordy)"
+    r"(?:(?:that's|that is|that was|it's|it is|that's way|way|much|far) )?too (?:long|wordy)"
     r"|shorter|in short|in brief|(?:in )?a nutshell|tl;? ?dr|(?:just )?(?:the )?(?:short|shorter|brief|quick) version"
-    r"|(?:just )?(?:give me )?(?:just )?(?:the |a )?(?:short|shorter|brief|quick) (?:answer|one)"
+    r"|(?:just )?(?:give me )?(?:the |a )?(?:short|shorter|brief|quick) (?:answer|one)"
     r"|(?:(?:can|could|would|will) (?:you|u) (?:please )?)?(?:(?:make|keep|say|put) (?:it|that) (?:shorter|short|brief|briefer"
     r"|in (?:fewer|less) words|in (?:one|a|a single) (?:sentence|line))|(?:sum (?:it|that) up|summari[sz]e (?:it|that))"
-    r"(?: in (?:one|a|a single) (?:sentence|line))?|give (?:me )?(?:a|the) (?:short|shorter|brief|quick) (?:version|answer|one))"
+    r"(?: in (?:one|a|a single) (?:sentence|line))?|shorten (?:it|that)|give (?:me )?(?:a|the) (?:short|shorter|brief|quick)"
+    r" version)"
     r"|(?:in )?(?:fewer|less) words|less detail"
 )
 _SHORTER = re.compile(
@@ -621,17 +618,26 @@ _SHORTER = re.compile(
     re.I,
 )
 SHORTER_NOTE = Note(_SHORTER, "The user asks for your last answer again, shorter: say it in one short sentence.")
+_LONG_REPLY_WORDS = 15  # "Way too long." after "How was your flight?" is no request to shorten it
+
+
+def shorter_note(messages: list[dict]) -> Note | None:
+    """The note for a newest user message that asks for the last answer shorter, where that answer was long."""
+    said = next((m["content"] for m in reversed(messages[:-1]) if m.get("role") == "assistant"
+                 and isinstance(m.get("content"), str)), "")  # fmt: skip
+    return SHORTER_NOTE if len(said.split()) > _LONG_REPLY_WORDS and SHORTER_NOTE.add(messages) is not messages else None
+
 
 # Doubt of the last answer ("That's wrong.", "Are you sure?", "Is that right?"), which the model met with a decline ("I'm
 # sorry, but I can't correct that.") or a bare "Yes, I'm sure." (5 of 18 replies gave the answer again): told to, it says
 # the answer again (27 of 27, twice; told to think again, "You're wrong." turned Jupiter into Saturn two times in three,
 # and invited to correct it, once in five; docs/benchmarks.md, "Said again"). The whole message only.
 _DOUBT = re.compile(
-    r"^(?:(?:hmm+|hm+|um|oh|wait|no|but|really|actually)[,.!]? )*"
+    r"^(?:(?:hm+|um|oh|wait|no|but|really|actually)[,.!]? )*"
     r"(?:(?:i think |i'm pretty sure |i'm not sure )?(?:that's|that is|that was|you're|you are|you were|it's|it is)"
-    r" (?:totally |completely |just |so |definitely |not )?(?:wrong|incorrect|not right|not correct|mistaken|not true)"
-    r"|(?:are |r )?(?:you|u) (?:sure|certain)(?: about (?:that|it|this))?|really|no way|is that (?:right|true|correct|so)"
-    r"|i don't think (?:that's|that is|you're|so)(?: right| correct| true)?"
+    r" (?:totally |completely |just |so |definitely )?(?:wrong|incorrect|not right|not correct|mistaken|not true)"
+    r"|(?:are |r )?(?:you|u) (?:sure|certain)(?: about (?:that|it|this))?|really|is that (?:right|true|correct|so)"
+    r"|i don't think (?:that's|that is|you're) (?:right|correct|true)"
     r"|(?:that|this) (?:can't|cannot|doesn't|does not) (?:be right|be true|sound right))(?:,? though)?[?.!]*$",
     re.I,
 )
@@ -645,7 +651,8 @@ DOUBT_NOTE = Note(_DOUBT, "The user doubts your last answer. Say the right answe
 # that preposition; "And Germany?" the model follows as it is.
 _FOLLOW_UP = re.compile(
     r"^(?:(?:and|so|ok|okay|um|oh)[,]? )*(?:and|what about|how about)[,]? (?P<prep>in|on|at|for|to|from|with|about|of|into"
-    r"|per|by) (?!(?:me|you|him|her|us|them|it|this|that|now|then|there|here)\b)(?P<rest>[^?.!,;]{1,40}?)"
+    r"|per|by) (?!(?:me|you|him|her|us|them|it|this|that|now|then|there|here|course|fact|example|general|least|all|sure"
+    r"|case|purpose|real|any case|the way|my opinion|that case)\b)(?P<rest>[^?.!,;\s]+(?: [^?.!,;\s]+){0,3})"
     r"(?:,? please)?[?.!]*$",
     re.I,
 )
@@ -661,28 +668,35 @@ def _changed(question: str, follow: re.Match[str]) -> str | None:
     return f"{body[:starts[-1]]}{follow['prep'].lower()} {follow['rest'].strip()}?" if starts else None
 
 
-def follow_up_note(messages: list[dict]) -> Note | None:
-    """For a newest user message that changes one part of the last question ("And in a foot?"), the question in full;
-    a follow-up of a follow-up changes the last one in full."""
+def follow_up_note(messages: list[dict], *, figures: bool = True) -> Note | None:
+    """For a newest user message that changes one part of the last question ("And in a foot?"), the question in full,
+    and with ``figures`` its unit conversion's figure where it asks one (``conversion_hints``); a follow-up of a
+    follow-up changes the last one in full."""
     content = newest_user_text(messages)
     if content is None or _FOLLOW_UP.search(_plain(content)) is None:
         return None
     said = [_plain(m["content"]) for m in messages if m.get("role") == "user" and isinstance(m.get("content"), str)]
     question = None
     for text in said[-4:]:
-        follow = _FOLLOW_UP.search(text)
-        question = _changed(question, follow) if follow and question else text if _QUESTION.search(text) and not follow else None
-    return Note(_FOLLOW_UP, f'{_IN_FULL}"{question}"') if question else None
+        if follow := _FOLLOW_UP.search(text):
+            question = _changed(question, follow) if question else None
+        else:
+            question = text if _QUESTION.search(text) else None
+    if question is None:
+        return None
+    figure = conversion(question) if figures else None
+    return Note(_FOLLOW_UP, f'{_IN_FULL}"{question}"' + (f" Worked out: {figure}" if figure else ""))
 
 
-def said_notes(messages: list[dict]) -> tuple[Note, ...]:
-    """The notes read from the conversation itself: the last reply to say again, a number or a name given earlier, the
-    last question in full, or a draw."""
-    found = (repeat_note(messages), kept_note(messages), name_note(messages), follow_up_note(messages), chance_note(messages))
+def said_notes(messages: list[dict], *, figures: bool = True) -> tuple[Note, ...]:
+    """The notes read from the conversation itself: the last reply to say again or shorter, a number or a name given
+    earlier, the last question in full (with its figure where ``figures``), or a draw."""
+    found = (repeat_note(messages), kept_note(messages), name_note(messages), follow_up_note(messages, figures=figures),
+             chance_note(messages), shorter_note(messages))
     return tuple(note for note in found if note is not None)
 
 
 # for any reply, after a reply without tools has taken its own (``WITHOUT_TOOLS``), the first that asks: what no tool
 # changes (the voice), and what talk meets but the model met with a question, a decline or a chatbot's disclaimer
 ANY_REPLY = (VOICE_NOTE, WRITE_NOTE, STORY_NOTE, NEWS_NOTE, LIKES_NOTE, BODY_NOTE, AGE_NOTE, DAY_NOTE, FAMILY_NOTE,
-             RATHER_NOTE, QUIZ_NOTE, NEVER_MIND_NOTE, CORRECTION_NOTE, SHORTER_NOTE, DOUBT_NOTE)
+             RATHER_NOTE, QUIZ_NOTE, NEVER_MIND_NOTE, CORRECTION_NOTE, DOUBT_NOTE)

@@ -148,19 +148,13 @@ _THAT_ASKED = re.compile(
     r"^(?:(?:and|so|ok|okay|sorry|um|oh|wait|hmm)[,.!]? )*(?:(?:can|could|would|will) (?:you|u) (?:please )?|please "
     r"|how do (?:you|u|i) )?spell (?:that|it|this|(?:that|the|his|her|their|its) (?:name|word)|that one)(?: out| again)*"
     r"(?: for me)?"
-    r"(?:,? please)?[?.!]*$|^how (?:is|was) (?:that|it|(?:his|her|their|its) name) spelled[?.!]*$",
+    r"(?:,? please)?[?.!]*$|^how(?:'s| is| was) (?:that|it|(?:his|her|their|its) name) spelled[?.!]*$",
     re.I,
 )
-_PARTICLE = r"(?:da|de|del|der|di|du|van|von|la|le|bin|al)"  # "Leonardo da Vinci", "Ludwig van Beethoven"
-_CAPITAL_WORD = r"[A-Z][^\W\d_]*(?:['’-][^\W\d_]+)*"
-_CAPITALISED = re.compile(rf"(?<![\w'’-]){_CAPITAL_WORD}(?: (?:{_PARTICLE} )?{_CAPITAL_WORD})*")
-_NOT_A_NAME = {  # capitalised at a sentence's start, not as a name
-    "the", "a", "an", "in", "on", "at", "it", "its", "it's", "this", "that", "these", "those", "yes", "no", "there",
-    "so", "and", "but", "sure", "well", "okay", "ok", "oh", "here", "of", "i", "i'm", "you", "your", "my", "we", "they",
-    "he", "she", "his", "her", "to", "for", "as", "if", "when", "what", "how", "why", "who", "where", "is", "are", "was",
-    "were", "one", "some", "many", "most", "all", "about", "after", "before", "from", "with", "by", "not", "also",
-    "then", "according", "approximately", "around", "great", "good", "sorry", "hello", "hi", "thanks",
-}
+_PARTICLES = {"da", "de", "del", "der", "di", "du", "van", "von", "la", "le", "bin", "al"}  # "Leonardo da Vinci"
+_QUOTED_IN_REPLY = re.compile(rf"(?<![^\W_])[{_OPEN}]({_NAME})[{_CLOSE}](?![^\W_])")  # not "It's Canberra's"
+_NOT_A_NAME = {"it's", "that's", "here's", "there's", "what's", "let's", "i'm", "i'll", "i've", "i'd", "you're", "we're"}
+_COMMON = 20000  # a word list's count of a word above which it opens a sentence as a word, not a name: "Would", not "Paris"
 
 
 def that_asked(text: str) -> bool:
@@ -169,22 +163,40 @@ def that_asked(text: str) -> bool:
 
 
 def reply_word(reply: str, asked: str) -> str | None:
-    """The word or name ``reply`` brought that ``asked``, the question before it, did not have: its last quoted one
-    ("In French, cat is "chat".") or else its last capitalised one of up to ``MAX_WORDS`` words ("Canberra",
-    "Leonardo da Vinci"), or None."""
-    reply, known = " ".join(reply.split()), {w.lower() for w in re.findall(_WORD, asked)}
-    quoted = [q for q in _QUOTED.findall(reply) if not all(w.lower() in known for w in q.split())]
-    names = []
-    for found in _CAPITALISED.finditer(reply):
-        words = found[0].split()
-        while words and words[0].lower() in _NOT_A_NAME:  # "The Eiffel Tower" -> "Eiffel Tower"
-            words = words[1:]
-        if words and not all(w.lower() in known for w in words):
-            names.append(" ".join(words))
-    for word in reversed(quoted or names):
-        if len(word.split()) <= MAX_WORDS and len(word) <= MAX_CHARS:
-            return word
+    """The word or name ``reply`` brought that ``asked``, the question before it, did not have: its first quoted one
+    ("In French, cat is "chat".") or else its first capitalised one of up to ``MAX_WORDS`` words ("Canberra",
+    "Leonardo da Vinci"), not a sentence's first word where that is a common word ("The", "Would"); None where there
+    is none. The first, since a reply brings its answer before its sign-off ("Let me know if ...")."""
+    known = {_stem(w) for w in re.findall(_WORD, asked)}
+    reply = " ".join(reply.split())
+    for quoted in _QUOTED_IN_REPLY.findall(reply):
+        if not all(_stem(w) in known for w in quoted.split()):
+            return quoted
+    names: list[list[str]] = [[]]
+    for sentence in re.split(r"(?<=[.!?:;])\s+", reply):
+        for place, word in enumerate(re.findall(_WORD, sentence)):
+            if (word[0].isupper() and not (place == 0 and _common(word))) or (names[-1] and word in _PARTICLES):
+                names[-1].append(word)
+            else:
+                names.append([])
+        names.append([])
+    for words in names:
+        while words and words[-1] in _PARTICLES:
+            words.pop()
+        if words and not all(_stem(w) in known for w in words) and len(words) <= MAX_WORDS:
+            name = " ".join(words)
+            return re.sub(r"['’]s$", "", name) if len(name) <= MAX_CHARS else None
     return None
+
+
+def _common(word: str) -> bool:
+    """Whether ``word`` at a sentence's start is a common word ("The", "Would", "That's") rather than a name."""
+    return word.lower() in _NOT_A_NAME or load_dictionary().word_frequency[word.lower()] >= _COMMON
+
+
+def _stem(word: str) -> str:
+    """A word as the question and the reply share it: "Australia's" is "australia"."""
+    return re.sub(r"['’]s$", "", word.lower())
 
 
 def letters(name: str) -> str:
@@ -208,7 +220,7 @@ def with_spelling_hint(messages: list[dict]) -> list[dict]:
         said = [m["content"] for m in messages if m.get("role") == "user" and isinstance(m.get("content"), str)]
         word = given_name(said, kind)
     if word is None and that_asked(messages[-1]["content"]):
-        reply, asked = (_text(messages, -2, "assistant"), _text(messages, -3, "user"))
+        reply, asked = (_message_text(messages, -2, "assistant"), _message_text(messages, -3, "user"))
         word = reply_word(reply, asked) if reply else None
     if word is None:
         return messages
@@ -216,7 +228,7 @@ def with_spelling_hint(messages: list[dict]) -> list[dict]:
     return [*messages[:-1], {**messages[-1], "content": messages[-1]["content"] + hint}]
 
 
-def _text(messages: list[dict], index: int, role: str) -> str:
+def _message_text(messages: list[dict], index: int, role: str) -> str:
     """The text of ``messages[index]`` where there is one of ``role``, else ""."""
     message = messages[index] if len(messages) >= -index else {}
     return message["content"] if message.get("role") == role and isinstance(message.get("content"), str) else ""

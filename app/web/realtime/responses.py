@@ -96,10 +96,9 @@ class Responses:
             return messages
         if self.session.settings.spelling_hints:
             messages = with_spelling_hint(messages)
-        messages = self._answer_notes(messages, self.session.config.instructions, tools=tools)
-        if self.session.settings.conversion_hints:  # after the notes: a follow-up asked in full gets its figure too
+        if self.session.settings.conversion_hints:
             messages = with_conversion_hint(messages)
-        return messages
+        return self._answer_notes(messages, self.session.config.instructions, tools=tools)
 
     def session_tool_use(self) -> ToolUse:
         """The session's tools and choice: a reply's without its own, and the end-of-turn score's (one prompt prefix)."""
@@ -170,7 +169,7 @@ class Responses:
         if last is not None and has_note(last):  # a reply written again without tools keeps the one it has
             return messages
         messages = SUGGEST_NOTE.add(PERSON_NOTE.add(messages))
-        said = said_notes(messages)
+        said = said_notes(messages, figures=settings.conversion_hints)
         pace = pace_notes(self.session.config.speed) if self.session.parts.tts.changes_speed else (ONE_RATE_NOTE,)
         any_reply = (*said, *pace, *ANY_REPLY)
         return add_first(any_reply if tools or not settings.limits_prompt else (*WITHOUT_TOOLS, *any_reply), messages)
