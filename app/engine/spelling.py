@@ -155,6 +155,7 @@ _PARTICLES = {"da", "de", "del", "der", "di", "du", "van", "von", "la", "le", "b
 _QUOTED_IN_REPLY = re.compile(rf"(?<![^\W_])[{_OPEN}]({_NAME})[{_CLOSE}](?![^\W_])")  # not "It's Canberra's"
 _NOT_A_NAME = {"it's", "that's", "here's", "there's", "what's", "let's", "i'm", "i'll", "i've", "i'd", "you're", "we're"}
 _COMMON = 20000  # a word list's count of a word above which it opens a sentence as a word, not a name: "Would", not "Paris"
+_POSSESSIVE = re.compile(r"['’]s$")
 
 
 def that_asked(text: str) -> bool:
@@ -185,7 +186,7 @@ def reply_word(reply: str, asked: str) -> str | None:
             words.pop()
         if words and not all(_stem(w) in known for w in words) and len(words) <= MAX_WORDS:
             name = " ".join(words)
-            return re.sub(r"['’]s$", "", name) if len(name) <= MAX_CHARS else None
+            return _POSSESSIVE.sub("", name) if len(name) <= MAX_CHARS else None
     return None
 
 
@@ -196,7 +197,7 @@ def _common(word: str) -> bool:
 
 def _stem(word: str) -> str:
     """A word as the question and the reply share it: "Australia's" is "australia"."""
-    return re.sub(r"['’]s$", "", word.lower())
+    return _POSSESSIVE.sub("", word.lower())
 
 
 def letters(name: str) -> str:
