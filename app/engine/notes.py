@@ -33,6 +33,7 @@ import re
 from dataclasses import dataclass
 
 from app.engine.conversions import NUMBER_WORDS, conversion, without_conversion_hint
+from app.engine.prompt import texts_of
 from app.engine.spelling import NAME_KIND, NAME_KINDS, given_name, without_spelling_hint
 
 
@@ -156,8 +157,7 @@ def repeat_note(messages: list[dict]) -> Note | None:
     asks = _said_again(content) if content is not None else None
     if asks is None:
         return None
-    said = next((m["content"] for m in reversed(messages[:-1]) if m.get("role") == "assistant"
-                 and isinstance(m.get("content"), str) and m["content"].strip()), None)  # fmt: skip
+    said = next((text for text in reversed(texts_of(messages[:-1], "assistant")) if text.strip()), None)
     return Note(asks, f'{_SAY_AGAIN[asks]}"{" ".join(said.split())}"') if said else None
 
 
@@ -493,9 +493,8 @@ def kept_note(messages: list[dict]) -> Note | None:
     asked = _KEPT_ASKED.search(_plain(content))
     if asked is None:
         return None
-    for message in reversed(messages[:-1]):
-        given = _KEPT.search(_plain(message["content"])) if message.get("role") == "user" and isinstance(
-            message.get("content"), str) else None  # fmt: skip
+    for text in reversed(texts_of(messages[:-1], "user")):
+        given = _KEPT.search(_plain(text))
         if given and _same_thing(given["what"], asked["what"]):
             answer = f"{_yours(given['owner'])} {given['what']} is {given['value'].strip()}."
             return Note.answer(_KEPT_ASKED, answer[0].upper() + answer[1:])
@@ -520,8 +519,7 @@ def name_note(messages: list[dict]) -> Note | None:
     if asked is None:
         return None
     kind = NAME_KINDS[(asked["kind"] or "full").lower()]
-    said = [m["content"] for m in messages[:-1] if m.get("role") == "user" and isinstance(m.get("content"), str)]
-    name = given_name(said, kind)
+    name = given_name(texts_of(messages[:-1], "user"), kind)
     if name is None:
         return None
     answer = f"your {kind + ' ' if kind else ''}name is {name}."  # a yes-or-no question gets its "Yes" first
@@ -588,7 +586,8 @@ def chance_note(messages: list[dict], draws: random.Random = _DRAWS) -> Note | N
     if _COIN.search(text):
         return Note.answer(_COIN, f"It's {draws.choice(('heads', 'tails'))}.")
     if dice := _DICE.search(text):
-        rolls = [draws.randint(1, 6) for _ in range({"two": 2, "2": 2, "three": 3, "3": 3}.get((dice["count"] or "").lower(), 1))]
+        count = (dice["count"] or "a").lower()
+        rolls = [draws.randint(1, 6) for _ in range(int(count) if count.isdigit() else NUMBER_WORDS.get(count, 1))]
         total = f": {sum(rolls)} in all" if len(rolls) > 1 else ""
         return Note.answer(_DICE, f"You rolled {' and '.join(f'a {roll}' for roll in rolls)}{total}.")
     if pick := _PICK.search(text):
@@ -623,8 +622,7 @@ _LONG_REPLY_WORDS = 15  # "Way too long." after "How was your flight?" is no req
 
 def shorter_note(messages: list[dict]) -> Note | None:
     """The note for a newest user message that asks for the last answer shorter, where that answer was long."""
-    said = next((m["content"] for m in reversed(messages[:-1]) if m.get("role") == "assistant"
-                 and isinstance(m.get("content"), str)), "")  # fmt: skip
+    said = (texts_of(messages[:-1], "assistant") or [""])[-1]
     return SHORTER_NOTE if len(said.split()) > _LONG_REPLY_WORDS and SHORTER_NOTE.add(messages) is not messages else None
 
 
@@ -675,9 +673,8 @@ def follow_up_note(messages: list[dict], *, figures: bool = True) -> Note | None
     content = newest_user_text(messages)
     if content is None or _FOLLOW_UP.search(_plain(content)) is None:
         return None
-    said = [_plain(m["content"]) for m in messages if m.get("role") == "user" and isinstance(m.get("content"), str)]
     question = None
-    for text in said[-4:]:
+    for text in map(_plain, texts_of(messages, "user")[-4:]):
         if follow := _FOLLOW_UP.search(text):
             question = _changed(question, follow) if question else None
         else:

@@ -44,6 +44,11 @@ def continues_final_message(messages: list[dict]) -> bool:
     return bool(messages) and messages[-1].get("prefix") is True
 
 
+def texts_of(messages: list[dict], role: str) -> list[str]:
+    """The text of each of ``messages`` of ``role`` that has text (not a call's), oldest first."""
+    return [m["content"] for m in messages if m.get("role") == role and isinstance(m.get("content"), str)]
+
+
 def _template_message(message: dict) -> dict:
     """A chat-completions message as chat templates read it: a call's arguments as an object, not JSON text."""
     calls = message.get("tool_calls")

@@ -16,6 +16,8 @@ import functools
 import re
 from itertools import islice, takewhile
 
+from app.engine.prompt import texts_of
+
 MAX_WORDS = 3  # "Los Angeles", "Saint Petersburg": a name, not a sentence
 MAX_CHARS = 48  # the longest word in English dictionaries has 45 letters; a longer run is not a word to spell
 MAX_ASKS = 4  # the "spell"s of a message looked at
@@ -218,8 +220,7 @@ def with_spelling_hint(messages: list[dict]) -> list[dict]:
         return messages
     word = asked_word(messages[-1]["content"])
     if word is None and (kind := my_name_asked(messages[-1]["content"])) is not None:
-        said = [m["content"] for m in messages if m.get("role") == "user" and isinstance(m.get("content"), str)]
-        word = given_name(said, kind)
+        word = given_name(texts_of(messages, "user"), kind)
     if word is None and that_asked(messages[-1]["content"]):
         reply, asked = (_message_text(messages, -2, "assistant"), _message_text(messages, -3, "user"))
         word = reply_word(reply, asked) if reply else None
