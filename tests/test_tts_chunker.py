@@ -58,6 +58,16 @@ def test_first_chunk_is_cut_as_soon_as_a_phrase_can_end_after_three_words() -> N
     assert chunk_all_ways("The capital of France is Paris.")[0] == "The capital of France"
 
 
+def test_the_first_chunk_never_ends_inside_a_name() -> None:
+    """Each chunk is voiced on its own: "the United | States" is heard "the United. Tates"."""
+    assert chunk_all_ways("The capital of the United States is Washington.")[0] == "The capital"
+    assert chunk_all_ways("I love New York City in the spring.")[0] == "I love New York City"
+    assert chunk_all_ways("The United States of America declared independence in 1776.")[0] == "The United States"
+    chunker = ClauseChunker()
+    pushed = [chunker.push(delta) for delta in ["The", " capital", " of", " France", " is"]]
+    assert pushed == [[], [], [], [], ["The capital of France"]]  # one word later: "France" could have begun a name
+
+
 def test_long_later_sentences_are_cut_at_clauses() -> None:
     text = ("Yes. The museum opens early on weekdays, but on Sundays it stays closed until noon, "
             "so plan your visit for Saturday.")
@@ -164,7 +174,7 @@ def test_flush_returns_the_rest_once_and_empty_text_gives_nothing() -> None:
 @given(
     words=st.lists(
         st.sampled_from(["Hi", "3.5", "1,000", "Dr.", "e.g.", "U.S.", "ok,", "yes.", "so...", "a", "the", "why?",
-                         "x@y.com", "https://a.io/b.c", "well;", "No.", "5", "p.m.", "Then", "\n", "-",
+                         "x@y.com", "https://a.io/b.c", "well;", "No.", "5", "p.m.", "Then", "\n", "-", "New", "York",
                          "“quote.”"]),
         min_size=1, max_size=40,
     ),
@@ -186,5 +196,5 @@ def test_chunks_keep_every_word_and_do_not_depend_on_how_the_stream_is_split(
 
 
 def test_a_reply_pushed_whole_is_cut_where_a_streamed_one_is() -> None:
-    text = "Hi " * 8 + "\n"  # the first clause ends only after the first chunk's cut
-    assert chunk_stream([text]) == chunk_stream(list(text)) == ["Hi Hi Hi", "Hi Hi Hi Hi Hi"]
+    text = "hi " * 8 + "\n"  # the first clause ends only after the first chunk's cut
+    assert chunk_stream([text]) == chunk_stream(list(text)) == ["hi hi hi", "hi hi hi hi hi"]

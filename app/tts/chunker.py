@@ -115,7 +115,7 @@ class ClauseChunker:
                     end, kind = found
                     # a forced cut came before this mark: a streamed reply was cut there already, so a
                     # reply pushed whole is cut there too
-                    if (forced := self._cut_without_mark(text[:i], first)) is not None:
+                    if (forced := self._cut_without_mark(text, first, upto=i)) is not None:
                         return forced
                     words = _count_words(text[:end])
                     if words and (kind == "sentence" or first or words >= self.min_clause_words):
@@ -126,15 +126,21 @@ class ClauseChunker:
             return None
         return self._cut_without_mark(text, first)
 
-    def _cut_without_mark(self, text: str, first: bool) -> int | None:
-        """Where ``text`` is cut without a mark: the first chunk soon (see the module's docstring), a later one
-        only once it is ``max_words`` long."""
-        if first and (soon := _first_phrase_end(text, self.first_min_words, self.first_max_words)) is not None:
-            return soon
-        return _forced_cut(text, self.first_max_words if first else self.max_words)
+    def _cut_without_mark(self, text: str, first: bool, upto: int | None = None) -> int | None:
+        """Where ``text`` (its words before ``upto``) is cut without a mark: the first chunk soon (see the module's
+        docstring), a later one only once it is ``max_words`` long."""
+        words = _complete_word_matches(text[:upto])
+        if first:
+            soon = _first_phrase_end(text, words[self.first_min_words - 1 : self.first_max_words])
+            if soon == _NEXT_WORD:
+                return None
+            if soon is not None:
+                return soon
+        return _forced_cut(text, words, self.first_max_words if first else self.max_words)
 
 
 _WAIT = ("wait", "")  # the next characters decide whether this is a boundary
+_NEXT_WORD = -1  # the next word decides whether a cut here splits a name
 
 
 def _boundary_at(text: str, i: int) -> tuple[int, str] | None:
@@ -173,23 +179,41 @@ def _ends_phrase(word: str) -> bool:
             and not word[-1:].isdigit())  # fmt: skip
 
 
-def _first_phrase_end(text: str, least: int, most: int) -> int | None:
-    """The end of the first complete word, from the ``least``-th to the ``most``-th, after which a cut leaves no
-    phrase hanging."""
-    for match in _complete_word_matches(text)[least - 1 : most]:
+def _splits_name(text: str, word: re.Match[str]) -> bool | None:
+    """A cut after ``word`` would split a name ("the United | States", "New | York"): a capitalised word with
+    another after it. A voice starts each chunk afresh, so a name cut in two is heard as two ("the United. Tates
+    is ..."). None while the next word has not begun."""
+    if not word[0].lstrip(_OPENERS)[:1].isupper():
+        return False
+    after = text[word.end() :]
+    following = after.lstrip()
+    if "\n" in after[: len(after) - len(following)]:
+        return False  # a line break ends the chunk there anyway
+    following = following.lstrip(_OPENERS)
+    return following[0].isupper() if following else None
+
+
+def _first_phrase_end(text: str, candidates: list[re.Match[str]]) -> int | None:
+    """The end of the first of ``candidates`` (complete words of ``text``) after which a cut leaves no phrase
+    hanging and no name split; ``_NEXT_WORD`` while that depends on a word still to come."""
+    for match in candidates:
         if _ends_phrase(match[0]) and not _inside_code(text[: match.end()]):
-            return match.end()
+            splits = _splits_name(text, match)
+            if splits is None:
+                return _NEXT_WORD
+            if not splits:
+                return match.end()
     return None
 
 
-def _forced_cut(text: str, limit: int) -> int | None:
-    """After ``limit`` complete words, cut at the last word boundary that does not leave a phrase hanging."""
-    matches = _complete_word_matches(text)
+def _forced_cut(text: str, matches: list[re.Match[str]], limit: int) -> int | None:
+    """After ``limit`` complete words (``matches``), cut at the last word boundary that leaves no phrase hanging
+    and splits no name."""
     if len(matches) < limit:
         return None
     candidates = [m for m in matches[:limit] if not _inside_code(text[:m.end()])]
     for match in reversed(candidates[max(limit // 2, 1) - 1:]):
-        if _ends_phrase(match[0]):
+        if _ends_phrase(match[0]) and _splits_name(text, match) is False:
             return match.end()
     return candidates[-1].end() if candidates else None
 
