@@ -11,7 +11,8 @@ from app.engine.notes import (AGE_NOTE, ANY_REPLY, BODY_NOTE, CALENDAR_NOTE, CLO
                               MESSAGE_NOTE, MUSIC_NOTE, NEVER_MIND_NOTE, NEWS_NOTE, ONE_RATE_NOTE, PERSON_NOTE, PURCHASE_NOTE,
                               QUIZ_NOTE, RATHER_NOTE, REMINDER_NOTE, SHORTER_NOTE, SLOWER_NOTE, SLOWEST_NOTE, STORY_NOTE,
                               SUGGEST_NOTE, VOICE_NOTE, WITHOUT_TOOLS, WRITE_NOTE, add_first, chance_note, follow_up_note,
-                              has_note, kept_note, name_note, repeat_note, said_notes, shorter_note, user_words)
+                              has_note, kept_note, name_note, pointing_note, repeat_note, said_notes, shorter_note,
+                              user_words)
 
 CLOCK = {"type": "function", "name": "get_current_time", "description": "The user's local date and time.",
          "parameters": {"type": "object", "properties": {}}}  # fmt: skip
@@ -463,6 +464,43 @@ def test_other_messages_after_a_question_get_no_question_in_full(before: str, fo
     assert follow_up_note(talk("And in a foot?")) is None
 
 
+@pytest.mark.parametrize(("asked", "said", "follow", "means"), [
+    ("What's the largest planet?", "Jupiter is the largest planet in our solar system.", "How far is it from the sun?",
+     'By "it" the user means Jupiter.'),
+    ("What is the closest star to Earth?", "The closest star to Earth is the Sun.", "How hot is it?",
+     'By "it" the user means the Sun.'),
+    ("What is the capital of Japan?", "The capital of Japan is Tokyo.", "How many people live there?",
+     'By "there" the user means Tokyo.'),
+    ("Which planet is known as the red planet?", "Mars is known as the Red Planet.", "How long is a day on it?",
+     'By "it" the user means Mars.'),
+    ("so what's the biggest country", "Russia is the biggest country in the world.", "What's its capital?",
+     'By "its" the user means Russia.'),
+])  # fmt: skip
+def test_a_question_about_what_the_last_answer_named_says_what_it_points_at(asked, said, follow, means) -> None:
+    conversation = talk(asked, said, follow)
+    note = pointing_note(conversation)
+    assert note is not None and note.says == means
+    noted = note.add(conversation)[-1]["content"]
+    assert user_words(noted) == follow and has_note(noted)
+
+
+@pytest.mark.parametrize(("asked", "said", "follow"), [
+    ("What is the capital of Japan?", "The capital of Japan is Tokyo.", "What time is it?"),  # "it" points at nothing
+    ("What is the capital of Japan?", "The capital of Japan is Tokyo.", "Is it raining?"),
+    ("What is the capital of Japan?", "The capital of Japan is Tokyo.", "Is it true?"),
+    ("What is the capital of Japan?", "The capital of Japan is Tokyo.", "I love it."),  # no question
+    ("What is the capital of Japan?", "The capital of Japan is Tokyo.", "Is Tokyo big? I heard it is."),  # named already
+    ("Who invented the telephone?", "Alexander Graham Bell invented the telephone.", "When did he do it?"),  # a person
+    ("What do you think of Paris?", "You must see the Eiffel Tower.", "Is it expensive?"),  # no thing asked for
+    ("What's the weather like?", "I can't check the weather from here.", "Is it cold?"),  # no name in the answer
+    ("What is the capital of France?", "Paris.",
+     "Can you tell me how many people live in it and what it is famous for and when it was founded?"),  # too long
+])  # fmt: skip
+def test_other_questions_get_nothing_pointed_at(asked: str, said: str, follow: str) -> None:
+    assert pointing_note(talk(asked, said, follow)) is None
+    assert pointing_note(talk("How far is it?")) is None
+
+
 async def test_a_follow_up_asked_in_full_gets_its_conversion_figure(tmp_path) -> None:
     """The unit conversion's figure (``conversion_hints``) reads the question in full; the conversation keeps the user's
     own words."""
@@ -652,6 +690,11 @@ async def test_a_reply_on_the_servers_prompt_gets_the_notes_and_one_on_the_clien
         assert NEWS_NOTE.note in await last_message_of_reply(rig, "I have a job interview tomorrow.", plain)
         assert STORY_NOTE.note in await last_message_of_reply(rig, "Tell me a ghost story.", plain)
         assert LIKES_NOTE.note in await last_message_of_reply(rig, "What's your favourite colour?", plain)
+        await last_message_of_reply(rig, "What is the capital of France?", plain)  # the fake engine's "Paris is the ..."
+        pointed = await last_message_of_reply(rig, "How many people live there?", plain)
+        assert pointed == 'How many people live there?\n\n(By "there" the user means Paris.)'
+        said_slower = await last_message_of_reply(rig, "Can you say it slower?", plain)  # the other note comes first
+        assert "more slowly" in said_slower and 'By "it"' not in said_slower
         said_again = await last_message_of_reply(rig, "Pardon?", plain)  # the fake engine's reply, "Paris is the ..."
         assert said_again.startswith("Pardon?") and said_again.endswith('word for word: "Paris is the capital of France.")')
         rig.engine.reply = "That's lovely! Do you enjoy baking bread? Are you human?"  # words other notes would take
@@ -706,6 +749,8 @@ def test_no_pattern_backtracks_without_end_on_its_own_words_said_over_and_over(s
         started = time.perf_counter()
         conversation = [{"role": "user", "content": "How many centimetres in an inch?"}, {"role": "assistant", "content": text},
                         {"role": "user", "content": text}]  # fmt: skip
-        add_first((*WITHOUT_TOOLS, *said_notes(conversation), *ANY_REPLY, SHORTER_NOTE, SUGGEST_NOTE, PERSON_NOTE), conversation)
+        pointing = pointing_note(conversation)
+        add_first((*WITHOUT_TOOLS, *said_notes(conversation), *ANY_REPLY, SHORTER_NOTE, SUGGEST_NOTE, PERSON_NOTE,
+                   *((pointing,) if pointing else ())), conversation)  # fmt: skip
         slowest = max(slowest, time.perf_counter() - started)
     assert slowest < 0.5, slowest

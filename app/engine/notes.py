@@ -19,11 +19,12 @@ answer ("What's your favourite colour?" -> "As an AI language model, I don't hav
 request to hear the last reply again that reply to say ("Pardon?" -> "I'm sorry, I can't answer that."), and "Never
 mind." an "Okay" ("Forget it." -> "I'm sorry, I can't provide that information."), and a correction of a misheard
 question to be answered ("No, I said Australia." -> "Sorry, I can't check the capital of Australia from here."). A
-follow-up that changes one part of the last question gets it asked in full ("And in a foot?"), a request for the last
-answer shorter or doubt of it ("Are you sure?") the answer again, a coin, dice or number asked for the one the server
-drew, a question about a life it has not ("Do you ever sleep?" -> "Yes, I sleep.") a program's answer, and a quiz or
-"Would you rather ...?" the first words of playing along. The patterns know the common forms only; a message they miss
-is answered as before.
+follow-up that changes one part of the last question gets it asked in full ("And in a foot?"), an "it" that points at
+what the last answer named that name ("How far is it from the sun?" after Jupiter), a request for the last answer
+shorter or doubt of it ("Are you sure?") the answer again, a coin, dice or number asked for the one the server drew, a
+question about a life it has not ("Do you ever sleep?" -> "Yes, I sleep.") a program's answer, and a quiz or "Would
+you rather ...?" the first words of playing along. The patterns know the common forms only; a message they miss is
+answered as before.
 """
 
 from __future__ import annotations
@@ -34,7 +35,7 @@ from dataclasses import dataclass
 
 from app.engine.conversions import NUMBER_WORDS, conversion, without_conversion_hint
 from app.engine.prompt import texts_of
-from app.engine.spelling import NAME_KIND, NAME_KINDS, given_name, without_spelling_hint
+from app.engine.spelling import NAME_KIND, NAME_KINDS, given_name, reply_word, without_spelling_hint
 
 
 def _plain(text: str) -> str:
@@ -107,6 +108,9 @@ def _without_notes(content: str) -> str:
         content = words
     words, noted, _ = content.partition(f"\n\n({_IN_FULL}")
     if noted and _FOLLOW_UP.search(_plain(words)):
+        content = words
+    words, noted, _ = content.partition(f"\n\n({_MEANS}")
+    if noted and _POINTS.search(_plain(words)):
         content = words
     for start in _SAY_AGAIN_STARTS:
         words, noted, _ = content.partition(start)
@@ -683,6 +687,44 @@ def follow_up_note(messages: list[dict], *, figures: bool = True) -> Note | None
         return None
     figure = conversion(question) if figures else None
     return Note(_FOLLOW_UP, f'{_IN_FULL}"{question}"' + (f" Worked out: {figure}" if figure else ""))
+
+
+# A question that points with "it" or "there" at what the last answer named ("How far is it from the sun?" after "Jupiter is
+# the largest planet."), which the model took for something else ("The average distance from the Sun to Earth is about 93
+# million miles.") (docs/benchmarks.md, "Said again"). Only after a question that asks what or which thing (its answer is
+# the name; after "Who invented the telephone?" "When did he do it?" points elsewhere), for a short question, and not
+# where "it" points at nothing ("What time is it?", "Is it raining?").
+_POINTS = re.compile(r"\b(?P<it>it|its)\b|\b(?P<there>there)[?.!]*$", re.I)
+_POINTS_AT_NOTHING = re.compile(
+    r"\bwhat (?:time|day|date|month|year|season) is it\b|\bis it (?:the )?weekend\b|\bhow(?:'s| is| was) it going\b"
+    r"|\bis it (?:true|right|correct|so|ok|okay)\b|\b(?:rain|snow|sunny|cloudy|windy|foggy|stormy)",
+    re.I,
+)
+_NAMES_A_THING = re.compile(
+    r"^(?:(?:so|and|ok|okay)[,]? )*(?:what|which)(?:'s| is| was| are| were|(?: \w+)? (?:is|was|are|were)\b)", re.I
+)
+_MOST_WORDS = 12
+_MEANS = 'By "'
+
+
+def pointing_note(messages: list[dict]) -> Note | None:
+    """For a newest user message that asks about what the last answer named with "it" or "there", what that is: the
+    first name the last answer brought (``spelling.reply_word``)."""
+    content = newest_user_text(messages)
+    text = _plain(content) if content is not None else ""
+    points = _POINTS.search(text)
+    if (points is None or len(text.split()) > _MOST_WORDS or not _QUESTION.search(text)
+            or _POINTS_AT_NOTHING.search(text)):  # fmt: skip
+        return None
+    asked, said = texts_of(messages[:-1], "user")[-1:], texts_of(messages[:-1], "assistant")[-1:]
+    if not asked or not said or not _NAMES_A_THING.search(_plain(asked[0])):
+        return None
+    name = reply_word(said[0], asked[0])
+    if name is None or name.lower() in text.lower():
+        return None
+    if re.search(rf"\bthe {re.escape(name)}\b", said[0], re.I):
+        name = f"the {name}"  # "the Sun", "the Pacific Ocean"
+    return Note(_POINTS, f'{_MEANS}{(points["it"] or points["there"]).lower()}" the user means {name}.')
 
 
 def said_notes(messages: list[dict], *, figures: bool = True) -> tuple[Note, ...]:
