@@ -326,7 +326,8 @@ def test_joining_checks_the_joined_checksum(tmp_path: Path) -> None:
 def test_a_damaged_split_llm_is_rejected_before_converting(settings: Settings, tmp_path: Path) -> None:
     llm = sources.packaged_llm(QWEN)
     source = _fake_split_gguf(tmp_path, llm.install)
-    source.parts[2].write_bytes(source.parts[2].read_bytes()[:-1] + b"\x00")
+    last = source.parts[2].read_bytes()
+    source.parts[2].write_bytes(last[:-1] + bytes([last[-1] ^ 0x01]))  # a changed byte (a random one may already be 0)
     model_dir = tmp_path / "models"
     local = settings.model_copy(update={"model_dir": model_dir, "asr_model": "small", "llm_model": QWEN})
     with pytest.raises(ModelPreparationError) as error:
