@@ -261,7 +261,9 @@ class Settings(BaseSettings):
         True,
         description="Give the model the letters of a word the user asks how to spell (the model reads words as "
         "multi-letter tokens and cannot see them), or of their own name as they gave it earlier ('My name is Anna.'), "
-        "added to that question in the reply's prompt.",
+        "or of the word just heard ('Can you spell that?'), and with a question that counts a word's letters ('How "
+        "many r's are in strawberry?') their count, added to that question in the reply's prompt (docs/benchmarks.md, "
+        "'Spelling').",
     )
     conversion_hints: bool = Field(
         True,

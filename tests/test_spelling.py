@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from app.bench.quality import spelled_words
-from app.engine.spelling import (asked_word, given_name, letters, my_name_asked, reply_word, that_asked, with_spelling_hint,
-                                 without_spelling_hint)
+from app.engine.spelling import (asked_word, counted, given_name, letters, my_name_asked, reply_word, that_asked,
+                                 with_spelling_hint, without_spelling_hint)
 
 
 @pytest.mark.parametrize(
@@ -159,6 +159,34 @@ def test_spell_that_gets_the_letters_of_the_word_the_last_reply_brought() -> Non
     assert with_spelling_hint(said[-1:]) == said[-1:]  # no reply before it: no word
     system = {"role": "system", "content": "What is the capital of Australia?"}  # no question of the user's
     assert "A-U-S-T-R-A-L-I-A" in with_spelling_hint([system, *said[1:]])[-1]["content"]  # the reply's first name
+
+
+@pytest.mark.parametrize(("question", "word", "count"), [
+    ("How many letters are in the word banana?", "banana", "6 letters"),
+    ("How many letters does banana have?", "banana", "6 letters"),
+    ("How many r's are in strawberry?", "strawberry", "the letter R 3 times"),
+    ("how many Rs in strawberry", "strawberry", "the letter R 3 times"),
+    ("How many times does the letter s appear in Mississippi?", "Mississippi", "the letter S 4 times"),
+    ("How many z's are in pizza, please?", "pizza", "the letter Z 2 times"),
+    ("How many q's are in apple?", "apple", "the letter Q 0 times"),
+    ("How many vowels are in elephant?", "elephant", "3 vowels"),
+    ("How many consonants are in rhythm?", "rhythm", "6 consonants"),
+    ('How many letters are in "Canberra"?', "Canberra", "8 letters"),
+])  # fmt: skip
+def test_a_question_counting_a_words_letters_gets_them_counted(question: str, word: str, count: str) -> None:
+    assert counted(question) == (word, count)
+    hinted = with_spelling_hint([{"role": "user", "content": question}])[-1]["content"]
+    assert hinted.startswith(question) and f'"{word}" is spelled {letters(word)}: {count}.' in hinted
+    assert without_spelling_hint(hinted) == question
+
+
+@pytest.mark.parametrize("question", [
+    "How many letters are in the alphabet?", "How many letters are in my name?", "How many people are in China?",
+    "How many letters are in recieve?", "How many letters did you send?", "How many is are in the box?",
+])  # fmt: skip
+def test_other_questions_get_nothing_counted(question: str) -> None:
+    assert counted(question) is None
+    assert with_spelling_hint([{"role": "user", "content": question}])[-1]["content"] == question
 
 
 def test_runs_of_white_space_reach_the_patterns_as_single_spaces() -> None:

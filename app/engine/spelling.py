@@ -8,6 +8,7 @@ as the user wrote it) gets its letters: "How do you spell seperate?" must not ha
 "How do you spell my name?" gets the letters of the name the user gave earlier in the conversation ("My name is
 Anna."), which the model otherwise said back whole ("Anna is spelled 'Anna'."), and "Can you spell that?" those of the
 name or quoted word the last reply brought ("The capital of Australia is Canberra." -> "Yes, I can spell "Canberra".").
+A question that counts a word's letters ("How many r's are in strawberry?") gets them counted beside the letters.
 """
 
 from __future__ import annotations
@@ -210,8 +211,43 @@ def letters(name: str) -> str:
     return " ".join(marks.get(p) or "-".join(c.upper() if len(c.upper()) == 1 else c for c in p) for p in pieces)
 
 
+# How many letters a word has, or of one letter, or vowels ("How many letters are in banana?", "How many r's are in
+# strawberry?"): the model, which never sees the letters, said 5 for banana and 4 or 5 for strawberry's r's (4 of 4
+# wrong; docs/benchmarks.md, "Spelling"). Counted here, beside the letters.
+_COUNTED = r"(?P<what>letters|vowels|consonants|(?:(?:of )?(?:the )?letter )?(?P<letter>[a-z])(?:['’]?s)?)"
+_COUNTED_WORD = rf"(?:the (?:word|name) )?(?P<open>[{_OPEN}])?(?P<word>{_WORD})(?(open)[{_CLOSE}])"
+_COUNT_ASKED = (  # each form apart: a pattern names a group once
+    re.compile(rf"\bhow many {_COUNTED} (?:(?:are|is) )?(?:there )?in {_COUNTED_WORD}(?=[?.!,]|$| please)", re.I),
+    re.compile(rf"\bhow many {_COUNTED} (?:does|do) {_COUNTED_WORD} (?:have|contain|has)\b", re.I),
+    re.compile(rf"\bhow many times does {_COUNTED} (?:appear|occur|come up|show up) in {_COUNTED_WORD}(?=[?.!,]|$| please)",
+               re.I),
+)
+_VOWELS = "aeiou"
+
+
+def counted(text: str) -> tuple[str, str] | None:
+    """For a question that asks how many letters (or of which letter, or vowels) a word has, the word and the count in
+    words ("6 letters", "the letter R 3 times"); else None."""
+    text = " ".join(text.split())
+    asked = next((found for pattern in _COUNT_ASKED if (found := pattern.search(text))), None)
+    if asked is None or _a_name(asked["word"], asked.end(), text, quoted=bool(asked["open"])) is None:
+        return None
+    word, letter = asked["word"], asked["letter"]
+    letters_of = [c.lower() for c in word if c.isalpha()]
+    if letter:
+        n = letters_of.count(letter.lower())
+        return word, f"the letter {letter.upper()} {n} {'time' if n == 1 else 'times'}"
+    kind = asked["what"].lower()
+    if kind == "letters":
+        return word, f"{len(letters_of)} letters"
+    n = sum((c in _VOWELS) == (kind == "vowels") for c in letters_of)
+    return word, f"{n} {kind[:-1] if n == 1 else kind}"
+
+
 _HINT = '\n\n(The word "{word}" is spelled {letters}. Answer by saying these letters.)'
-_HINT_START, _HINT_END = _HINT.split("{word}")[0], _HINT.split("{letters}")[1]
+_COUNT_HINT = '\n\n(The word "{word}" is spelled {letters}: {count}. Say that number in a short sentence.)'
+_HINT_START = _HINT.split("{word}")[0]
+_HINT_ENDS = (_HINT.split("{letters}")[1], _COUNT_HINT.split("{count}")[1])
 
 
 def with_spelling_hint(messages: list[dict]) -> list[dict]:
@@ -224,9 +260,12 @@ def with_spelling_hint(messages: list[dict]) -> list[dict]:
     if word is None and that_asked(messages[-1]["content"]):
         reply, asked = (_message_text(messages, -2, "assistant"), _message_text(messages, -3, "user"))
         word = reply_word(reply, asked) if reply else None
-    if word is None:
+    if word is not None:
+        hint = _HINT.format(word=word, letters=letters(word))
+    elif (count := counted(messages[-1]["content"])) is not None:
+        hint = _COUNT_HINT.format(word=count[0], letters=letters(count[0]), count=count[1])
+    else:
         return messages
-    hint = _HINT.format(word=word, letters=letters(word))
     return [*messages[:-1], {**messages[-1], "content": messages[-1]["content"] + hint}]
 
 
@@ -239,4 +278,4 @@ def _message_text(messages: list[dict], index: int, role: str) -> str:
 def without_spelling_hint(content: str) -> str:
     """A user message's content without the letters ``with_spelling_hint`` added."""
     start = content.rfind(_HINT_START)
-    return content[:start] if start >= 0 and content.endswith(_HINT_END) else content
+    return content[:start] if start >= 0 and content.endswith(_HINT_ENDS) else content
