@@ -269,8 +269,9 @@ class Settings(BaseSettings):
         True,
         description="Give the model the worked-out figure of a unit conversion the user asks for ('How many centimetres "
         "are in 2 metres?' -> '2 metres = 200 centimetres.'; the model answered '100 centimetres in 1 metre') or a "
-        "temperature in another scale (read out as a formula otherwise), added to that question in the reply's prompt "
-        "(docs/benchmarks.md, 'Conversions').",
+        "temperature in another scale (read out as a formula otherwise), and the answer to a sum, a comparison of two "
+        "numbers or a question about a number ('What's 2 to the power of 10?' -> '1000000000' otherwise, 'Is 21 a prime "
+        "number?' -> 'Yes'), added to that question in the reply's prompt (docs/benchmarks.md, 'Conversions', 'Sums').",
     )
 
     # --- speech in ---

@@ -7,13 +7,16 @@ in 1 metre.", and "How many weeks are in 2 years?" gets "52" (a third of such qu
 keeps the user's own words. Only units of one kind with a fixed factor are converted (time, length, mass, volume of
 the metric system): "How many days are in a month?" has no one answer, and gets no figure. Temperatures have a formula,
 which the model read out step by step ("... you can use the formula: Celsius = (Fahrenheit - 32) * 5/9. Plugging in
-100, ...") or got wrong ("300 Kelvin is equivalent to 273.15 degrees Celsius."), and get their figure too.
+100, ...") or got wrong ("300 Kelvin is equivalent to 273.15 degrees Celsius."), and get their figure too, as a sum
+said aloud gets its answer (``app.engine.arithmetic``).
 """
 
 from __future__ import annotations
 
 import re
 from fractions import Fraction
+
+from app.engine.arithmetic import NUMBER_WORDS, worked_out
 
 # each unit's size in its kind's base unit; a name's plural is its name + "s" unless listed
 _UNITS: dict[str, dict[str, Fraction]] = {
@@ -52,12 +55,6 @@ def _names() -> dict[str, tuple[str, str]]:
 
 
 _NAMES = _names()
-# a whole number said as words, as a question says one ("between one and ten", "twenty metres")
-NUMBER_WORDS = {word: value for value, word in enumerate(
-    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen"
-    " eighteen nineteen twenty".split())} | {"thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70,
-                                              "eighty": 80, "ninety": 90, "a hundred": 100, "one hundred": 100,
-                                              "a thousand": 1000, "one thousand": 1000}  # fmt: skip
 # and an amount of a unit: "a", "half a", "a quarter of an" too
 _NUMBER_WORDS = NUMBER_WORDS | {"a": 1, "an": 1, "half a": Fraction(1, 2), "half an": Fraction(1, 2),
                                 "a half": Fraction(1, 2), "a quarter of a": Fraction(1, 4), "a quarter of an": Fraction(1, 4)}
@@ -147,15 +144,21 @@ def _unit_name(unit: str, value: Fraction) -> str:
     return unit if value == 1 else _PLURALS.get(unit, unit + "s")
 
 
+def figure(text: str) -> str | None:
+    """The worked-out figure ``text`` asks for: a unit conversion's or a temperature's, or a sum's
+    (``app.engine.arithmetic``)."""
+    return conversion(text) or worked_out(text)
+
+
 _HINT = "\n\n({conversion})"
 _HINT_START = "\n\n("
 
 
 def with_conversion_hint(messages: list[dict]) -> list[dict]:
-    """``messages`` with the figure added to the last one when it is a user message asking for a unit conversion."""
+    """``messages`` with the figure added to the last one when it is a user message asking for one (:func:`figure`)."""
     if not messages or messages[-1].get("role") != "user" or not isinstance(messages[-1].get("content"), str):
         return messages
-    said = conversion(messages[-1]["content"])
+    said = figure(messages[-1]["content"])
     if said is None or messages[-1]["content"].endswith(_HINT.format(conversion=said)):
         return messages
     return [*messages[:-1], {**messages[-1], "content": messages[-1]["content"] + _HINT.format(conversion=said)}]
@@ -167,4 +170,4 @@ def without_conversion_hint(content: str) -> str:
     if start < 0 or not content.endswith(")"):
         return content
     words = content[:start]
-    return words if _HINT.format(conversion=conversion(words) or "") == content[start:] else content
+    return words if _HINT.format(conversion=figure(words) or "") == content[start:] else content

@@ -33,7 +33,8 @@ import random
 import re
 from dataclasses import dataclass
 
-from app.engine.conversions import NUMBER_WORDS, conversion, without_conversion_hint
+from app.engine.arithmetic import NUMBER_WORDS
+from app.engine.conversions import conversion, without_conversion_hint
 from app.engine.prompt import texts_of
 from app.engine.spelling import NAME_KIND, NAME_KINDS, given_name, reply_word, without_spelling_hint
 

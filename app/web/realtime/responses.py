@@ -77,7 +77,7 @@ class Responses:
         """The chat messages of a reply: the conversation so far (or ``context``), plus ``extra_user``. A session on the
         server's own system prompt gets ``limits_prompt`` after it where the reply (``tool_use``: the session's unless
         given) has no tools. With ``hints``, a newest user message that asks how a word is spelled gets the word's
-        letters (``spelling_hints``), one that asks for a unit conversion its figure (``conversion_hints``), and one the
+        letters (``spelling_hints``), one that asks for a unit conversion or a sum its figure (``conversion_hints``), and one the
         model answers "Yes" by habit the answer to say and one asking for a suggestion the word to suggest, where the
         session is on the server's own system prompt (``answer_hints``, ``app/engine/notes.py``); none where the
         response brings its own ``instructions`` (a task of the client's, not an answer)."""

@@ -1,0 +1,265 @@
+"""The answer to a sum said aloud, worked out and written into the question for the model.
+
+The 1.5B does most sums a person asks a voice, and gets some of them wrong with the same confidence: "2 to the power
+of 10 is 1000000000.", "23 times 47 equals 1121.", "0.11 is bigger than 0.9.", and, asked a question whose answer is
+no, "Yes, 21 is a prime number." (docs/benchmarks.md, "Sums"). As a unit question gets its figure
+(``app.engine.conversions``), a question that is only a sum ("What's 23 times 47?", "What is the square root of
+225?", "How much is 15 percent of 80?"), a comparison of two numbers ("Which is bigger, 0.9 or 0.11?") or a question
+about a number ("Is 21 a prime number?", "Is 2028 a leap year?") gets the worked-out answer beside it. The whole
+question must be the sum: "What is 9/11?" (no spaces around the slash), "What's 50-50?" or "What's 5 times the legs
+of a spider?" get nothing.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from fractions import Fraction
+
+# a whole number said as words, as a question says one ("between one and ten", "twenty metres")
+NUMBER_WORDS = {word: value for value, word in enumerate(
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen"
+    " eighteen nineteen twenty".split())} | {"thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70,
+                                              "eighty": 80, "ninety": 90, "a hundred": 100, "one hundred": 100,
+                                              "a thousand": 1000, "one thousand": 1000}  # fmt: skip
+_LARGEST = 10**15  # beyond this a figure is no longer something to say
+_MOST_TOKENS = 24  # "What's one thousand two hundred and five minus 3 squared times the square root of 16?" has 17
+_UNITS = {word: value for word, value in NUMBER_WORDS.items() if " " not in word}
+_SCALES = {"hundred": 100, "thousand": 1000, "million": 10**6, "billion": 10**9}
+_DIGITS = re.compile(r"\d+(?:,\d{3})*(?:\.\d+)?|\.\d+")
+_TOKEN = re.compile(rf"{_DIGITS.pattern}|[a-z]+|[-+*×x÷/^%]", re.I)
+# the words before and after a sum: "What's ...?", "Can you work out ...?", "... equal to?"
+_LEAD = re.compile(
+    r"^(?:(?:hey|ok|okay|so|um|and|quick question)[,.!]? )*(?:(?:can|could|would) (?:you|u) (?:please )?|please )?"
+    r"(?:what(?:'s| is| does)|whats|how much is|calculate|compute|work out|figure out|tell me|do you know) ",
+    re.I,
+)
+_TAIL = re.compile(r"(?: (?:equal to|equals?|make|come to))?(?:,? please)?[?.!]*$", re.I)
+_BINARY = {  # an operator's words, to (its precedence, its function)
+    ("plus",): (1, lambda a, b: a + b), ("+",): (1, lambda a, b: a + b), ("add",): (1, lambda a, b: a + b),
+    ("minus",): (1, lambda a, b: a - b), ("-",): (1, lambda a, b: a - b), ("take", "away"): (1, lambda a, b: a - b),
+    ("times",): (2, lambda a, b: a * b), ("x",): (2, lambda a, b: a * b), ("*",): (2, lambda a, b: a * b),
+    ("×",): (2, lambda a, b: a * b), ("multiplied", "by"): (2, lambda a, b: a * b),
+    ("divided", "by"): (2, lambda a, b: a / b), ("over",): (2, lambda a, b: a / b), ("/",): (2, lambda a, b: a / b),
+    ("÷",): (2, lambda a, b: a / b), ("percent", "of"): (2, lambda a, b: a * b / 100),
+    ("%", "of"): (2, lambda a, b: a * b / 100),
+}  # fmt: skip
+_PREFIX = {  # before a number: what is done to it
+    ("the", "square", "root", "of"): "sqrt", ("square", "root", "of"): "sqrt", ("the", "cube", "root", "of"): "cbrt",
+    ("cube", "root", "of"): "cbrt", ("half", "of"): Fraction(1, 2), ("a", "half", "of"): Fraction(1, 2),
+    ("a", "third", "of"): Fraction(1, 3), ("a", "quarter", "of"): Fraction(1, 4), ("double",): Fraction(2),
+    ("twice",): Fraction(2), ("triple",): Fraction(3),
+}  # fmt: skip
+_DONE_TO_A_NUMBER = re.compile(r"\b(?:squared|cubed|power|root|half|third|quarter|double|twice|triple)\b|\^", re.I)
+_NUMBER = rf"(?:minus |negative |-)?(?:{_DIGITS.pattern}|(?:[a-z]+(?:[ -][a-z]+){{0,4}}?))"
+_BIGGER = {"bigger": ">", "larger": ">", "greater": ">", "higher": ">", "more": ">", "smaller": "<", "less": "<",
+           "lower": "<", "fewer": "<"}  # fmt: skip
+_COMPARED = (
+    re.compile(rf"^which (?:number |one )?is (?P<cmp>{'|'.join(_BIGGER)})[,:]? (?P<a>{_NUMBER}) or (?P<b>{_NUMBER})$", re.I),
+    re.compile(rf"^is (?P<a>{_NUMBER}) (?P<cmp>{'|'.join(_BIGGER)}) than (?P<b>{_NUMBER})$", re.I),
+)
+_PROPERTY = re.compile(
+    rf"^is (?P<n>{_NUMBER}) (?:(?:a|an) )?(?:(?P<prime>prime)|(?P<parity>even|odd)|(?:perfect )?(?P<square>square))"
+    r"(?: number)?$|^is (?P<year>\d{4}) a leap year$",
+    re.I,
+)
+
+
+def worked_out(text: str) -> str | None:
+    """The answer to the sum, comparison or question about a number that ``text`` is, as a sentence in the user's
+    words ("23 times 47 = 1,081.", "0.9 is bigger than 0.11.", "21 is not a prime number: 3 times 7 = 21."); else
+    None."""
+    text = " ".join(text.replace("’", "'").split())
+    lead = _LEAD.match(text)
+    question = _TAIL.sub("", text[lead.end() if lead else 0 :])
+    if not question:
+        return None
+    if said := _compared(question) or _property(question):
+        return said
+    if lead is None or (value := _evaluate(question)) is None:
+        return None
+    return f"Worked out: {question} = {_said(value)}."
+
+
+def _compared(question: str) -> str | None:
+    for pattern in _COMPARED:
+        if found := pattern.match(question):
+            a, b = _number(found["a"]), _number(found["b"])
+            if a is None or b is None:
+                return None
+            if a == b:
+                return f"{found['a']} and {found['b']} are equal."
+            word = found["cmp"].lower()
+            first, second = (found["a"], found["b"]) if (a > b) == (_BIGGER[word] == ">") else (found["b"], found["a"])
+            return f"{first} is {word} than {second}."
+    return None
+
+
+def _property(question: str) -> str | None:
+    found = _PROPERTY.match(question)
+    if found is None:
+        return None
+    if found["year"]:
+        year = int(found["year"])
+        leap = year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)
+        why = "" if year % 100 or not year % 400 else ": a century year is one only when it divides by 400"
+        return f"{year} is {'a' if leap else 'not a'} leap year{why}."
+    n = _number(found["n"])
+    if n is None or n.denominator != 1 or abs(n) > _LARGEST:
+        return None
+    n, said = int(n), found["n"]
+    if found["parity"]:
+        return f"{said} is {'even' if n % 2 == 0 else 'odd'}."
+    if found["square"]:
+        root = math.isqrt(n) if n >= 0 else -1
+        return f"{said} is a square number: {root} times {root}." if root * root == n else f"{said} is not a square number."
+    if n < 2:
+        return f"{said} is not a prime number."
+    factor = next((f for f in range(2, math.isqrt(n) + 1) if n % f == 0), None) if n < 10**12 else None
+    if factor is None:
+        return f"{said} is a prime number." if n < 10**12 else None
+    return f"{said} is not a prime number: {factor} times {_said(Fraction(n // factor))} = {said}."
+
+
+def _number(said: str) -> Fraction | None:
+    """A number as said ("0.9", "1,024", "twenty five", "minus three"), else None."""
+    tokens = _TOKEN.findall(said.replace("-", " - ") if not _DIGITS.fullmatch(said.lstrip("-")) else said)
+    value, rest = _read_number(tokens)
+    return value if value is not None and not rest else None
+
+
+def _read_number(tokens: list[str]) -> tuple[Fraction | None, list[str]]:
+    """The number at the start of ``tokens`` and the tokens after it."""
+    sign = 1
+    while tokens and tokens[0].lower() in ("minus", "negative", "-"):
+        sign, tokens = -sign, tokens[1:]
+    if tokens and _DIGITS.fullmatch(tokens[0]):
+        return sign * Fraction(tokens[0].replace(",", "")), tokens[1:]
+    total = current = 0
+    used = 0
+    for i, token in enumerate(tokens):
+        word = token.lower()
+        if word in _UNITS:
+            current += _UNITS[word]
+        elif word == "a" and i + 1 < len(tokens) and tokens[i + 1].lower() in _SCALES and not used:
+            current = 1
+        elif word in _SCALES and (current or used):
+            scale = _SCALES[word]
+            if scale == 100:
+                current *= 100
+            else:
+                total, current = total + current * scale, 0
+        elif word == "and" and used and i + 1 < len(tokens) and tokens[i + 1].lower() in _UNITS:
+            continue
+        elif word == "-":
+            continue
+        else:
+            break
+        used = i + 1
+    if not used:
+        return None, tokens
+    return Fraction(sign * (total + current)), tokens[used:]
+
+
+def _evaluate(question: str) -> Fraction | None:
+    """The value of a sum of numbers and operator words, with times and divided by before plus and minus; None where
+    ``question`` is anything else or has no operator."""
+    tokens = _TOKEN.findall(question)
+    if len(tokens) > _MOST_TOKENS or "".join(tokens) != question.replace(" ", "") or not _spaced(question):
+        return None  # longer than a sum said aloud, or words or marks the sum has no place for
+    values: list[Fraction] = []
+    operators: list[tuple[int, object]] = []
+    while True:
+        value, tokens = _operand(tokens)
+        if value is None:
+            return None
+        values.append(value)
+        if not tokens:
+            break
+        found = next(((words, op) for words, op in _BINARY.items() if [t.lower() for t in tokens[: len(words)]] == list(words)),
+                     None)
+        if found is None:
+            return None
+        words, op = found
+        tokens = tokens[len(words):]
+        while operators and operators[-1][0] >= op[0]:
+            _apply(values, operators.pop())
+        operators.append(op)
+    if not operators and not _DONE_TO_A_NUMBER.search(question):
+        return None  # a number alone ("What's 7?")
+    try:
+        while operators:
+            _apply(values, operators.pop())
+    except (ZeroDivisionError, OverflowError, ValueError):
+        return None
+    value = values[0]
+    return value if abs(value) <= _LARGEST else None
+
+
+def _spaced(question: str) -> bool:
+    """A slash or hyphen between digits without spaces is a date or a phrase ("9/11", "50-50", "24/7"), not a sum."""
+    return re.search(r"\d[/-]\d", question) is None
+
+
+def _apply(values: list[Fraction], op: tuple[int, object]) -> None:
+    b, a = values.pop(), values.pop()
+    values.append(op[1](a, b))  # type: ignore[operator]
+
+
+def _operand(tokens: list[str]) -> tuple[Fraction | None, list[str]]:
+    """A number with what is done to it before ("the square root of", "half of") and after ("squared", "to the power
+    of 3")."""
+    lowered = [t.lower() for t in tokens]
+    for words, does in _PREFIX.items():
+        if lowered[: len(words)] == list(words):
+            value, rest = _operand(tokens[len(words):])
+            if value is None:
+                return None, rest
+            if does == "sqrt":
+                return _root(value, 2), rest
+            if does == "cbrt":
+                return _root(value, 3), rest
+            return value * does, rest  # type: ignore[operator]
+    value, tokens = _read_number(tokens)
+    if value is None:
+        return None, tokens
+    while tokens:
+        lowered = [t.lower() for t in tokens]
+        if lowered[0] == "squared":
+            value, tokens = value**2, tokens[1:]
+        elif lowered[0] == "cubed":
+            value, tokens = value**3, tokens[1:]
+        elif lowered[:4] == ["to", "the", "power", "of"] or lowered[:1] == ["^"]:
+            exponent, tokens = _read_number(tokens[4 if lowered[0] == "to" else 1:])
+            if exponent is None or exponent.denominator != 1 or abs(exponent) > 64 or abs(value) > 10**6:
+                return None, tokens
+            value = value ** int(exponent) if value or exponent >= 0 else None  # type: ignore[assignment]
+            if value is None:
+                return None, tokens
+        elif lowered[0] == "%" and lowered[1:2] != ["of"]:
+            value, tokens = value / 100, tokens[1:]
+        else:
+            break
+        if abs(value) > _LARGEST:
+            return None, tokens
+    return value, tokens
+
+
+def _root(value: Fraction, degree: int) -> Fraction | None:
+    if value < 0 and degree == 2:
+        return None
+    root = round(abs(float(value)) ** (1 / degree)) * (1 if value >= 0 else -1)
+    if Fraction(root) ** degree == value:
+        return Fraction(root)
+    return Fraction(abs(float(value)) ** (1 / degree) * (1 if value >= 0 else -1))
+
+
+def _said(value: Fraction) -> str:
+    """A figure as a voice says it: "1,081", "12.5", "about 33.33", "minus 4"."""
+    sign = "minus " if value < 0 else ""
+    value = abs(value)
+    if value.denominator == 1:
+        return f"{sign}{value.numerator:,}"
+    if (value * 10**6).denominator == 1:
+        return f"{sign}{float(value):,.6f}".rstrip("0").rstrip(".")
+    return f"{sign}about {float(value):,.4g}" if value >= 1 else f"{sign}about {float(value):.4g}"

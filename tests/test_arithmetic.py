@@ -1,0 +1,83 @@
+"""The answer to a sum said aloud (app.engine.arithmetic), and its place beside the question."""
+
+from __future__ import annotations
+
+import pytest
+
+from app.engine.arithmetic import worked_out
+from app.engine.conversions import with_conversion_hint, without_conversion_hint
+
+
+@pytest.mark.parametrize(("question", "said"), [
+    ("What's 23 times 47?", "Worked out: 23 times 47 = 1,081."),
+    ("What is 12.5 times 8?", "Worked out: 12.5 times 8 = 100."),
+    ("What's 1234 plus 5678?", "Worked out: 1234 plus 5678 = 6,912."),
+    ("what is 2+2", "Worked out: 2+2 = 4."),
+    ("What's 10 - 3?", "Worked out: 10 - 3 = 7."),
+    ("What's minus 5 plus 3?", "Worked out: minus 5 plus 3 = minus 2."),
+    ("What is 100 divided by 8?", "Worked out: 100 divided by 8 = 12.5."),
+    ("What's 100 divided by 3?", "Worked out: 100 divided by 3 = about 33.33."),
+    ("What is 2 plus 3 times 4?", "Worked out: 2 plus 3 times 4 = 14."),  # times before plus
+    ("How much is 15 percent of 80?", "Worked out: 15 percent of 80 = 12."),
+    ("What's 10% of 50?", "Worked out: 10% of 50 = 5."),
+    ("What's 2 to the power of 10?", "Worked out: 2 to the power of 10 = 1,024."),
+    ("What's 2 ^ 8?", "Worked out: 2 ^ 8 = 256."),
+    ("What is fifteen squared?", "Worked out: fifteen squared = 225."),
+    ("What's 3 cubed?", "Worked out: 3 cubed = 27."),
+    ("What's the square root of 225?", "Worked out: the square root of 225 = 15."),
+    ("What's the square root of 2?", "Worked out: the square root of 2 = about 1.414."),
+    ("What's the cube root of 27?", "Worked out: the cube root of 27 = 3."),
+    ("What's half of 250?", "Worked out: half of 250 = 125."),
+    ("What's double 36?", "Worked out: double 36 = 72."),
+    ("What's twenty-five times four?", "Worked out: twenty-five times four = 100."),
+    ("What's a hundred divided by four?", "Worked out: a hundred divided by four = 25."),
+    ("What is one thousand two hundred and five minus five?",
+     "Worked out: one thousand two hundred and five minus five = 1,200."),
+    ("What does 7 times 8 equal?", "Worked out: 7 times 8 = 56."),
+    ("Can you work out 45 divided by 4, please?", "Worked out: 45 divided by 4 = 11.25."),
+    ("Which is bigger, 0.9 or 0.11?", "0.9 is bigger than 0.11."),
+    ("Which is smaller, 0.5 or 0.45?", "0.45 is smaller than 0.5."),
+    ("Is nine bigger than eleven?", "eleven is bigger than nine."),
+    ("Which is bigger, 0.5 or 0.50?", "0.5 and 0.50 are equal."),
+    ("Is 21 a prime number?", "21 is not a prime number: 3 times 7 = 21."),
+    ("Is 17 prime?", "17 is a prime number."),
+    ("Is 1 a prime number?", "1 is not a prime number."),
+    ("Is seven an odd number?", "seven is odd."),
+    ("Is 9 a square number?", "9 is a square number: 3 times 3."),
+    ("Is 10 a perfect square?", "10 is not a square number."),
+    ("Is 2028 a leap year?", "2028 is a leap year."),
+    ("Is 1900 a leap year?", "1900 is not a leap year: a century year is one only when it divides by 400."),
+])  # fmt: skip
+def test_a_sum_said_aloud_is_worked_out(question: str, said: str) -> None:
+    assert worked_out(question) == said
+
+
+@pytest.mark.parametrize("question", [
+    "What is 9/11?", "What's 24/7?", "What's 50-50?",  # a date or a phrase, not a sum
+    "What's 5 times the number of legs on a spider?", "What's 7?", "What's 50%?", "What time is it?",
+    "What is the capital of France?", "What's 5 divided by 0?", "What's 2 to the power of 1000?",
+    "What's 7 times 8 in binary?", "Is it a prime time show?", "Which is bigger, a cat or a dog?",
+    "I'm 35 plus change.", "What's the square root of minus 4?", "What is 3 point 5 times 2?",
+])  # fmt: skip
+def test_other_questions_get_nothing_worked_out(question: str) -> None:
+    assert worked_out(question) is None
+
+
+def test_the_answer_goes_beside_the_question_and_the_conversation_keeps_the_users_words() -> None:
+    question = "What's 23 times 47?"
+    hinted = with_conversion_hint([{"role": "user", "content": question}])[-1]["content"]
+    assert hinted == f"{question}\n\n(Worked out: 23 times 47 = 1,081.)"
+    assert without_conversion_hint(hinted) == question
+    assert with_conversion_hint([{"role": "user", "content": hinted}])[-1]["content"] == hinted  # once
+
+
+def test_a_long_or_huge_sum_gets_nothing_and_costs_next_to_nothing() -> None:
+    """Typed text may be thousands of words: no deep recursion, no number of millions of digits."""
+    import time
+
+    started = time.perf_counter()
+    for question in ["What's " + "1 plus " * 2000 + "1?", "Is " + "one " * 4000 + "prime?", "What is " + "9 " * 3000,
+                     "What's " + "the square root of " * 1000 + "4?", "What's 2 " + "squared " * 20 + "?",
+                     "What's 9 " + "to the power of 9 " * 5 + "?", "Which is bigger, " + "one " * 4000 + "or two?"]:
+        assert worked_out(question) is None
+    assert time.perf_counter() - started < 1.0
