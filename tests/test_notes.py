@@ -11,7 +11,7 @@ from app.engine.notes import (AGE_NOTE, ANY_REPLY, BODY_NOTE, CALENDAR_NOTE, CLO
                               MESSAGE_NOTE, MUSIC_NOTE, NEVER_MIND_NOTE, NEWS_NOTE, ONE_RATE_NOTE, PERSON_NOTE, PURCHASE_NOTE,
                               QUIZ_NOTE, RATHER_NOTE, REMINDER_NOTE, SHORTER_NOTE, SLOWER_NOTE, SLOWEST_NOTE, STORY_NOTE,
                               SUGGEST_NOTE, VOICE_NOTE, WITHOUT_TOOLS, WRITE_NOTE, add_first, chance_note, follow_up_note,
-                              has_note, kept_note, name_note, pointing_note, repeat_note, said_notes, shorter_note,
+                              has_note, kept_note, more_note, name_note, pointing_note, repeat_note, said_notes, shorter_note,
                               user_words)
 
 CLOCK = {"type": "function", "name": "get_current_time", "description": "The user's local date and time.",
@@ -462,6 +462,35 @@ def test_a_follow_up_of_a_follow_up_changes_the_last_question_in_full() -> None:
 def test_other_messages_after_a_question_get_no_question_in_full(before: str, follow: str) -> None:
     assert follow_up_note(talk(before, "The answer.", follow)) is None
     assert follow_up_note(talk("And in a foot?")) is None
+
+
+@pytest.mark.parametrize(("asked", "follow", "says"), [
+    ("Tell me a joke.", "Tell me another one.", "another of what you just gave"),
+    ("Recommend a movie.", "Something else?", "another of what you just gave"),
+    ("Name a fruit.", "Another one.", "another of what you just gave"),
+    ("Tell me a joke.", "Haha, good one! One more.", "another of what you just gave"),
+    ("Suggest a name for a cat.", "Can you give me a different one, please?", "another of what you just gave"),
+    ("Tell me a riddle.", "I give up.", "gives up on your riddle"),
+    ("Ask me a trivia question.", "I don't know, what's the answer?", "gives up on your riddle"),
+    ("Can you give me a riddle?", "No idea. Tell me.", "gives up on your riddle"),
+])  # fmt: skip
+def test_another_or_giving_up_after_a_reply_gets_its_note(asked: str, follow: str, says: str) -> None:
+    conversation = talk(asked, "The reply?", follow)
+    note = more_note(conversation)
+    assert note is not None and says in note.says
+    noted = note.add(conversation)[-1]["content"]
+    assert user_words(noted) == follow and has_note(noted)
+
+
+@pytest.mark.parametrize(("asked", "follow"), [
+    ("How are you?", "I don't know."),  # no riddle asked for
+    ("What is the capital of France?", "Another question: what is 2+2?"),
+    ("Tell me a joke.", "Tell me another joke about cats and dogs and why they fight."),  # more than "another"
+    ("Tell me a riddle.", "I don't know why, but I love riddles."),
+])  # fmt: skip
+def test_other_messages_get_no_note_for_another_or_giving_up(asked: str, follow: str) -> None:
+    assert more_note(talk(asked, "The reply?", follow)) is None
+    assert more_note(talk("Another one.")) is None  # nothing said before
 
 
 @pytest.mark.parametrize(("asked", "said", "follow", "means"), [

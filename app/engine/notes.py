@@ -19,12 +19,12 @@ answer ("What's your favourite colour?" -> "As an AI language model, I don't hav
 request to hear the last reply again that reply to say ("Pardon?" -> "I'm sorry, I can't answer that."), and "Never
 mind." an "Okay" ("Forget it." -> "I'm sorry, I can't provide that information."), and a correction of a misheard
 question to be answered ("No, I said Australia." -> "Sorry, I can't check the capital of Australia from here."). A
-follow-up that changes one part of the last question gets it asked in full ("And in a foot?"), an "it" that points at
-what the last answer named that name ("How far is it from the sun?" after Jupiter), a request for the last answer
-shorter or doubt of it ("Are you sure?") the answer again, a coin, dice or number asked for the one the server drew, a
-question about a life it has not ("Do you ever sleep?" -> "Yes, I sleep.") a program's answer, and a quiz or "Would
-you rather ...?" the first words of playing along. The patterns know the common forms only; a message they miss is
-answered as before.
+follow-up that changes one part of the last question gets it asked in full ("And in a foot?"), "Another one." another,
+"I give up." after a riddle its answer, an "it" that points at what the last answer named that name ("How far is it
+from the sun?" after Jupiter), a request for the last answer shorter or doubt of it ("Are you sure?") the answer
+again, a coin, dice or number asked for the one the server drew, a question about a life it has not ("Do you ever
+sleep?" -> "Yes, I sleep.") a program's answer, and a quiz or "Would you rather ...?" the first words of playing
+along. The patterns know the common forms only; a message they miss is answered as before.
 """
 
 from __future__ import annotations
@@ -102,7 +102,8 @@ def has_note(content: str) -> bool:
 
 
 def _without_notes(content: str) -> str:
-    for note in (*WITHOUT_TOOLS, *PACE_NOTES, *ANY_REPLY, SHORTER_NOTE, SUGGEST_NOTE, PERSON_NOTE):  # the last added first
+    for note in (*WITHOUT_TOOLS, *PACE_NOTES, *ANY_REPLY, SHORTER_NOTE, ANOTHER_NOTE, GIVE_UP_NOTE, SUGGEST_NOTE,
+                 PERSON_NOTE):  # the last added first
         content = content.removesuffix(note.note)
     words, noted, _ = content.partition('\n\n(Answer: "')
     if noted and any(asks.search(_plain(words)) for asks in (_KEPT, _KEPT_ASKED, _NAME_ASKED, _COIN, _DICE, _PICK)):
@@ -728,11 +729,42 @@ def pointing_note(messages: list[dict]) -> Note | None:
     return Note(_POINTS, f'{_MEANS}{(points["it"] or points["there"]).lower()}" the user means {name}.')
 
 
+# "Another one" after a joke, a film or a name ("Something else?" -> "I'm here to help! What else would you like to talk
+# about?", "Tell me another one." -> "I'm sorry, but I can't provide another joke."), and "I give up" after a riddle
+# ("I'm sorry, I can't assist with that."; docs/benchmarks.md, "Said again"): after a reply, the whole message only; the
+# riddle's answer only where the user asked for a riddle, a quiz or something to guess.
+_ANOTHER = re.compile(
+    r"^(?:(?:ok|okay|ha|haha|lol|nice|cool|great|good one|funny|wow|oh|and|hmm)[,.!]* )*"
+    r"(?:(?:tell|give|show|name|suggest) (?:me |us )?|(?:can|could) (?:you|u) (?:tell|give|suggest) (?:me |us )?"
+    r"|how about |what about )?(?:another(?: one)?|one more(?: time)?|something else|a different one|(?:some|any)thing"
+    r" different|a new one)(?:,? please)?[?.!]*$",
+    re.I,
+)
+ANOTHER_NOTE = Note(_ANOTHER, "The user asks for another of what you just gave: give a different one.")
+_GIVE_UP = re.compile(
+    r"^(?:(?:hmm|um|oh|ok|okay|no|uh|gosh)[,.!]* )*(?:i give up|i don't know|no idea|i have no idea|i can't guess"
+    r"|i'm stumped|tell me(?: the answer)?|you tell me)(?:[,.!]* (?:what(?:'s| is) (?:it|the answer)|tell me))?[?.!]*$",
+    re.I,
+)
+GIVE_UP_NOTE = Note(_GIVE_UP, "The user gives up on your riddle or question. Begin with \"The answer is\" and say it.")
+_GUESSING = re.compile(r"\b(?:riddle|quiz|trivia|guess|puzzle|brain ?teaser)", re.I)
+
+
+def more_note(messages: list[dict]) -> Note | None:
+    """For a newest user message, after a reply, that asks for another of what it gave, or gives up on its riddle."""
+    if not texts_of(messages[:-1], "assistant"):
+        return None
+    if ANOTHER_NOTE.add(messages) is not messages:
+        return ANOTHER_NOTE
+    asked = texts_of(messages[:-1], "user")[-1:]
+    return GIVE_UP_NOTE if asked and _GUESSING.search(asked[0]) and GIVE_UP_NOTE.add(messages) is not messages else None
+
+
 def said_notes(messages: list[dict], *, figures: bool = True) -> tuple[Note, ...]:
     """The notes read from the conversation itself: the last reply to say again or shorter, a number or a name given
     earlier, the last question in full (with its figure where ``figures``), or a draw."""
     found = (repeat_note(messages), kept_note(messages), name_note(messages), follow_up_note(messages, figures=figures),
-             chance_note(messages), shorter_note(messages))
+             chance_note(messages), shorter_note(messages), more_note(messages))
     return tuple(note for note in found if note is not None)
 
 
