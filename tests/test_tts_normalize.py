@@ -75,6 +75,19 @@ def test_ordinal_to_words(number: int, words: str) -> None:
         ("It is spelled G-O, not x-y.", "It is spelled G, O, not x-y."),
         ("Mail j-d-x@example.com or see https://a-b-c.example.com/x",
          "Mail j-d-x at example dot com or see a-b-c dot example dot com"),
+        ("Mount Everest is 8,848 m (29,032 ft) tall.",
+         "Mount Everest is eight thousand eight hundred forty-eight meters (twenty-nine thousand thirty-two feet) tall."),
+        ("Up to 70 mph (112 km/h), 1 km in 30 secs.",
+         "Up to seventy miles per hour (one hundred twelve kilometers per hour), one kilometer in thirty seconds."),
+        ("778 million km away; 1 kg, 2.2 lbs or 35 oz; 9.8 million km²",
+         "seven hundred seventy-eight million kilometers away; one kilogram, two point two pounds or thirty-five ounces; "
+         "nine point eight million square kilometers"),
+        ("a 5km run, 128 GB, 100 sq ft", "a five kilometers run, one hundred twenty-eight gigabytes, one hundred square feet"),
+        ("In the 1990s, the '80s, the 1900s, the 2000s and her 20s.",
+         "In the nineteen nineties, the eighties, the nineteen hundreds, the two thousands and her twenties."),
+        ("Vitamin B12, H2O, a 5G phone, F1, a 3D film, room 12B", "Vitamin B twelve, H two O, a five G phone, F one, a three D "
+         "film, room twelve B"),
+        ("It is 3x faster.", "It is three times faster."),
     ],
 )
 def test_numbers_currency_times_and_symbols_are_spoken(text: str, spoken: str) -> None:

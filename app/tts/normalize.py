@@ -86,7 +86,30 @@ _CURRENCY_BEFORE = re.compile(
 _CURRENCY_AFTER = re.compile(rf"\b({_NUMBER})\s?([€£¥₹])")
 _PERCENT = re.compile(rf"(-?)({_NUMBER})\s?%")
 _DEGREES = re.compile(rf"(-?)({_NUMBER})\s?°\s?([CF])\b")
+# a unit written short after a number: the synthesiser reads it letter by letter ("8,848 m" as "em", "70 mph" as "em pee
+# aitch", "112 km/h" as "kay em aitch") or as a word ("3 oz" as "Oz"); the unit's name, one or several
+_UNITS = {
+    "km/h": "kilometer per hour", "kph": "kilometer per hour", "mph": "mile per hour", "m/s": "meter per second",
+    "km²": "square kilometer", "m²": "square meter", "sq km": "square kilometer", "sq m": "square meter",
+    "sq ft": "square foot", "sq mi": "square mile", "mm": "millimeter", "cm": "centimeter", "m": "meter",
+    "km": "kilometer", "ft": "foot", "yd": "yard", "mi": "mile", "mg": "milligram", "g": "gram", "kg": "kilogram",
+    "lb": "pound", "lbs": "pound", "oz": "ounce", "ml": "milliliter", "mL": "milliliter", "L": "liter", "gal": "gallon",
+    "W": "watt", "kW": "kilowatt", "kWh": "kilowatt hour", "MW": "megawatt", "Hz": "hertz", "kHz": "kilohertz",
+    "MHz": "megahertz", "GHz": "gigahertz", "KB": "kilobyte", "MB": "megabyte", "GB": "gigabyte", "TB": "terabyte",
+    "hr": "hour", "hrs": "hour", "min": "minute", "mins": "minute", "sec": "second", "secs": "second",
+    "ms": "millisecond", "kcal": "kilocalorie", "cal": "calorie",
+}  # fmt: skip
+_PLURAL_UNITS = {"foot": "feet", "hertz": "hertz", "kilohertz": "kilohertz", "megahertz": "megahertz",
+                 "gigahertz": "gigahertz"}  # fmt: skip
+_UNIT_AFTER_NUMBER = re.compile(
+    rf"(?<![\w.,])({_NUMBER})((?: (?:thousand|million|billion))?) ?"
+    rf"({'|'.join(re.escape(u) for u in sorted(_UNITS, key=len, reverse=True))})(?![\w/²&'’-])"
+)
 _ORDINAL = re.compile(r"\b(\d+)(?:st|nd|rd|th)\b", re.I)
+_DECADE = re.compile(r"(?<![\w.,'’])['’]?(\d{1,3}0)['’]?s\b")  # "the 1990s", "the '80s", "in her 20s"
+# letters and digits in one word ("B12", "H2O", "5G", "F1", "3D"): apart, or the digits' words run into the letters
+_GLUED = re.compile(r"(?<=[^\W\d_])(?=\d)|(?<=\d)(?=[^\W\d_])")
+_TIMES = re.compile(r"(?<=\d)x(?![\w-])")  # "3x faster"
 _RANGE = re.compile(r"(?<![\d.,-])(\d{1,4})\s?[–-]\s?(\d{1,4})(?![\d-]|[.,]\d)")  # "... 10-20." ends a sentence
 _FRACTION = re.compile(r"(?<![\d/])(\d)/(\d)(?![\d/])")
 _NEGATIVE = re.compile(r"(?<![\w.])-(?=\d)")
@@ -123,17 +146,38 @@ def normalize_for_speech(text: str) -> str:
     text = _PERCENT.sub(lambda m: f"{'minus ' if m[1] else ''}{decimal_to_words(m[2])} percent", text)
     text = _DEGREES.sub(lambda m: f"{'minus ' if m[1] else ''}{decimal_to_words(m[2])} degrees "
                         f"{'Celsius' if m[3] == 'C' else 'Fahrenheit'}", text)  # fmt: skip
+    text = _UNIT_AFTER_NUMBER.sub(_speak_unit, text)
     text = _ORDINAL.sub(lambda m: ordinal_to_words(int(m[1])), text)
+    text = _DECADE.sub(_speak_decade, text)
     text = _RANGE.sub(lambda m: f"{_speak_number(m[1])} to {_speak_number(m[2])}", text)
     text = _FRACTION.sub(_speak_fraction, text)
     text = _NEGATIVE.sub("minus ", text)
     text = _VERSION.sub(lambda m: " point ".join(number_to_words(int(p)) for p in m[0].split(".")), text)
     text = re.sub(r"#(?=\s*\d)", " number ", text)
     text = _LEADING_POINT.sub(lambda m: f"point {digits_to_words(m[1])}", text)
+    text = _GLUED.sub(" ", _TIMES.sub(" times", text))
     text = _PLAIN_NUMBER.sub(lambda m: _speak_number(m[1]), text)
     text = re.sub(r"(?<=\w)/(?=\w)", " ", text)
     text = "".join(_SYMBOLS.get(ch, ch) for ch in text).replace("#", " ").replace("*", " ").replace("_", " ")
     return _tidy(text)
+
+
+def _speak_decade(match: re.Match[str]) -> str:
+    """"1990s" -> "nineteen nineties", "80s" -> "eighties", "1900s" -> "nineteen hundreds"."""
+    number = int(match[1])
+    words = year_to_words(number) if number >= 1000 and number % 1000 else number_to_words(number)
+    return words[:-1] + "ies" if words.endswith("y") else words + "s"
+
+
+def _speak_unit(match: re.Match[str]) -> str:
+    """"8,848 m" -> "8,848 meters", "1 km" -> "1 kilometer": the number stays for the number rules."""
+    name = _UNITS[match[3]]
+    one = match[1] in ("1", "1.0") and not match[2]
+    if not one:
+        first, _, rest = name.partition(" ")  # "kilometer per hour" -> "kilometers per hour"
+        name = (f"{_PLURAL_UNITS.get(first, first + 's')} {rest}" if rest and rest.startswith("per")
+                else _PLURAL_UNITS.get(name, name + "s") if not rest else f"{first} {_PLURAL_UNITS.get(rest, rest + 's')}")
+    return f"{match[1]}{match[2]} {name}"
 
 
 def _strip_markup(text: str) -> str:
