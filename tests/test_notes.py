@@ -10,9 +10,9 @@ from app.engine.notes import (AGE_NOTE, ANY_REPLY, BODY_NOTE, CALENDAR_NOTE, CLO
                               EMERGENCY_NOTE, FAMILY_NOTE, FASTER_NOTE, FASTEST_NOTE, HOME_NOTE, LIKES_NOTE, MEMO_NOTE,
                               MESSAGE_NOTE, MUSIC_NOTE, NEVER_MIND_NOTE, NEWS_NOTE, ONE_RATE_NOTE, PERSON_NOTE, PURCHASE_NOTE,
                               QUIZ_NOTE, RATHER_NOTE, REMINDER_NOTE, SHORTER_NOTE, SLOWER_NOTE, SLOWEST_NOTE, STORY_NOTE,
-                              SUGGEST_NOTE, VOICE_NOTE, WITHOUT_TOOLS, WRITE_NOTE, add_first, chance_note, follow_up_note,
-                              has_note, kept_note, more_note, name_note, pointing_note, repeat_note, said_notes, shorter_note,
-                              user_words)
+                              SUGGEST_NOTE, VOICE_NOTE, WITHOUT_TOOLS, WRITE_NOTE, YES_NO_NOTE, add_first, chance_note,
+                              follow_up_note, has_note, kept_note, more_note, name_note, pointing_note, repeat_note, said_notes,
+                              shorter_note, user_words)
 
 CLOCK = {"type": "function", "name": "get_current_time", "description": "The user's local date and time.",
          "parameters": {"type": "object", "properties": {}}}  # fmt: skip
@@ -464,6 +464,25 @@ def test_other_messages_after_a_question_get_no_question_in_full(before: str, fo
     assert follow_up_note(talk("And in a foot?")) is None
 
 
+@pytest.mark.parametrize("question", [
+    "Is a bat a bird?", "Is Sydney the capital of Australia?", "Did Shakespeare write Don Quixote?", "Do fish have lungs?",
+    "Can penguins fly?", "Is there life on Mars?", "So, was Einstein a physicist?", "Will humans ever live on Mars?",
+])  # fmt: skip
+def test_a_yes_or_no_question_about_the_world_is_begun_other_than_yes(question: str) -> None:
+    noted = YES_NO_NOTE.add([{"role": "user", "content": question}])[-1]["content"]
+    assert noted == f'{question}\n\n(Begin with "Well," and say what is true.)' and user_words(noted) == question
+
+
+@pytest.mark.parametrize("question", [
+    "Is it going to rain tomorrow?", "Is the store open now?", "Is it cold outside?", "Is it the weekend?",
+    "Is today Monday?", "Did the Lakers win last night?",  # the limits prompt declines these: no first words to make it up
+    "Are you human?", "Can I eat a Snickers bar?", "Is my alarm set?", "Do you like music?",  # not about the world
+    "What is a bat?", "Is a bat a bird? And why?", "Can't wait to see it.", "Is a bat a bird",  # no such question alone
+])  # fmt: skip
+def test_other_messages_are_not_begun_for_the_model(question: str) -> None:
+    assert not YES_NO_NOTE.finds(question)
+
+
 @pytest.mark.parametrize(("asked", "follow", "says"), [
     ("Tell me a joke.", "Tell me another one.", "another of what you just gave"),
     ("Recommend a movie.", "Something else?", "another of what you just gave"),
@@ -722,6 +741,8 @@ async def test_a_reply_on_the_servers_prompt_gets_the_notes_and_one_on_the_clien
         await last_message_of_reply(rig, "What is the capital of France?", plain)  # the fake engine's "Paris is the ..."
         pointed = await last_message_of_reply(rig, "How many people live there?", plain)
         assert pointed == 'How many people live there?\n\n(By "there" the user means Paris.)'
+        assert YES_NO_NOTE.note in await last_message_of_reply(rig, "Is a bat a bird?", plain)
+        assert YES_NO_NOTE.note not in await last_message_of_reply(rig, "Is it going to rain tomorrow?", plain)
         said_slower = await last_message_of_reply(rig, "Can you say it slower?", plain)  # the other note comes first
         assert "more slowly" in said_slower and 'By "it"' not in said_slower
         said_again = await last_message_of_reply(rig, "Pardon?", plain)  # the fake engine's reply, "Paris is the ..."
@@ -780,6 +801,6 @@ def test_no_pattern_backtracks_without_end_on_its_own_words_said_over_and_over(s
                         {"role": "user", "content": text}]  # fmt: skip
         pointing = pointing_note(conversation)
         add_first((*WITHOUT_TOOLS, *said_notes(conversation), *ANY_REPLY, SHORTER_NOTE, SUGGEST_NOTE, PERSON_NOTE,
-                   *((pointing,) if pointing else ())), conversation)  # fmt: skip
+                   *((pointing,) if pointing else ()), YES_NO_NOTE), conversation)  # fmt: skip
         slowest = max(slowest, time.perf_counter() - started)
     assert slowest < 0.5, slowest

@@ -20,11 +20,12 @@ request to hear the last reply again that reply to say ("Pardon?" -> "I'm sorry,
 mind." an "Okay" ("Forget it." -> "I'm sorry, I can't provide that information."), and a correction of a misheard
 question to be answered ("No, I said Australia." -> "Sorry, I can't check the capital of Australia from here."). A
 follow-up that changes one part of the last question gets it asked in full ("And in a foot?"), "Another one." another,
-"I give up." after a riddle its answer, an "it" that points at what the last answer named that name ("How far is it
-from the sun?" after Jupiter), a request for the last answer shorter or doubt of it ("Are you sure?") the answer
-again, a coin, dice or number asked for the one the server drew, a question about a life it has not ("Do you ever
-sleep?" -> "Yes, I sleep.") a program's answer, and a quiz or "Would you rather ...?" the first words of playing
-along. The patterns know the common forms only; a message they miss is answered as before.
+"I give up." after a riddle its answer, a yes-or-no question about the world first words other than "Yes" ("Is a bat a
+bird?" -> "Yes, a bat is a bird."), an "it" that points at what the last answer named that name ("How far is it from
+the sun?" after Jupiter), a request for the last answer shorter or doubt of it ("Are you sure?") the answer again, a
+coin, dice or number asked for the one the server drew, a question about a life it has not ("Do you ever sleep?" ->
+"Yes, I sleep.") a program's answer, and a quiz or "Would you rather ...?" the first words of playing along. The
+patterns know the common forms only; a message they miss is answered as before.
 """
 
 from __future__ import annotations
@@ -102,8 +103,8 @@ def has_note(content: str) -> bool:
 
 
 def _without_notes(content: str) -> str:
-    for note in (*WITHOUT_TOOLS, *PACE_NOTES, *ANY_REPLY, SHORTER_NOTE, ANOTHER_NOTE, GIVE_UP_NOTE, SUGGEST_NOTE,
-                 PERSON_NOTE):  # the last added first
+    for note in (*WITHOUT_TOOLS, *PACE_NOTES, *ANY_REPLY, SHORTER_NOTE, ANOTHER_NOTE, GIVE_UP_NOTE, YES_NO_NOTE,
+                 SUGGEST_NOTE, PERSON_NOTE):  # the last added first
         content = content.removesuffix(note.note)
     words, noted, _ = content.partition('\n\n(Answer: "')
     if noted and any(asks.search(_plain(words)) for asks in (_KEPT, _KEPT_ASKED, _NAME_ASKED, _COIN, _DICE, _PICK)):
@@ -767,6 +768,23 @@ def said_notes(messages: list[dict], *, figures: bool = True) -> tuple[Note, ...
              chance_note(messages), shorter_note(messages), more_note(messages))
     return tuple(note for note in found if note is not None)
 
+
+# A yes-or-no question whose answer is no, which the model answered yes ("Is a bat a bird?", "Is Sydney the capital of
+# Australia?", "Did Shakespeare write Don Quixote?" -> "Yes, ..."; 25 of 42 replies on 21 such questions): given first
+# words other than "Yes", it says what is true (11 of 42; the same questions' yes answers stayed right; told to say
+# what is true first, it began "True." and agreed as before; docs/benchmarks.md, "Sums"). A question about the world
+# only: not the user's or its own ("Can I ...?", "Are you ...?"), nor one the limits prompt declines, about now or the
+# weather, the day or a match ("Is it going to rain?", "Is it the weekend?"), where first words would lead it to make the
+# answer up (or not call the page's clock). The last note of all.
+_YES_NO = re.compile(
+    r"^(?:(?:so|and|ok|okay|hey|um|wait|quick question)[,]? )*(?:is|are|was|were|do|does|did|can|could|has|have|will)"
+    r"\b(?! (?:you|u|i|we|my|your|our|me|us)\b)(?!.*\b(?:now|today|tonight|tomorrow|yesterday|this (?:week|weekend|morning"
+    r"|afternoon|evening|year)|currently|still|open|closed|rain\w*|snow\w*|sunny|cloudy|windy|cold|hot|warm|weather"
+    r"|traffic|score|won|win|winning|lose|lost|game|match|price|stock|news|late|running|going to|weekend|weekday|day|date"
+    r"|time|night|morning|evening|\w+day|my|your|our|you|i|me)\b)[^?]{2,120}\?$",
+    re.I,
+)
+YES_NO_NOTE = Note(_YES_NO, 'Begin with "Well," and say what is true.')
 
 # for any reply, after a reply without tools has taken its own (``WITHOUT_TOOLS``), the first that asks: what no tool
 # changes (the voice), and what talk meets but the model met with a question, a decline or a chatbot's disclaimer

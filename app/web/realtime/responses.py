@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from app.engine.api import Priority, SamplingParams
 from app.engine.conversions import with_conversion_hint
-from app.engine.notes import (ANY_REPLY, ONE_RATE_NOTE, PERSON_NOTE, SUGGEST_NOTE, WITHOUT_TOOLS, add_first, has_note,
-                              newest_user_text, pointing_note, said_notes)
+from app.engine.notes import (ANY_REPLY, ONE_RATE_NOTE, PERSON_NOTE, SUGGEST_NOTE, WITHOUT_TOOLS, YES_NO_NOTE, add_first,
+                              has_note, newest_user_text, pointing_note, said_notes)
 from app.engine.spelling import with_spelling_hint
 from app.web.realtime import server_events as ev
 from app.web.realtime.client_events import ResponseCancel, ResponseCreate
@@ -171,8 +171,8 @@ class Responses:
         messages = SUGGEST_NOTE.add(PERSON_NOTE.add(messages))
         said = said_notes(messages, figures=settings.conversion_hints)
         pace = pace_notes(self.session.config.speed) if self.session.parts.tts.changes_speed else (ONE_RATE_NOTE,)
-        pointing = pointing_note(messages)  # the last: "Can you say it slower?" is no question about what it named
-        any_reply = (*said, *pace, *ANY_REPLY, *((pointing,) if pointing else ()))
+        pointing = pointing_note(messages)  # late: "Can you say it slower?" is no question about what it named
+        any_reply = (*said, *pace, *ANY_REPLY, *((pointing,) if pointing else ()), YES_NO_NOTE)
         return add_first(any_reply if tools or not settings.limits_prompt else (*WITHOUT_TOOLS, *any_reply), messages)
 
     async def create(self, event: ResponseCreate) -> None:
