@@ -25,7 +25,10 @@ from app.engine.conversions import with_conversion_hint, without_conversion_hint
     ("What is fifteen squared?", "Worked out: fifteen squared = 225."),
     ("What's 3 cubed?", "Worked out: 3 cubed = 27."),
     ("What's the square root of 225?", "Worked out: the square root of 225 = 15."),
-    ("What's the square root of 2?", "Worked out: the square root of 2 = about 1.414."),
+    ("What's the square root of 2?", "Worked out: the square root of 2 = about 1.41."),
+    ("What's 1000000 divided by 7?", "Worked out: 1000000 divided by 7 = about 142,857.14."),  # no "1.429e+05"
+    ("What's 1 divided by 7?", "Worked out: 1 divided by 7 = about 0.1429."),
+    ("What is nineteen hundred plus 5?", "Worked out: nineteen hundred plus 5 = 1,905."),
     ("What's the cube root of 27?", "Worked out: the cube root of 27 = 3."),
     ("What's half of 250?", "Worked out: half of 250 = 125."),
     ("What's double 36?", "Worked out: double 36 = 72."),
@@ -58,6 +61,9 @@ def test_a_sum_said_aloud_is_worked_out(question: str, said: str) -> None:
     "What is the capital of France?", "What's 5 divided by 0?", "What's 2 to the power of 1000?",
     "What's 7 times 8 in binary?", "Is it a prime time show?", "Which is bigger, a cat or a dog?",
     "I'm 35 plus change.", "What's the square root of minus 4?", "What is 3 point 5 times 2?",
+    "What's one twenty plus 5?", "What is nineteen eighty four plus 10?", "What's five and five times two?",  # not numbers
+    "What's 50 minus 20%?", "What's 2 ^ 3 ^ 2?",  # said either way
+    "What is 0.000001 times 0.5?",  # too small to say as a figure
 ])  # fmt: skip
 def test_other_questions_get_nothing_worked_out(question: str) -> None:
     assert worked_out(question) is None
@@ -78,6 +84,8 @@ def test_a_long_or_huge_sum_gets_nothing_and_costs_next_to_nothing() -> None:
     started = time.perf_counter()
     for question in ["What's " + "1 plus " * 2000 + "1?", "Is " + "one " * 4000 + "prime?", "What is " + "9 " * 3000,
                      "What's " + "the square root of " * 1000 + "4?", "What's 2 " + "squared " * 20 + "?",
-                     "What's 9 " + "to the power of 9 " * 5 + "?", "Which is bigger, " + "one " * 4000 + "or two?"]:
+                     "What's 9 " + "to the power of 9 " * 5 + "?", "Which is bigger, " + "one " * 4000 + "or two?",
+                     "What's " + "9" * 5000 + " plus 1?", "Is " + "9" * 5000 + " a prime number?",
+                     "What's the square root of " + "9" * 400 + "?", "What's 1" + "?" * 20000 + "x"]:
         assert worked_out(question) is None
     assert time.perf_counter() - started < 1.0

@@ -476,6 +476,8 @@ def test_a_yes_or_no_question_about_the_world_is_begun_other_than_yes(question: 
 @pytest.mark.parametrize("question", [
     "Is it going to rain tomorrow?", "Is the store open now?", "Is it cold outside?", "Is it the weekend?",
     "Is today Monday?", "Did the Lakers win last night?",  # the limits prompt declines these: no first words to make it up
+    "Is Bitcoin up?", "Did the Lakers beat the Celtics?", "Is there a storm coming?", "Is the flight delayed?",
+    "Is Twitter down?", "Is the election over?", "Is it possible to set a timer?", "Is it an animal?",  # a guess in a game
     "Are you human?", "Can I eat a Snickers bar?", "Is my alarm set?", "Do you like music?",  # not about the world
     "What is a bat?", "Is a bat a bird? And why?", "Can't wait to see it.", "Is a bat a bird",  # no such question alone
 ])  # fmt: skip
@@ -506,6 +508,7 @@ def test_another_or_giving_up_after_a_reply_gets_its_note(asked: str, follow: st
     ("What is the capital of France?", "Another question: what is 2+2?"),
     ("Tell me a joke.", "Tell me another joke about cats and dogs and why they fight."),  # more than "another"
     ("Tell me a riddle.", "I don't know why, but I love riddles."),
+    ("I guess I should learn Spanish.", "I don't know."), ("Can you help me study for my quiz?", "I don't know."),
 ])  # fmt: skip
 def test_other_messages_get_no_note_for_another_or_giving_up(asked: str, follow: str) -> None:
     assert more_note(talk(asked, "The reply?", follow)) is None
@@ -543,6 +546,11 @@ def test_a_question_about_what_the_last_answer_named_says_what_it_points_at(aske
     ("What's the weather like?", "I can't check the weather from here.", "Is it cold?"),  # no name in the answer
     ("What is the capital of France?", "Paris.",
      "Can you tell me how many people live in it and what it is famous for and when it was founded?"),  # too long
+    ("What is the capital of France?", "Paris is the capital.", "Are you there?"),  # "there" and "it" that point at nothing
+    ("What is the capital of France?", "Paris is the capital.", "Is anybody there?"),
+    ("What is the capital of France?", "Paris is the capital.", "Is it better to rent or buy?"),
+    ("What is the capital of France?", "Paris is the capital.", "What's it called when you can't sleep?"),
+    ("What is the capital of France?", "Paris is the capital.", "Can you say that again, I missed it?"),
 ])  # fmt: skip
 def test_other_questions_get_nothing_pointed_at(asked: str, said: str, follow: str) -> None:
     assert pointing_note(talk(asked, said, follow)) is None

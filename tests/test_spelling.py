@@ -183,6 +183,7 @@ def test_a_question_counting_a_words_letters_gets_them_counted(question: str, wo
 @pytest.mark.parametrize("question", [
     "How many letters are in the alphabet?", "How many letters are in my name?", "How many people are in China?",
     "How many letters are in recieve?", "How many letters did you send?", "How many is are in the box?",
+    "How many letters are in English?", "How many vowels does Hawaiian have?",  # a language's alphabet
 ])  # fmt: skip
 def test_other_questions_get_nothing_counted(question: str) -> None:
     assert counted(question) is None

@@ -66,6 +66,8 @@ def test_the_first_chunk_never_ends_inside_a_name() -> None:
     chunker = ClauseChunker()
     pushed = [chunker.push(delta) for delta in ["The", " capital", " of", " France", " is"]]
     assert pushed == [[], [], [], [], ["The capital of France"]]  # one word later: "France" could have begun a name
+    long_later = "Hi. " + "alpha " * 39 + "Paris is lovely in spring."  # a later chunk's forced cut waits for it too
+    assert chunk_stream([long_later]) == chunk_stream(list(long_later))
 
 
 def test_long_later_sentences_are_cut_at_clauses() -> None:

@@ -87,7 +87,9 @@ def test_ordinal_to_words(number: int, words: str) -> None:
          "In the nineteen nineties, the eighties, the nineteen hundreds, the two thousands and her twenties."),
         ("Vitamin B12, H2O, a 5G phone, F1, a 3D film, room 12B", "Vitamin B twelve, H two O, a five G phone, F one, a three D "
          "film, room twelve B"),
-        ("It is 3x faster.", "It is three times faster."),
+        ("It is 3x faster, and 2x + 3 = 7.", "It is three times faster, and two x plus three equals seven."),
+        ("three 5s, the 747s, 1s and 0s", "three fives, the seven hundred forty-sevens, ones and zeros"),
+        ("350 W 42nd St, size 12 L, 5m views", "three hundred fifty W forty-second St, size twelve L, five m views"),
     ],
 )
 def test_numbers_currency_times_and_symbols_are_spoken(text: str, spoken: str) -> None:

@@ -23,6 +23,8 @@ NUMBER_WORDS = {word: value for value, word in enumerate(
                                               "eighty": 80, "ninety": 90, "a hundred": 100, "one hundred": 100,
                                               "a thousand": 1000, "one thousand": 1000}  # fmt: skip
 _LARGEST = 10**15  # beyond this a figure is no longer something to say
+_LONGEST = 200  # characters: a sum said aloud is short, and longer text costs the patterns more
+_MOST_DIGITS = 20  # in one number
 _MOST_TOKENS = 24  # "What's one thousand two hundred and five minus 3 squared times the square root of 16?" has 17
 _UNITS = {word: value for word, value in NUMBER_WORDS.items() if " " not in word}
 _SCALES = {"hundred": 100, "thousand": 1000, "million": 10**6, "billion": 10**9}
@@ -69,16 +71,18 @@ def worked_out(text: str) -> str | None:
     """The answer to the sum, comparison or question about a number that ``text`` is, as a sentence in the user's
     words ("23 times 47 = 1,081.", "0.9 is bigger than 0.11.", "21 is not a prime number: 3 times 7 = 21."); else
     None."""
+    if len(text) > _LONGEST:
+        return None
     text = " ".join(text.replace("’", "'").split())
     lead = _LEAD.match(text)
     question = _TAIL.sub("", text[lead.end() if lead else 0 :])
-    if not question:
+    if not question or any(len(digits) > _MOST_DIGITS for digits in re.findall(r"[\d,.]+", question)):
         return None
     if said := _compared(question) or _property(question):
         return said
-    if lead is None or (value := _evaluate(question)) is None:
+    if lead is None or (value := _evaluate(question)) is None or (figure := _said(value)) is None:
         return None
-    return f"Worked out: {question} = {_said(value)}."
+    return f"Worked out: {question} = {figure}."
 
 
 def _compared(question: str) -> str | None:
@@ -118,7 +122,7 @@ def _property(question: str) -> str | None:
     factor = next((f for f in range(2, math.isqrt(n) + 1) if n % f == 0), None) if n < 10**12 else None
     if factor is None:
         return f"{said} is a prime number." if n < 10**12 else None
-    return f"{said} is not a prime number: {factor} times {_said(Fraction(n // factor))} = {said}."
+    return f"{said} is not a prime number: {factor} times {n // factor:,} = {said}."
 
 
 def _number(said: str) -> Fraction | None:
@@ -137,28 +141,41 @@ def _read_number(tokens: list[str]) -> tuple[Fraction | None, list[str]]:
         return sign * Fraction(tokens[0].replace(",", "")), tokens[1:]
     total = current = 0
     used = 0
+    last = ""  # the kind of the last word read: "one", "teen", "ten", "hundred" or "scale", in the order they are said
     for i, token in enumerate(tokens):
         word = token.lower()
-        if word in _UNITS:
-            current += _UNITS[word]
-        elif word == "a" and i + 1 < len(tokens) and tokens[i + 1].lower() in _SCALES and not used:
-            current = 1
-        elif word in _SCALES and (current or used):
-            scale = _SCALES[word]
-            if scale == 100:
+        kind = _kind(word)
+        if kind and last in _MAY_FOLLOW[kind]:
+            if kind == "hundred":
                 current *= 100
+            elif kind == "scale":
+                total, current = total + current * _SCALES[word], 0
             else:
-                total, current = total + current * scale, 0
-        elif word == "and" and used and i + 1 < len(tokens) and tokens[i + 1].lower() in _UNITS:
-            continue
-        elif word == "-":
+                current += _UNITS[word]
+        elif word == "a" and not used and i + 1 < len(tokens) and tokens[i + 1].lower() in _SCALES:
+            current, kind = 1, "one"
+        elif word == "and" and last == "hundred" or word == "-" and last == "ten":
             continue
         else:
             break
-        used = i + 1
+        used, last = i + 1, kind
     if not used:
         return None, tokens
     return Fraction(sign * (total + current)), tokens[used:]
+
+
+# which kind of number word may follow which: "nineteen eighty four" and "one twenty" are no number
+_MAY_FOLLOW = {"one": {"", "ten", "hundred", "scale"}, "teen": {"", "hundred", "scale"}, "ten": {"", "hundred", "scale"},
+               "hundred": {"one", "teen", "ten"}, "scale": {"one", "teen", "ten", "hundred"}}  # fmt: skip
+
+
+def _kind(word: str) -> str:
+    if word in _SCALES:
+        return "hundred" if word == "hundred" else "scale"
+    if word not in _UNITS:
+        return ""
+    value = _UNITS[word]
+    return "one" if value < 10 else "teen" if value < 20 else "ten"
 
 
 def _evaluate(question: str) -> Fraction | None:
@@ -187,6 +204,8 @@ def _evaluate(question: str) -> Fraction | None:
         operators.append(op)
     if not operators and not _DONE_TO_A_NUMBER.search(question):
         return None  # a number alone ("What's 7?")
+    if re.search(r"%(?! of)|percent(?! of)", question) and re.search(r"\b(?:plus|minus|add|take away)\b|[-+]", question):
+        return None  # "50 minus 20%": 30 by the sum, 40 as a discount
     try:
         while operators:
             _apply(values, operators.pop())
@@ -233,6 +252,8 @@ def _operand(tokens: list[str]) -> tuple[Fraction | None, list[str]]:
             exponent, tokens = _read_number(tokens[4 if lowered[0] == "to" else 1:])
             if exponent is None or exponent.denominator != 1 or abs(exponent) > 64 or abs(value) > 10**6:
                 return None, tokens
+            if tokens[:1] == ["^"] or [t.lower() for t in tokens[:2]] == ["to", "the"]:
+                return None, tokens  # "2 ^ 3 ^ 2": worked from the right in writing, said either way
             value = value ** int(exponent) if value or exponent >= 0 else None  # type: ignore[assignment]
             if value is None:
                 return None, tokens
@@ -254,12 +275,17 @@ def _root(value: Fraction, degree: int) -> Fraction | None:
     return Fraction(abs(float(value)) ** (1 / degree) * (1 if value >= 0 else -1))
 
 
-def _said(value: Fraction) -> str:
-    """A figure as a voice says it: "1,081", "12.5", "about 33.33", "minus 4"."""
+def _said(value: Fraction) -> str | None:
+    """A figure as a voice says it: "1,081", "12.5", "about 33.33", "about 0.1429", "minus 4"; None for one too small to
+    say that way."""
     sign = "minus " if value < 0 else ""
     value = abs(value)
     if value.denominator == 1:
         return f"{sign}{value.numerator:,}"
     if (value * 10**6).denominator == 1:
         return f"{sign}{float(value):,.6f}".rstrip("0").rstrip(".")
-    return f"{sign}about {float(value):,.4g}" if value >= 1 else f"{sign}about {float(value):.4g}"
+    if value >= 1:
+        return f"{sign}about {float(value):,.2f}".rstrip("0").rstrip(".")
+    if value < Fraction(1, 10**4):
+        return None
+    return f"{sign}about {float(value):.4g}"

@@ -700,7 +700,9 @@ def follow_up_note(messages: list[dict], *, figures: bool = True) -> Note | None
 _POINTS = re.compile(r"\b(?P<it>it|its)\b|\b(?P<there>there)[?.!]*$", re.I)
 _POINTS_AT_NOTHING = re.compile(
     r"\bwhat (?:time|day|date|month|year|season) is it\b|\bis it (?:the )?weekend\b|\bhow(?:'s| is| was) it going\b"
-    r"|\bis it (?:true|right|correct|so|ok|okay)\b|\b(?:rain|snow|sunny|cloudy|windy|foggy|stormy)",
+    r"|\bis it (?:true|right|correct|so|ok|okay)\b|\b(?:rain|snow|sunny|cloudy|windy|foggy|stormy)"
+    r"|\bis it (?:\w+ ){1,3}(?:to|if|that|when|or)\b|\bwhat(?:'s| is) it called\b"  # "Is it better to rent or buy?"
+    r"|\b(?:you|u|anybody|anyone|somebody|someone|who's|who is)\b",  # "Are you there?", "Can you say it again?"
     re.I,
 )
 _NAMES_A_THING = re.compile(
@@ -748,7 +750,8 @@ _GIVE_UP = re.compile(
     re.I,
 )
 GIVE_UP_NOTE = Note(_GIVE_UP, "The user gives up on your riddle or question. Begin with \"The answer is\" and say it.")
-_GUESSING = re.compile(r"\b(?:riddle|quiz|trivia|guess|puzzle|brain ?teaser)", re.I)
+_GUESSING = re.compile(r"\b(?:riddles?|quiz me|(?:a|the) quiz|trivia|guessing game|guess (?:what|my|which|who|where|how)"
+                       r"|puzzle|brain ?teaser)\b", re.I)
 
 
 def more_note(messages: list[dict]) -> Note | None:
@@ -773,15 +776,18 @@ def said_notes(messages: list[dict], *, figures: bool = True) -> tuple[Note, ...
 # Australia?", "Did Shakespeare write Don Quixote?" -> "Yes, ..."; 25 of 42 replies on 21 such questions): given first
 # words other than "Yes", it says what is true (11 of 42; the same questions' yes answers stayed right; told to say
 # what is true first, it began "True." and agreed as before; docs/benchmarks.md, "Sums"). A question about the world
-# only: not the user's or its own ("Can I ...?", "Are you ...?"), nor one the limits prompt declines, about now or the
+# only: not the user's or its own ("Can I ...?", "Are you ...?"), nor about "it" (a guess in a game: "Is it an animal?"),
+# nor one the limits prompt declines, about now or the
 # weather, the day or a match ("Is it going to rain?", "Is it the weekend?"), where first words would lead it to make the
 # answer up (or not call the page's clock). The last note of all.
 _YES_NO = re.compile(
     r"^(?:(?:so|and|ok|okay|hey|um|wait|quick question)[,]? )*(?:is|are|was|were|do|does|did|can|could|has|have|will)"
-    r"\b(?! (?:you|u|i|we|my|your|our|me|us)\b)(?!.*\b(?:now|today|tonight|tomorrow|yesterday|this (?:week|weekend|morning"
-    r"|afternoon|evening|year)|currently|still|open|closed|rain\w*|snow\w*|sunny|cloudy|windy|cold|hot|warm|weather"
-    r"|traffic|score|won|win|winning|lose|lost|game|match|price|stock|news|late|running|going to|weekend|weekday|day|date"
-    r"|time|night|morning|evening|\w+day|my|your|our|you|i|me)\b)[^?]{2,120}\?$",
+    r"\b(?! (?:you|u|i|we|my|your|our|me|us|it|this|that|they|he|she)\b)"
+    r"(?!.*\b(?:now|today|tonight|tomorrow|yesterday|this (?:week|weekend|morning|afternoon|evening|year)|currently"
+    r"|still|open|closed|rain\w*|snow\w*|sunny|cloudy|windy|cold|hot|warm|weather|traffic|score|won|win|winning|lose"
+    r"|lost|beat|game|match|price|prices|stock|news|late|running|going to|weekend|weekday|day|date|time|night|morning"
+    r"|evening|\w+day|up|down|over|storm|humid|delayed|flight|election|coming|cancel\w*|available|possible|my|your|our"
+    r"|you|i|me)\b)[^?]{2,120}\?$",
     re.I,
 )
 YES_NO_NOTE = Note(_YES_NO, 'Begin with "Well," and say what is true.')

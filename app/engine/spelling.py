@@ -223,6 +223,9 @@ _COUNT_ASKED = (  # each form apart: a pattern names a group once
                re.I),
 )
 _VOWELS = "aeiou"
+# "How many letters are in English?" asks about its alphabet, not the word
+_LANGUAGES = {"english", "spanish", "french", "german", "italian", "portuguese", "russian", "chinese", "japanese", "korean",
+              "arabic", "hebrew", "greek", "hindi", "hawaiian", "latin", "dutch", "swedish", "polish", "turkish"}
 
 
 def counted(text: str) -> tuple[str, str] | None:
@@ -230,7 +233,8 @@ def counted(text: str) -> tuple[str, str] | None:
     words ("6 letters", "the letter R 3 times"); else None."""
     text = " ".join(text.split())
     asked = next((found for pattern in _COUNT_ASKED if (found := pattern.search(text))), None)
-    if asked is None or _a_name(asked["word"], asked.end(), text, quoted=bool(asked["open"])) is None:
+    if (asked is None or asked["word"].lower() in _LANGUAGES
+            or _a_name(asked["word"], asked.end(), text, quoted=bool(asked["open"])) is None):  # fmt: skip
         return None
     word, letter = asked["word"], asked["letter"]
     letters_of = [c.lower() for c in word if c.isalpha()]

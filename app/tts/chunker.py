@@ -213,8 +213,12 @@ def _forced_cut(text: str, matches: list[re.Match[str]], limit: int) -> int | No
         return None
     candidates = [m for m in matches[:limit] if not _inside_code(text[:m.end()])]
     for match in reversed(candidates[max(limit // 2, 1) - 1:]):
-        if _ends_phrase(match[0]) and _splits_name(text, match) is False:
-            return match.end()
+        if _ends_phrase(match[0]):
+            splits = _splits_name(text, match)
+            if splits is None:
+                return None  # the next word decides, as it does for the same text pushed whole
+            if not splits:
+                return match.end()
     return candidates[-1].end() if candidates else None
 
 

@@ -93,23 +93,25 @@ _UNITS = {
     "km²": "square kilometer", "m²": "square meter", "sq km": "square kilometer", "sq m": "square meter",
     "sq ft": "square foot", "sq mi": "square mile", "mm": "millimeter", "cm": "centimeter", "m": "meter",
     "km": "kilometer", "ft": "foot", "yd": "yard", "mi": "mile", "mg": "milligram", "g": "gram", "kg": "kilogram",
-    "lb": "pound", "lbs": "pound", "oz": "ounce", "ml": "milliliter", "mL": "milliliter", "L": "liter", "gal": "gallon",
-    "W": "watt", "kW": "kilowatt", "kWh": "kilowatt hour", "MW": "megawatt", "Hz": "hertz", "kHz": "kilohertz",
+    "lb": "pound", "lbs": "pound", "oz": "ounce", "ml": "milliliter", "mL": "milliliter", "gal": "gallon",
+    "kW": "kilowatt", "kWh": "kilowatt hour", "MW": "megawatt", "Hz": "hertz", "kHz": "kilohertz",
     "MHz": "megahertz", "GHz": "gigahertz", "KB": "kilobyte", "MB": "megabyte", "GB": "gigabyte", "TB": "terabyte",
     "hr": "hour", "hrs": "hour", "min": "minute", "mins": "minute", "sec": "second", "secs": "second",
     "ms": "millisecond", "kcal": "kilocalorie", "cal": "calorie",
 }  # fmt: skip
 _PLURAL_UNITS = {"foot": "feet", "hertz": "hertz", "kilohertz": "kilohertz", "megahertz": "megahertz",
                  "gigahertz": "gigahertz"}  # fmt: skip
+_ONE_LETTER_UNITS = {"m", "g"}  # only apart from the number: "5m views" is five million
 _UNIT_AFTER_NUMBER = re.compile(
-    rf"(?<![\w.,])({_NUMBER})((?: (?:thousand|million|billion))?) ?"
-    rf"({'|'.join(re.escape(u) for u in sorted(_UNITS, key=len, reverse=True))})(?![\w/²&'’-])"
+    rf"(?<![\w.,])({_NUMBER})((?: (?:thousand|million|billion))?)"
+    rf"(?: ?({'|'.join(re.escape(u) for u in sorted(set(_UNITS) - _ONE_LETTER_UNITS, key=len, reverse=True))})"
+    rf"| ({'|'.join(_ONE_LETTER_UNITS)}))(?![\w/²&'’-])"
 )
 _ORDINAL = re.compile(r"\b(\d+)(?:st|nd|rd|th)\b", re.I)
 _DECADE = re.compile(r"(?<![\w.,'’])['’]?(\d{1,3}0)['’]?s\b")  # "the 1990s", "the '80s", "in her 20s"
 # letters and digits in one word ("B12", "H2O", "5G", "F1", "3D"): apart, or the digits' words run into the letters
-_GLUED = re.compile(r"(?<=[^\W\d_])(?=\d)|(?<=\d)(?=[^\W\d_])")
-_TIMES = re.compile(r"(?<=\d)x(?![\w-])")  # "3x faster"
+_GLUED = re.compile(r"(?<=[^\W\d_])(?=\d)|(?<=\d)(?=[^\W\d_])(?!s\b)")  # "5s" stays "fives"
+_TIMES = re.compile(r"(?<=\d)x(?= [^\W\d_])")  # "3x faster", not "2x + 3"
 _RANGE = re.compile(r"(?<![\d.,-])(\d{1,4})\s?[–-]\s?(\d{1,4})(?![\d-]|[.,]\d)")  # "... 10-20." ends a sentence
 _FRACTION = re.compile(r"(?<![\d/])(\d)/(\d)(?![\d/])")
 _NEGATIVE = re.compile(r"(?<![\w.])-(?=\d)")
@@ -171,7 +173,7 @@ def _speak_decade(match: re.Match[str]) -> str:
 
 def _speak_unit(match: re.Match[str]) -> str:
     """"8,848 m" -> "8,848 meters", "1 km" -> "1 kilometer": the number stays for the number rules."""
-    name = _UNITS[match[3]]
+    name = _UNITS[match[3] or match[4]]
     one = match[1] in ("1", "1.0") and not match[2]
     if not one:
         first, _, rest = name.partition(" ")  # "kilometer per hour" -> "kilometers per hour"
