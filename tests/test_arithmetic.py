@@ -9,35 +9,35 @@ from app.engine.conversions import with_conversion_hint, without_conversion_hint
 
 
 @pytest.mark.parametrize(("question", "said"), [
-    ("What's 23 times 47?", "Worked out: 23 times 47 = 1,081."),
-    ("What is 12.5 times 8?", "Worked out: 12.5 times 8 = 100."),
-    ("What's 1234 plus 5678?", "Worked out: 1234 plus 5678 = 6,912."),
-    ("what is 2+2", "Worked out: 2+2 = 4."),
-    ("What's 10 - 3?", "Worked out: 10 - 3 = 7."),
-    ("What's minus 5 plus 3?", "Worked out: minus 5 plus 3 = minus 2."),
-    ("What is 100 divided by 8?", "Worked out: 100 divided by 8 = 12.5."),
-    ("What's 100 divided by 3?", "Worked out: 100 divided by 3 = about 33.33."),
-    ("What is 2 plus 3 times 4?", "Worked out: 2 plus 3 times 4 = 14."),  # times before plus
-    ("How much is 15 percent of 80?", "Worked out: 15 percent of 80 = 12."),
-    ("What's 10% of 50?", "Worked out: 10% of 50 = 5."),
-    ("What's 2 to the power of 10?", "Worked out: 2 to the power of 10 = 1,024."),
-    ("What's 2 ^ 8?", "Worked out: 2 ^ 8 = 256."),
-    ("What is fifteen squared?", "Worked out: fifteen squared = 225."),
-    ("What's 3 cubed?", "Worked out: 3 cubed = 27."),
-    ("What's the square root of 225?", "Worked out: the square root of 225 = 15."),
-    ("What's the square root of 2?", "Worked out: the square root of 2 = about 1.41."),
-    ("What's 1000000 divided by 7?", "Worked out: 1000000 divided by 7 = about 142,857.14."),  # no "1.429e+05"
-    ("What's 1 divided by 7?", "Worked out: 1 divided by 7 = about 0.1429."),
-    ("What is nineteen hundred plus 5?", "Worked out: nineteen hundred plus 5 = 1,905."),
-    ("What's the cube root of 27?", "Worked out: the cube root of 27 = 3."),
-    ("What's half of 250?", "Worked out: half of 250 = 125."),
-    ("What's double 36?", "Worked out: double 36 = 72."),
-    ("What's twenty-five times four?", "Worked out: twenty-five times four = 100."),
-    ("What's a hundred divided by four?", "Worked out: a hundred divided by four = 25."),
+    ("What's 23 times 47?", "Worked out: the answer is 1,081."),
+    ("What is 12.5 times 8?", "Worked out: the answer is 100."),
+    ("What's 1234 plus 5678?", "Worked out: the answer is 6,912."),
+    ("what is 2+2", "Worked out: the answer is 4."),
+    ("What's 10 - 3?", "Worked out: the answer is 7."),
+    ("What's minus 5 plus 3?", "Worked out: the answer is minus 2."),
+    ("What is 100 divided by 8?", "Worked out: the answer is 12.5."),
+    ("What's 100 divided by 3?", "Worked out: the answer is about 33.33."),
+    ("What is 2 plus 3 times 4?", "Worked out: the answer is 14."),  # times before plus
+    ("How much is 15 percent of 80?", "Worked out: the answer is 12."),
+    ("What's 10% of 50?", "Worked out: the answer is 5."),
+    ("What's 2 to the power of 10?", "Worked out: the answer is 1,024."),
+    ("What's 2 ^ 8?", "Worked out: the answer is 256."),
+    ("What is fifteen squared?", "Worked out: the answer is 225."),
+    ("What's 3 cubed?", "Worked out: the answer is 27."),
+    ("What's the square root of 225?", "Worked out: the answer is 15."),
+    ("What's the square root of 2?", "Worked out: the answer is about 1.41."),
+    ("What's 1000000 divided by 7?", "Worked out: the answer is about 142,857.14."),  # no "1.429e+05"
+    ("What's 1 divided by 7?", "Worked out: the answer is about 0.1429."),
+    ("What is nineteen hundred plus 5?", "Worked out: the answer is 1,905."),
+    ("What's the cube root of 27?", "Worked out: the answer is 3."),
+    ("What's half of 250?", "Worked out: the answer is 125."),
+    ("What's double 36?", "Worked out: the answer is 72."),
+    ("What's twenty-five times four?", "Worked out: the answer is 100."),
+    ("What's a hundred divided by four?", "Worked out: the answer is 25."),
     ("What is one thousand two hundred and five minus five?",
-     "Worked out: one thousand two hundred and five minus five = 1,200."),
-    ("What does 7 times 8 equal?", "Worked out: 7 times 8 = 56."),
-    ("Can you work out 45 divided by 4, please?", "Worked out: 45 divided by 4 = 11.25."),
+     "Worked out: the answer is 1,200."),
+    ("What does 7 times 8 equal?", "Worked out: the answer is 56."),
+    ("Can you work out 45 divided by 4, please?", "Worked out: the answer is 11.25."),
     ("Which is bigger, 0.9 or 0.11?", "0.9 is bigger than 0.11."),
     ("Which is smaller, 0.5 or 0.45?", "0.45 is smaller than 0.5."),
     ("Is nine bigger than eleven?", "eleven is bigger than nine."),
@@ -72,7 +72,7 @@ def test_other_questions_get_nothing_worked_out(question: str) -> None:
 def test_the_answer_goes_beside_the_question_and_the_conversation_keeps_the_users_words() -> None:
     question = "What's 23 times 47?"
     hinted = with_conversion_hint([{"role": "user", "content": question}])[-1]["content"]
-    assert hinted == f"{question}\n\n(Worked out: 23 times 47 = 1,081.)"
+    assert hinted == f"{question}\n\n(Worked out: the answer is 1,081.)"
     assert without_conversion_hint(hinted) == question
     assert with_conversion_hint([{"role": "user", "content": hinted}])[-1]["content"] == hinted  # once
 

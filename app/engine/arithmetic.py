@@ -82,7 +82,7 @@ def worked_out(text: str) -> str | None:
         return said
     if lead is None or (value := _evaluate(question)) is None or (figure := _said(value)) is None:
         return None
-    return f"Worked out: {question} = {figure}."
+    return f"Worked out: the answer is {figure}."
 
 
 def _compared(question: str) -> str | None:
