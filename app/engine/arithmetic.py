@@ -16,6 +16,8 @@ import math
 import re
 from fractions import Fraction
 
+from app.tts.numbers import number_to_words
+
 # a whole number said as words, as a question says one ("between one and ten", "twenty metres")
 NUMBER_WORDS = {word: value for value, word in enumerate(
     "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen"
@@ -82,6 +84,8 @@ def worked_out(text: str) -> str | None:
         return said
     if lead is None or (value := _evaluate(question)) is None or (figure := _said(value)) is None:
         return None
+    if value.denominator == 1 and abs(value) < 10**6 and not re.search(r"\d", question):
+        figure = number_to_words(int(value))  # "five times five" -> "twenty-five": given "25", the model began "Two ..."
     return f"Worked out: the answer is {figure}."
 
 
