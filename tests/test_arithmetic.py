@@ -12,12 +12,12 @@ from app.engine.conversions import with_conversion_hint, without_conversion_hint
     ("What's 23 times 47?", "Worked out: the answer is 1,081."),
     ("What is 12.5 times 8?", "Worked out: the answer is 100."),
     ("What's 1234 plus 5678?", "Worked out: the answer is 6,912."),
-    ("what is 2+2", "Worked out: the answer is 4."),
-    ("What's 10 - 3?", "Worked out: the answer is 7."),
-    ("What's minus 5 plus 3?", "Worked out: the answer is minus 2."),
+    ("what is 20+22", "Worked out: the answer is 42."),
+    ("What's 100 - 37?", "Worked out: the answer is 63."),
+    ("What's minus 15 plus 3?", "Worked out: the answer is minus 12."),
     ("What is 100 divided by 8?", "Worked out: the answer is 12.5."),
     ("What's 100 divided by 3?", "Worked out: the answer is about 33.33."),
-    ("What is 2 plus 3 times 4?", "Worked out: the answer is 14."),  # times before plus
+    ("What is 20 plus 3 times 4?", "Worked out: the answer is 32."),  # times before plus
     ("How much is 15 percent of 80?", "Worked out: the answer is 12."),
     ("What's 10% of 50?", "Worked out: the answer is 5."),
     ("What's 2 to the power of 10?", "Worked out: the answer is 1,024."),
@@ -36,7 +36,7 @@ from app.engine.conversions import with_conversion_hint, without_conversion_hint
     ("What's a hundred divided by four?", "Worked out: the answer is twenty-five."),
     ("What is one thousand two hundred and five minus five?",
      "Worked out: the answer is one thousand two hundred."),
-    ("What does 7 times 8 equal?", "Worked out: the answer is 56."),
+    ("What does 17 times 8 equal?", "Worked out: the answer is 136."),
     ("Can you work out 45 divided by 4, please?", "Worked out: the answer is 11.25."),
     ("Which is bigger, 0.9 or 0.11?", "0.9 is bigger than 0.11."),
     ("Which is smaller, 0.5 or 0.45?", "0.45 is smaller than 0.5."),
@@ -66,6 +66,12 @@ def test_a_sum_said_aloud_is_worked_out(question: str, said: str) -> None:
     "What is 0.000001 times 0.5?",  # too small to say as a figure
 ])  # fmt: skip
 def test_other_questions_get_nothing_worked_out(question: str) -> None:
+    assert worked_out(question) is None
+
+
+@pytest.mark.parametrize("question", ["What is two plus two?", "What is 6 times 7?", "What is five times five?",
+                                      "What's 12 divided by 4?", "What is 2 plus 3 times 4?"])
+def test_a_times_table_sum_gets_nothing_the_model_says_it_right(question: str) -> None:
     assert worked_out(question) is None
 
 

@@ -82,11 +82,25 @@ def worked_out(text: str) -> str | None:
         return None
     if said := _compared(question) or _property(question):
         return said
-    if lead is None or (value := _evaluate(question)) is None or (figure := _said(value)) is None:
+    if lead is None or (value := _evaluate(question)) is None or _easy(question, value) or (figure := _said(value)) is None:
         return None
     if value.denominator == 1 and abs(value) < 10**6 and not re.search(r"\d", question):
         figure = number_to_words(int(value))  # "five times five" -> "twenty-five": given "25", the model began "Two ..."
     return f"Worked out: the answer is {figure}."
+
+
+def _easy(question: str, value: Fraction) -> bool:
+    """A times-table sum ("What is two plus two?", "What is 6 times 7?"): numbers to twelve, the four operations, a whole
+    answer. The model gets these right without help, and a note costs the reply's first word its prefill and the next
+    turn a prefill of this one again (docs/benchmarks.md, "Sums")."""
+    if value.denominator != 1 or _DONE_TO_A_NUMBER.search(question) or re.search(r"%|percent", question, re.I):
+        return False
+    for token in _TOKEN.findall(question):
+        word = token.lower()
+        number = Fraction(word.replace(",", "")) if _DIGITS.fullmatch(word) else _UNITS.get(word)
+        if (number is not None and number > 12) or word in _SCALES:
+            return False
+    return True
 
 
 def _compared(question: str) -> str | None:
