@@ -13,7 +13,9 @@ of a spider?" get nothing.
 from __future__ import annotations
 
 import math
+import operator
 import re
+from collections.abc import Callable
 from fractions import Fraction
 
 from app.tts.numbers import number_to_words
@@ -39,20 +41,21 @@ _LEAD = re.compile(
     re.I,
 )
 _TAIL = re.compile(r"(?: (?:equal to|equals?|make|come to))?(?:,? please)?[?.!]*$", re.I)
-_BINARY = {  # an operator's words, to (its precedence, its function)
-    ("plus",): (1, lambda a, b: a + b), ("+",): (1, lambda a, b: a + b), ("add",): (1, lambda a, b: a + b),
-    ("minus",): (1, lambda a, b: a - b), ("-",): (1, lambda a, b: a - b), ("take", "away"): (1, lambda a, b: a - b),
-    ("times",): (2, lambda a, b: a * b), ("x",): (2, lambda a, b: a * b), ("*",): (2, lambda a, b: a * b),
-    ("×",): (2, lambda a, b: a * b), ("multiplied", "by"): (2, lambda a, b: a * b),
-    ("divided", "by"): (2, lambda a, b: a / b), ("over",): (2, lambda a, b: a / b), ("/",): (2, lambda a, b: a / b),
-    ("÷",): (2, lambda a, b: a / b), ("percent", "of"): (2, lambda a, b: a * b / 100),
-    ("%", "of"): (2, lambda a, b: a * b / 100),
+_Operation = Callable[[Fraction, Fraction], Fraction]
+_BINARY: dict[tuple[str, ...], tuple[int, _Operation]] = {  # an operator's words, to (its precedence, its function)
+    ("plus",): (1, operator.add), ("+",): (1, operator.add), ("add",): (1, operator.add),
+    ("minus",): (1, operator.sub), ("-",): (1, operator.sub), ("take", "away"): (1, operator.sub),
+    ("times",): (2, operator.mul), ("x",): (2, operator.mul), ("*",): (2, operator.mul), ("×",): (2, operator.mul),
+    ("multiplied", "by"): (2, operator.mul), ("divided", "by"): (2, operator.truediv), ("over",): (2, operator.truediv),
+    ("/",): (2, operator.truediv), ("÷",): (2, operator.truediv),
+    ("percent", "of"): (2, lambda a, b: a * b / 100), ("%", "of"): (2, lambda a, b: a * b / 100),
 }  # fmt: skip
-_PREFIX = {  # before a number: what is done to it
-    ("the", "square", "root", "of"): "sqrt", ("square", "root", "of"): "sqrt", ("the", "cube", "root", "of"): "cbrt",
-    ("cube", "root", "of"): "cbrt", ("half", "of"): Fraction(1, 2), ("a", "half", "of"): Fraction(1, 2),
-    ("a", "third", "of"): Fraction(1, 3), ("a", "quarter", "of"): Fraction(1, 4), ("double",): Fraction(2),
-    ("twice",): Fraction(2), ("triple",): Fraction(3),
+_PREFIX: dict[tuple[str, ...], Callable[[Fraction], Fraction | None]] = {  # before a number: what is done to it
+    ("the", "square", "root", "of"): lambda v: _root(v, 2), ("square", "root", "of"): lambda v: _root(v, 2),
+    ("the", "cube", "root", "of"): lambda v: _root(v, 3), ("cube", "root", "of"): lambda v: _root(v, 3),
+    ("half", "of"): lambda v: v / 2, ("a", "half", "of"): lambda v: v / 2, ("a", "third", "of"): lambda v: v / 3,
+    ("a", "quarter", "of"): lambda v: v / 4, ("double",): lambda v: v * 2, ("twice",): lambda v: v * 2,
+    ("triple",): lambda v: v * 3,
 }  # fmt: skip
 _DONE_TO_A_NUMBER = re.compile(r"\b(?:squared|cubed|power|root|half|third|quarter|double|twice|triple)\b|\^", re.I)
 _NUMBER = rf"(?:minus |negative |-)?(?:{_DIGITS.pattern}|(?:[a-z]+(?:[ -][a-z]+){{0,4}}?))"
@@ -203,7 +206,7 @@ def _evaluate(question: str) -> Fraction | None:
     if len(tokens) > _MOST_TOKENS or "".join(tokens) != question.replace(" ", "") or not _spaced(question):
         return None  # longer than a sum said aloud, or words or marks the sum has no place for
     values: list[Fraction] = []
-    operators: list[tuple[int, object]] = []
+    operators: list[tuple[int, _Operation]] = []
     while True:
         value, tokens = _operand(tokens)
         if value is None:
@@ -238,9 +241,9 @@ def _spaced(question: str) -> bool:
     return re.search(r"\d[/-]\d", question) is None
 
 
-def _apply(values: list[Fraction], op: tuple[int, object]) -> None:
+def _apply(values: list[Fraction], op: tuple[int, _Operation]) -> None:
     b, a = values.pop(), values.pop()
-    values.append(op[1](a, b))  # type: ignore[operator]
+    values.append(op[1](a, b))
 
 
 def _operand(tokens: list[str]) -> tuple[Fraction | None, list[str]]:
@@ -250,13 +253,7 @@ def _operand(tokens: list[str]) -> tuple[Fraction | None, list[str]]:
     for words, does in _PREFIX.items():
         if lowered[: len(words)] == list(words):
             value, rest = _operand(tokens[len(words):])
-            if value is None:
-                return None, rest
-            if does == "sqrt":
-                return _root(value, 2), rest
-            if does == "cbrt":
-                return _root(value, 3), rest
-            return value * does, rest  # type: ignore[operator]
+            return (None if value is None else does(value)), rest
     value, tokens = _read_number(tokens)
     if value is None:
         return None, tokens
@@ -285,12 +282,13 @@ def _operand(tokens: list[str]) -> tuple[Fraction | None, list[str]]:
 
 
 def _root(value: Fraction, degree: int) -> Fraction | None:
-    if value < 0 and degree == 2:
+    """The ``degree``-th root, exact where it is whole; None for an even root of a negative number."""
+    if value < 0 and degree % 2 == 0:
         return None
-    root = round(abs(float(value)) ** (1 / degree)) * (1 if value >= 0 else -1)
-    if Fraction(root) ** degree == value:
-        return Fraction(root)
-    return Fraction(abs(float(value)) ** (1 / degree) * (1 if value >= 0 else -1))
+    sign = -1 if value < 0 else 1
+    near = abs(float(value)) ** (1 / degree)
+    whole = Fraction(round(near))
+    return sign * whole if whole**degree == abs(value) else Fraction(sign * near)
 
 
 def _said(value: Fraction) -> str | None:

@@ -777,9 +777,8 @@ def said_notes(messages: list[dict], *, figures: bool = True) -> tuple[Note, ...
 # words other than "Yes", it says what is true (11 of 42; the same questions' yes answers stayed right; told to say
 # what is true first, it began "True." and agreed as before; docs/benchmarks.md, "Sums"). A question about the world
 # only: not the user's or its own ("Can I ...?", "Are you ...?"), nor about "it" (a guess in a game: "Is it an animal?"),
-# nor one the limits prompt declines, about now or the
-# weather, the day or a match ("Is it going to rain?", "Is it the weekend?"), where first words would lead it to make the
-# answer up (or not call the page's clock). The last note of all.
+# nor one the limits prompt declines, about now or the weather, the day or a match ("Is it going to rain?", "Is it the
+# weekend?"), where first words would lead it to make the answer up (or not call the page's clock). The last note of all.
 _YES_NO = re.compile(
     r"^(?:(?:so|and|ok|okay|hey|um|wait|quick question)[,]? )*(?:is|are|was|were|do|does|did|can|could|has|have|will)"
     r"\b(?! (?:you|u|i|we|my|your|our|me|us|it|this|that|they|he|she)\b)"

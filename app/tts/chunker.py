@@ -193,16 +193,20 @@ def _splits_name(text: str, word: re.Match[str]) -> bool | None:
     return following[0].isupper() if following else None
 
 
+def _cut_after(text: str, word: re.Match[str]) -> bool | None:
+    """Whether a cut after ``word`` leaves no phrase hanging and no name split; None while the next word decides."""
+    if not _ends_phrase(word[0]):
+        return False
+    splits = _splits_name(text, word)
+    return None if splits is None else not splits
+
+
 def _first_phrase_end(text: str, candidates: list[re.Match[str]]) -> int | None:
     """The end of the first of ``candidates`` (complete words of ``text``) after which a cut leaves no phrase
     hanging and no name split; ``_NEXT_WORD`` while that depends on a word still to come."""
     for match in candidates:
-        if _ends_phrase(match[0]) and not _inside_code(text[: match.end()]):
-            splits = _splits_name(text, match)
-            if splits is None:
-                return _NEXT_WORD
-            if not splits:
-                return match.end()
+        if not _inside_code(text[: match.end()]) and (cut := _cut_after(text, match)) is not False:
+            return _NEXT_WORD if cut is None else match.end()
     return None
 
 
@@ -213,12 +217,8 @@ def _forced_cut(text: str, matches: list[re.Match[str]], limit: int) -> int | No
         return None
     candidates = [m for m in matches[:limit] if not _inside_code(text[:m.end()])]
     for match in reversed(candidates[max(limit // 2, 1) - 1:]):
-        if _ends_phrase(match[0]):
-            splits = _splits_name(text, match)
-            if splits is None:
-                return None  # the next word decides, as it does for the same text pushed whole
-            if not splits:
-                return match.end()
+        if (cut := _cut_after(text, match)) is not False:
+            return None if cut is None else match.end()  # None: the next word decides, as for the text pushed whole
     return candidates[-1].end() if candidates else None
 
 

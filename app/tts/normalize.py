@@ -173,13 +173,11 @@ def _speak_decade(match: re.Match[str]) -> str:
 
 def _speak_unit(match: re.Match[str]) -> str:
     """"8,848 m" -> "8,848 meters", "1 km" -> "1 kilometer": the number stays for the number rules."""
-    name = _UNITS[match[3] or match[4]]
-    one = match[1] in ("1", "1.0") and not match[2]
-    if not one:
-        first, _, rest = name.partition(" ")  # "kilometer per hour" -> "kilometers per hour"
-        name = (f"{_PLURAL_UNITS.get(first, first + 's')} {rest}" if rest and rest.startswith("per")
-                else _PLURAL_UNITS.get(name, name + "s") if not rest else f"{first} {_PLURAL_UNITS.get(rest, rest + 's')}")
-    return f"{match[1]}{match[2]} {name}"
+    words = _UNITS[match[3] or match[4]].split()
+    if match[1] not in ("1", "1.0") or match[2]:
+        head = 0 if "per" in words else -1  # "kilometers per hour", "square kilometers", "kilowatt hours"
+        words[head] = _PLURAL_UNITS.get(words[head], words[head] + "s")
+    return f"{match[1]}{match[2]} {' '.join(words)}"
 
 
 def _strip_markup(text: str) -> str:
