@@ -119,6 +119,26 @@ def test_markdown_code_emoji_and_links_are_stripped(text: str, spoken: str) -> N
     assert normalize_for_speech(text) == spoken
 
 
+@pytest.mark.parametrize(
+    ("text", "spoken"),
+    [
+        ('Hello in Japanese is "こんにちは".', 'Hello in Japanese is "konnichiha".'),
+        ('Yes, in Japanese, you say "はい" (hai).', 'Yes, in Japanese, you say "hai".'),
+        ("In Russian, thank you is спасибо (spasibo).", "In Russian, thank you is spasibo."),
+        ("Arigatou (ありがとう) means thank you.", "Arigatou means thank you."),
+        ("Hello in Chinese is 你好 (nǐ hǎo).", "Hello in Chinese is nǐ hǎo."),
+        ("Hello in Chinese is 你好.", "Hello in Chinese is ni hao."),
+        ("In Korean, hello is 안녕하세요.", "In Korean, hello is an nyeong ha se yo."),
+        ("Thank you in Greek is ευχαριστώ, and in Russian Привет means hi.",
+         "Thank you in Greek is eycharisto, and in Russian privet means hi."),
+        ("In Hindi: नमस्ते (namaste)!", "In Hindi: namaste!"),
+        ("¿Dónde está el baño? Grüße, ça va.", "¿Dónde está el baño? Grüße, ça va."),  # Latin letters stay as written
+    ],
+)
+def test_a_script_the_voice_cannot_read_is_said_as_it_sounds(text: str, spoken: str) -> None:
+    assert normalize_for_speech(text) == spoken
+
+
 @pytest.mark.parametrize("text", ["", "   ", "😀🎉", "```\ncode only\n```", "**", "---"])
 def test_nothing_speakable_gives_empty_text(text: str) -> None:
     assert normalize_for_speech(text) == ""
@@ -133,9 +153,10 @@ def test_plain_text_passes_unchanged() -> None:
 @given(
     st.lists(
         st.sampled_from(list("ab XY 0123456789 .,;:!?$€£%&+=@#*_`~|<>/\\-–()[]{}'\"\n😀🎉°^")
-                        + ["https://a.b/c", "x@y.com", "**", "```", "1st", "3:30", "p.m.", "Dr.", "1/2", "-5"]),
+                        + ["https://a.b/c", "x@y.com", "**", "```", "1st", "3:30", "p.m.", "Dr.", "1/2", "-5", "こんにちは",
+                           "你好", "спасибо", "(hai)", "안녕", "١٢٣", "１２"]),
         max_size=30,
     ).map("".join)
 )
 def test_no_digits_markup_or_emoji_reach_the_synthesiser(text: str) -> None:
-    assert not re.search(r"[0-9*#`_|<>😀🎉]", normalize_for_speech(text))
+    assert not re.search(r"[0-9*#`_|<>😀🎉\u0400-\u04ff\u3040-\u30ff\u4e00-\u9fff\uac00-\ud7af]", normalize_for_speech(text))

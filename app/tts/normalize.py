@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import re
 
+from anyascii import anyascii
+
 from app.tts.numbers import (
     decimal_to_words,
     digits_to_words,
@@ -64,6 +66,17 @@ _EMOJI = re.compile(
     "[\U0001f000-\U0001faff\U0001f1e6-\U0001f1ff\u2190-\u21ff\u2300-\u23ff\u2460-\u24ff"
     "\u25a0-\u27bf\u2b00-\u2bff\ufe0e\ufe0f\u200d\u20e3]+"
 )
+# Letters of a script the voice cannot read (Greek, Cyrillic, Hebrew, Arabic, Indic, Thai, Georgian, kana, Chinese,
+# Hangul): the synthesiser says "Japanese letter" for each one ("Hello in Japanese is "こんにちは"." -> "Japanese letter
+# Japanese letter ...") or spells Cyrillic letter by letter. A reply that gives how it sounds beside it ("はい" (hai))
+# keeps that only; otherwise the words are said as written in Latin letters ("konnichiha", "spasibo", "ni hao").
+_SCRIPT = ("\u0370-\u03ff\u0400-\u052f\u0530-\u058f\u0590-\u05ff\u0600-\u06ff\u0750-\u077f\u0900-\u0e7f\u10a0-\u10ff"
+           "\u1100-\u11ff\u3001-\u303f\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\uff01-\uff5e")
+_UNREADABLE = rf"[{_SCRIPT}]+(?:[ \u3000][{_SCRIPT}]+)*"
+_SOUNDS_AFTER = re.compile(rf"({_UNREADABLE})([\"”'’]?)\s*\(([^\W\d_][^(){_SCRIPT}]{{0,40}})\)")  # "はい" (hai)
+_SOUNDS_BEFORE = re.compile(rf"\s*\(\s*{_UNREADABLE}\s*\)")  # hai (はい)
+_UNREADABLE_WORDS = re.compile(_UNREADABLE)
+_SYLLABLES = re.compile(r"(?<=[a-z])(?=[A-Z])")  # "NiHao", "AnNyeongHaSeYo": a capital for each character
 _MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
            "November", "December")
 _MONTH = "|".join(_MONTHS)
@@ -136,6 +149,7 @@ def normalize_for_speech(text: str) -> str:
     text = _URL.sub(lambda m: _spell_address(_url_host(m[0])), text)
     text = _DOMAIN.sub(lambda m: _spell_address(m[0]), text)
     text = _EMOJI.sub(" ", text)
+    text = _said_in_latin_letters(text)
     text = _ISO_DATE.sub(_speak_iso_date, text)
     text = _PHONE.sub(_speak_phone_number, text)
     text = _DIALED.sub(lambda m: f"{m[1]} {digits_to_words(m[2])}", text)
@@ -162,6 +176,13 @@ def normalize_for_speech(text: str) -> str:
     text = re.sub(r"(?<=\w)/(?=\w)", " ", text)
     text = "".join(_SYMBOLS.get(ch, ch) for ch in text).replace("#", " ").replace("*", " ").replace("_", " ")
     return _tidy(text)
+
+
+def _said_in_latin_letters(text: str) -> str:
+    """Words in a script the voice cannot read as the reply says they sound, or else in Latin letters."""
+    text = _SOUNDS_AFTER.sub(lambda m: f"{m[3]}{m[2]}", text)
+    text = _SOUNDS_BEFORE.sub("", text)
+    return _UNREADABLE_WORDS.sub(lambda m: _SYLLABLES.sub(" ", anyascii(m[0])).lower(), text)
 
 
 def _speak_decade(match: re.Match[str]) -> str:
