@@ -17,6 +17,7 @@ import re
 from fractions import Fraction
 
 from app.engine.arithmetic import NUMBER_WORDS, worked_out
+from app.engine.days import day_or_time
 
 # each unit's size in its kind's base unit; a name's plural is its name + "s" unless listed
 _UNITS: dict[str, dict[str, Fraction]] = {
@@ -145,9 +146,9 @@ def _unit_name(unit: str, value: Fraction) -> str:
 
 
 def figure(text: str) -> str | None:
-    """The worked-out figure ``text`` asks for: a unit conversion's or a temperature's, or a sum's
-    (``app.engine.arithmetic``)."""
-    return conversion(text) or worked_out(text)
+    """The worked-out figure ``text`` asks for: a unit conversion's or a temperature's, a sum's
+    (``app.engine.arithmetic``), or a weekday's or clock time's counted from one it gives (``app.engine.days``)."""
+    return conversion(text) or worked_out(text) or day_or_time(text)
 
 
 _HINT = "\n\n({conversion})"

@@ -190,7 +190,9 @@ _CLOCK_QUESTION = re.compile(
     rf"|\bwhat (?:day|date|month|year|time) is (?:it|today){_NOW}"  # "What day is it?"
     rf"|\bwhat(?:'s| is) (?:the )?(?:date|time|day)(?: today)?{_NOW}"  # "What's the date?"
     rf"|\bwhat(?:'s| is) today(?:'s date)?{_NOW}"
-    r"|\bwhat day of the week\b|\bwhich (?:day|month|year) (?:is it|are we in|is today)\b"
+    r"|\bwhat day of the week\b(?!.*\b(?:\d{4}|after|before|ago|later|from now|from today"
+    r"|(?:today|yesterday|tomorrow)(?:'s| is| was))\b)"  # one counted from a day it gives (app.engine.days)
+    r"|\bwhich (?:day|month|year) (?:is it|are we in|is today)\b"
     r"|\bdo you know (?:what|the) (?:day|date|time)\b",
     re.I,
 )

@@ -1,0 +1,267 @@
+"""The day or the time a question counts to from one it gives, worked out and written into the question for the model.
+
+The 1.5B counts days and hours as it does sums it cannot do, with confidence: "If today is Friday, what day will it be
+in 4 days?" -> "Monday", "If today is Sunday, what is the day after tomorrow?" -> "Monday", "If it's 3 pm now, what
+time will it be in 5 hours?" -> "10 pm", and "What day of the week was July 4, 1776?" it declines as a question about
+today's date (docs/benchmarks.md, "Days and times"). As a sum gets its answer (``app.engine.arithmetic``), such a
+question gets the day or time it asks for beside it: a weekday some days after or before a given one ("... if today
+is Monday", "What day is 10 days after Saturday?"), the weekday of a date with its year ("July 4, 1776", "Christmas
+2026"), and a clock time some hours or minutes after or before a given one. Nothing here reads the clock: a question
+that does not say the day or time it counts from ("What day is it in three days?") gets nothing.
+"""
+
+from __future__ import annotations
+
+import datetime
+import re
+
+from app.engine.arithmetic import NUMBER_WORDS
+
+_LONGEST = 160  # characters: such a question is short, and longer text costs the patterns more
+WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November",
+          "December")  # fmt: skip
+_WEEKDAY = rf"(?:{'|'.join(WEEKDAYS)})"
+_COUNT = rf"\d{{1,4}}|{'|'.join(sorted(NUMBER_WORDS, key=len, reverse=True))}|an?"
+_DAYS_IN = {"day": 1, "week": 7, "fortnight": 14}
+_SPAN = rf"(?P<n>{_COUNT}) (?P<unit>days?|weeks?|fortnights?)"
+_ASKS_DAY = re.compile(r"\b(?:what|which)(?: day| weekday)\b", re.I)
+_ASKS_TIME = re.compile(r"\bwhat time\b", re.I)
+# the day counted from: "if today is Friday", "yesterday was Monday", "10 days after Saturday"
+_TODAY_IS = re.compile(rf"\b(?P<ref>today|yesterday|tomorrow)(?:'s| is| was| will be| would be) (?P<day>{_WEEKDAY})\b", re.I)
+_FROM_DAY = re.compile(rf"\b{_SPAN} (?P<way>after|before|from) (?:a |next |last )?(?P<day>{_WEEKDAY})\b", re.I)
+_SPAN_WAY = re.compile(  # when, counted from today
+    rf"\b{_SPAN} (?P<way>from now|from today|later|after that|ago|before that|earlier)\b", re.I
+)
+_IN_SPAN = re.compile(rf"\bin {_SPAN}\b", re.I)
+_NAMED_DAY = re.compile(r"\b(?P<named>the day after tomorrow|the day before yesterday|tomorrow|yesterday)\b", re.I)
+_NAMED = {"the day after tomorrow": 2, "the day before yesterday": -2, "tomorrow": 1, "yesterday": -1}
+_REF = {"today": 0, "yesterday": -1, "tomorrow": 1}
+# a date with its year: "July 4, 1776", "4 July 1776", "the 4th of July, 1776", "Christmas 2026"
+_HOLIDAYS = {
+    "christmas eve": (12, 24), "christmas day": (12, 25), "christmas": (12, 25), "new year's eve": (12, 31),
+    "new year's day": (1, 1), "halloween": (10, 31), "valentine's day": (2, 14), "independence day": (7, 4),
+    "the fourth of july": (7, 4), "boxing day": (12, 26),
+}  # fmt: skip
+_MONTH = rf"(?P<month>{'|'.join(MONTHS)})"
+_DAY_OF_MONTH = r"(?P<day>\d{1,2})(?:st|nd|rd|th)?"
+_YEAR = r",? (?:in )?(?P<year>\d{4})\b"
+_DATES = (
+    re.compile(rf"\b{_MONTH} (?:the )?{_DAY_OF_MONTH}{_YEAR}", re.I),
+    re.compile(rf"\b(?:the )?{_DAY_OF_MONTH}(?: of)? {_MONTH}{_YEAR}", re.I),
+    re.compile(rf"\b(?P<holiday>{'|'.join(re.escape(name) for name in _HOLIDAYS)}){_YEAR}", re.I),
+)
+_FIRST_YEAR = 1583  # the Gregorian calendar's first whole year; before it, places counted days differently
+_VERB = re.compile(r"\b(was|is|will be)\b", re.I)
+# a clock time counted from: "if it's 3 pm", "5 hours after 10:30", and how long: "in 45 minutes", "2 hours later"
+_CLOCK = r"(?P<hour>\d{1,2})(?::(?P<minute>\d{2}))?(?: ?(?P<half>[ap])\.?m\b\.?| o'clock)?|(?P<named_time>noon|midnight)"
+_IT_IS = re.compile(rf"\bit(?:'s| is| was) (?:now )?(?:{_CLOCK})", re.I)
+_DURATION = (
+    r"(?:(?P<hours>\d{1,3}|[a-z]+|an?)(?P<and_half> and a half)? hours?(?P<half_after> and a half)?"
+    r"(?: and (?P<minutes>\d{1,3}|[a-z]+(?:[ -][a-z]+)?) minutes?)?|(?P<only_minutes>\d{1,4}|[a-z]+(?:[ -][a-z]+)?) minutes?"
+    r"|(?P<half_hour>half an hour|a half hour)|(?P<quarter>a quarter of an hour|a quarter hour))"
+)
+_TIME_WAY = re.compile(
+    rf"\b{_DURATION} (?P<way>from now|later|after(?: that| it)?|before(?: that| it)?|ago|earlier)(?: (?:{_CLOCK}))?", re.I
+)
+_IN_TIME = re.compile(rf"\bin {_DURATION}", re.I)
+# how long from one date or clock time to another: "How many days are there from March 1 to April 15?", "How many
+# hours is it from 9 am to 5 pm?"
+_BETWEEN = re.compile(
+    r"\bhow many (?P<unit>days|weeks|nights|hours|minutes) (?:are there |is it |are )?(?:from|between) (?P<a>[^?!]{1,30}?),?"
+    r" (?:to|and|until|till|through) (?P<b>[^?!]{1,30}?)(?: (?:inclusive|exactly))?[?.!]*$",
+    re.I,
+)
+_SHORT_DATES = (
+    re.compile(rf"{_MONTH} (?:the )?{_DAY_OF_MONTH}(?:,? (?P<year>\d{{4}}))?", re.I),
+    re.compile(rf"(?:the )?{_DAY_OF_MONTH}(?: of)? {_MONTH}(?:,? (?P<year>\d{{4}}))?", re.I),
+)
+_CLOCK_ALONE = re.compile(_CLOCK, re.I)
+
+
+def day_or_time(text: str) -> str | None:
+    """The weekday or clock time ``text`` counts to from one it gives, as "Worked out: the answer is Tuesday." or
+    "Worked out: July 4, 1776 was a Thursday."; else None."""
+    if len(text) > _LONGEST:
+        return None
+    text = " ".join(text.replace("’", "'").split())
+    answer = _weekday_counted(text) or _weekday_of_date(text) or _time_counted(text) or _between(text)
+    return f"Worked out: {answer}." if answer else None
+
+
+def _answer(said: str) -> str:
+    return f"the answer is {said}"
+
+
+def _count(said: str) -> int | None:
+    said = said.lower()
+    if said in ("a", "an"):
+        return 1
+    return int(said) if said.isdigit() else NUMBER_WORDS.get(said.replace("-", " "))
+
+
+def _span_days(found: re.Match[str]) -> int | None:
+    count = _count(found["n"])
+    return None if count is None else count * _DAYS_IN[found["unit"].lower().rstrip("s")]
+
+
+def _weekday_counted(text: str) -> str | None:
+    if not _ASKS_DAY.search(text) or re.search(r"\bof the (?:month|year)\b", text, re.I):
+        return None
+    if given := _FROM_DAY.search(text):
+        days = _span_days(given)
+        if days is None:
+            return None
+        start = WEEKDAYS.index(given["day"].capitalize())
+        return _answer(WEEKDAYS[(start + (-days if given["way"].lower() == "before" else days)) % 7])
+    given = _TODAY_IS.search(text)
+    if given is None:
+        return None
+    today = WEEKDAYS.index(given["day"].capitalize()) - _REF[given["ref"].lower()]
+    if found := _SPAN_WAY.search(text) or _IN_SPAN.search(text):
+        days = _span_days(found)
+        if days is None:
+            return None
+        way = found["way"].lower() if "way" in found.groupdict() else ""
+        return _answer(WEEKDAYS[(today + (-days if way in ("ago", "before that", "earlier") else days)) % 7])
+    named = [found for found in _NAMED_DAY.finditer(text) if not given.start() <= found.start() < given.end()]
+    if named:
+        return _answer(WEEKDAYS[(today + _NAMED[named[0]["named"].lower()]) % 7])
+    # "If yesterday was Monday, what day is it today?"
+    return _answer(WEEKDAYS[today % 7]) if given["ref"].lower() != "today" and re.search(r"\btoday\b", text, re.I) else None
+
+
+def _weekday_of_date(text: str) -> str | None:
+    if not (_ASKS_DAY.search(text) or re.search(r"\bwhat day of the week\b", text, re.I)):
+        return None
+    found = next((found for pattern in _DATES if (found := pattern.search(text))), None)
+    if found is None:
+        return None
+    year = int(found["year"])
+    if found.groupdict().get("holiday"):
+        month, day = _HOLIDAYS[found["holiday"].lower()]
+    else:
+        month, day = MONTHS.index(found["month"].capitalize()) + 1, int(found["day"])
+    if year < _FIRST_YEAR:
+        return None
+    try:
+        date = datetime.date(year, month, day)
+    except ValueError:  # "February 30"
+        return None
+    verb = _VERB.search(text)
+    said = f"{found[0].strip(' ,')} {verb[1].lower() if verb else 'is'} a {WEEKDAYS[date.weekday()]}"
+    return said[0].upper() + said[1:] if said.startswith("the ") else said
+
+
+def _time_counted(text: str) -> str | None:
+    if not _ASKS_TIME.search(text):
+        return None
+    offset = _TIME_WAY.search(text) or _IN_TIME.search(text)
+    if offset is None:
+        return None
+    minutes = _minutes(offset)
+    if minutes is None:
+        return None
+    way = offset.groupdict().get("way") or ""
+    if way.lower().startswith(("before", "ago", "earlier")):
+        minutes = -minutes
+    start = offset if offset.groupdict().get("hour") or offset.groupdict().get("named_time") else _IT_IS.search(text)
+    if start is None or (clock := _clock(start)) is None:
+        return None
+    return _answer(_said_clock(clock + minutes, _style(start)))
+
+
+def _minutes(found: re.Match[str]) -> int | None:
+    if found["half_hour"]:
+        return 30
+    if found["quarter"]:
+        return 15
+    if found["only_minutes"]:
+        return _count(found["only_minutes"])
+    hours = _count(found["hours"])
+    extra = _count(found["minutes"]) if found["minutes"] else 0
+    if hours is None or extra is None:
+        return None
+    return hours * 60 + (30 if found["and_half"] or found["half_after"] else 0) + extra
+
+
+def _clock(found: re.Match[str]) -> int | None:
+    """Minutes after midnight of the time ``found`` holds, else None."""
+    if found["named_time"]:
+        return 12 * 60 if found["named_time"].lower() == "noon" else 0
+    hour, minute = int(found["hour"]), int(found["minute"] or 0)
+    if minute > 59 or hour > 23 or (found["half"] and not 1 <= hour <= 12):
+        return None
+    if found["half"]:
+        hour = hour % 12 + (12 if found["half"].lower() == "p" else 0)
+    return hour * 60 + minute
+
+
+def _on_a_dial(found: re.Match[str]) -> bool:
+    """A time said without am or pm whose hour is one of a dial's ("9", "10:30"), not a 24-hour clock's ("18:30")."""
+    return not found["half"] and not found["named_time"] and 1 <= int(found["hour"]) <= 12
+
+
+def _style(found: re.Match[str]) -> str:
+    return "dial" if _on_a_dial(found) else "24-hour" if not found["half"] and not found["named_time"] else "am-pm"
+
+
+def _said_clock(minutes: int, style: str) -> str:
+    """"8 pm", "11:15 am", "noon"; a time asked without am or pm as it was asked: on a dial ("1:30") or a 24-hour clock
+    ("18:30")."""
+    minutes %= 24 * 60
+    hour, minute = divmod(minutes, 60)
+    if style == "24-hour":
+        return f"{hour}:{minute:02d}"
+    if style == "dial":
+        return f"{hour % 12 or 12}:{minute:02d}"
+    if minute == 0 and hour in (0, 12):
+        return "midnight" if hour == 0 else "noon"
+    shown = hour % 12 or 12
+    return f"{shown}{f':{minute:02d}' if minute else ''} {'am' if hour < 12 else 'pm'}"
+
+
+def _between(text: str) -> str | None:
+    found = _BETWEEN.search(text)
+    if found is None:
+        return None
+    if found["unit"].lower() in ("hours", "minutes"):
+        return _clock_between(found)
+    dates = [next((match for pattern in _SHORT_DATES if (match := pattern.fullmatch(side))), None)
+             for side in found.group("a", "b")]
+    return _days_between(found["unit"].lower(), *dates) if None not in dates else None
+
+
+def _days_between(unit: str, a: re.Match[str], b: re.Match[str]) -> str | None:
+    year_a, year_b = (int(a["year"]) if a["year"] else None), (int(b["year"]) if b["year"] else None)
+    if (year_a or year_b or _FIRST_YEAR) < _FIRST_YEAR:
+        return None
+    counts = set()
+    for year in ((year_a or year_b,) if year_a or year_b else (2025, 2028)):  # without a year: a common one, a leap one
+        try:
+            start = datetime.date(year_a or year, MONTHS.index(a["month"].capitalize()) + 1, int(a["day"]))
+            end = datetime.date(year_b or year, MONTHS.index(b["month"].capitalize()) + 1, int(b["day"]))
+            if end < start and not year_b:  # "from December 20 to January 5"
+                end = end.replace(year=end.year + 1)
+        except ValueError:  # "February 30", or February 29 in the year after
+            continue
+        counts.add((end - start).days)
+    if not counts or min(counts) < 0:
+        return None
+    days = sorted(counts)
+    if unit == "weeks":
+        weeks, rest = divmod(days[0], 7)
+        return _answer(f"{weeks} weeks" + (f" and {rest} days" if rest else "") + (" in a common year" if len(days) > 1 else ""))
+    return _answer(f"{days[0]} {unit}" + (f", {days[1]} in a leap year" if len(days) > 1 else ""))
+
+
+def _clock_between(found: re.Match[str]) -> str | None:
+    clocks = [_CLOCK_ALONE.fullmatch(side) for side in found.group("a", "b")]
+    if None in clocks or (start := _clock(clocks[0])) is None or (end := _clock(clocks[1])) is None:
+        return None
+    day = 12 * 60 if _on_a_dial(clocks[0]) and _on_a_dial(clocks[1]) else 24 * 60  # "from 9 to 5" is 8 hours
+    minutes = (end - start) % day
+    if found["unit"].lower() == "minutes":
+        return _answer(f"{minutes} minutes")
+    hours, rest = divmod(minutes, 60)
+    return _answer(f"{hours} hours" + (f" and {rest} minutes" if rest else ""))

@@ -1,0 +1,87 @@
+"""The weekday or clock time a question counts to (app.engine.days), and its place beside the question."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from app.engine.conversions import with_conversion_hint, without_conversion_hint
+from app.engine.days import day_or_time
+from app.engine.notes import CLOCK_NOTE
+
+
+@pytest.mark.parametrize(("question", "answer"), [
+    ("If today is Monday, what day is it in three days?", "the answer is Thursday"),
+    ("If today is Friday, what day will it be in 4 days?", "the answer is Tuesday"),
+    ("If today is Wednesday, what day was it two days ago?", "the answer is Monday"),
+    ("If today is Saturday, what day will it be in 10 days?", "the answer is Tuesday"),
+    ("If today is Sunday, what day is the day after tomorrow?", "the answer is Tuesday"),
+    ("What day will it be in two weeks if today is Tuesday?", "the answer is Tuesday"),
+    ("Today's Thursday. What day will it be 5 days from now?", "the answer is Tuesday"),
+    ("What day is 10 days after Saturday?", "the answer is Tuesday"),
+    ("Which day comes 3 days before Monday?", "the answer is Friday"),
+    ("What day of the week will it be 9 days after a Wednesday?", "the answer is Friday"),
+    ("If yesterday was Monday, what day is it today?", "the answer is Tuesday"),
+    ("If tomorrow is Friday, what day was yesterday?", "the answer is Wednesday"),
+    ("If yesterday was Saturday, what day is tomorrow?", "the answer is Monday"),
+    ("What day of the week was July 4, 1776?", "July 4, 1776 was a Thursday"),
+    ("What day of the week was the 4th of July, 1776?", "The 4th of July, 1776 was a Thursday"),
+    ("What day of the week is Christmas 2026?", "Christmas 2026 is a Friday"),
+    ("What day was 14 March 1879?", "14 March 1879 was a Friday"),
+    ("What day of the week is New Year's Day 2030?", "New Year's Day 2030 is a Tuesday"),
+    ("If it's 3 pm now, what time will it be in 5 hours?", "the answer is 8 pm"),
+    ("If it's 10:30, what time will it be in 45 minutes?", "the answer is 11:15"),
+    ("If it is 10:30, what time will it be in 3 hours?", "the answer is 1:30"),  # on a dial, as it was asked
+    ("If it is 18:30, what time will it be in 3 hours?", "the answer is 21:30"),
+    ("What time is it 5 hours after 3 pm?", "the answer is 8 pm"),
+    ("What time was it 2 hours ago if it's noon now?", "the answer is 10 am"),
+    ("If it is 11:45 pm, what time will it be in an hour and a half?", "the answer is 1:15 am"),
+    ("If it's 9 am, what time is it in two and a half hours?", "the answer is 11:30 am"),
+    ("If it is 8:10 am, what time will it be in 2 hours and 35 minutes?", "the answer is 10:45 am"),
+    ("What time will it be in a quarter of an hour if it is 4:50 pm?", "the answer is 5:05 pm"),
+    ("If it is 7 pm, what time was it half an hour ago?", "the answer is 6:30 pm"),
+    ("How many days are there from March 1 to April 15?", "the answer is 45 days"),
+    ("How many days from February 1 to March 1?", "the answer is 28 days, 29 in a leap year"),
+    ("How many days between December 20 and January 5?", "the answer is 16 days"),
+    ("How many days are there between January 1, 2024 and March 1, 2024?", "the answer is 60 days"),
+    ("How many weeks from January 1 to March 1?", "the answer is 8 weeks and 3 days in a common year"),
+    ("How many nights from the 3rd of May to the 10th of May?", "the answer is 7 nights"),
+    ("How many hours from 10:30 am to 4:15 pm?", "the answer is 5 hours and 45 minutes"),
+    ("How many hours is it from 9 am to 5 pm?", "the answer is 8 hours"),
+    ("How many hours from 9 to 5?", "the answer is 8 hours"),  # a working day on a dial, not 20 hours
+    ("How many hours between 10 pm and 6 am?", "the answer is 8 hours"),
+    ("How many minutes from 9:40 to 10:15?", "the answer is 35 minutes"),
+])  # fmt: skip
+def test_a_day_or_time_counted_from_one_given_is_worked_out(question: str, answer: str) -> None:
+    assert day_or_time(question) == f"Worked out: {answer}."
+
+
+@pytest.mark.parametrize("question", [
+    "What day is it today?", "What day is it in three days?", "What time is it?", "What time is it in Tokyo?",
+    "What day of the month is it?", "What day is Christmas?", "What day of the week is February 30, 2024?",
+    "What day of the week was March 3, 1200?",  # before the Gregorian calendar
+    "How many days from March 1 to my birthday?", "What time will it be in a few hours if it's 3 pm?",
+    "If it's 25:00, what time will it be in 2 hours?", "If it's 13 pm, what time is it in an hour?",
+    "What is the capital of France?", "Is today Monday?",
+])  # fmt: skip
+def test_other_questions_get_no_day_or_time(question: str) -> None:
+    assert day_or_time(question) is None
+
+
+def test_a_counted_day_asks_no_clock_and_goes_beside_the_question() -> None:
+    question = "What day of the week was July 4, 1776?"
+    assert not CLOCK_NOTE.finds(question)  # "Sorry, I can't check the date or time from here." was the reply
+    assert not CLOCK_NOTE.finds("What day of the week will it be in 3 days if today is Monday?")
+    assert CLOCK_NOTE.finds("What day of the week will it be in 3 days?")  # counted from a day only the clock knows
+    hinted = with_conversion_hint([{"role": "user", "content": question}])[-1]["content"]
+    assert hinted == f"{question}\n\n(Worked out: July 4, 1776 was a Thursday.)"
+    assert without_conversion_hint(hinted) == question
+
+
+def test_long_text_costs_next_to_nothing() -> None:
+    started = time.perf_counter()
+    for text in ["If today is Monday, what day is it in " + "three " * 3000 + "days?",
+                 "How many days from " + "March 1 " * 2000 + "to April 15?", "What time " + "is it " * 5000 + "in 5 hours?"]:
+        assert day_or_time(text) is None
+    assert time.perf_counter() - started < 1.0
