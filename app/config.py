@@ -273,7 +273,9 @@ class Settings(BaseSettings):
         "are in 2 metres?' -> '2 metres = 200 centimetres.'; the model answered '100 centimetres in 1 metre') or a "
         "temperature in another scale (read out as a formula otherwise), and the answer to a sum, a comparison of two "
         "numbers or a question about a number ('What's 2 to the power of 10?' -> '1000000000' otherwise, 'Is 21 a prime "
-        "number?' -> 'Yes'), added to that question in the reply's prompt (docs/benchmarks.md, 'Conversions', 'Sums').",
+        "number?' -> 'Yes'), and a weekday or clock time counted from one the question gives ('If today is Friday, what "
+        "day will it be in 4 days?' -> 'Monday'), added to that question in the reply's prompt (docs/benchmarks.md, "
+        "'Conversions', 'Sums', 'Days and times').",
     )
 
     # --- speech in ---
