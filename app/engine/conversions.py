@@ -18,6 +18,7 @@ from fractions import Fraction
 
 from app.engine.arithmetic import NUMBER_WORDS, worked_out
 from app.engine.days import day_or_time
+from app.engine.phrasebook import phrase_in
 
 # each unit's size in its kind's base unit; a name's plural is its name + "s" unless listed
 _UNITS: dict[str, dict[str, Fraction]] = {
@@ -147,8 +148,9 @@ def _unit_name(unit: str, value: Fraction) -> str:
 
 def figure(text: str) -> str | None:
     """The worked-out figure ``text`` asks for: a unit conversion's or a temperature's, a sum's
-    (``app.engine.arithmetic``), or a weekday's or clock time's counted from one it gives (``app.engine.days``)."""
-    return conversion(text) or worked_out(text) or day_or_time(text)
+    (``app.engine.arithmetic``), a weekday's or clock time's counted from one it gives (``app.engine.days``), or an
+    everyday phrase's in another language (``app.engine.phrasebook``)."""
+    return conversion(text) or worked_out(text) or day_or_time(text) or phrase_in(text)
 
 
 _HINT = "\n\n({conversion})"

@@ -36,6 +36,7 @@ from dataclasses import dataclass
 
 from app.engine.arithmetic import NUMBER_WORDS
 from app.engine.conversions import conversion, without_conversion_hint
+from app.engine.phrasebook import phrase_in
 from app.engine.prompt import texts_of
 from app.engine.spelling import NAME_KIND, NAME_KINDS, given_name, reply_word, without_spelling_hint
 
@@ -664,14 +665,16 @@ _FOLLOW_UP = re.compile(
     re.I,
 )
 _QUESTION = re.compile(r"\?$|^(?:what|what's|how|who|where|when|which|why|is|are|do|does|did|can|could|will|would"
-                       r"|tell me)\b", re.I)
+                       r"|tell me|translate)\b", re.I)
 _IN_FULL = "Asked in full: "
 
 
 def _changed(question: str, follow: re.Match[str]) -> str | None:
     """``question`` with its last phrase that starts with the follow-up's preposition changed to the follow-up's."""
     body = question.rstrip("?.! ")
-    starts = [found.start() for found in re.finditer(rf"\b{follow['prep']}\b", body, re.I)]
+    # "And in Italian?" after "Translate ... into Spanish."
+    prep = "in|into" if follow["prep"].lower() in ("in", "into") else follow["prep"]
+    starts = [found.start() for found in re.finditer(rf"\b(?:{prep})\b", body, re.I)]
     return f"{body[:starts[-1]]}{follow['prep'].lower()} {follow['rest'].strip()}?" if starts else None
 
 
@@ -691,7 +694,8 @@ def follow_up_note(messages: list[dict], *, figures: bool = True) -> Note | None
     if question is None:
         return None
     figure = conversion(question) if figures else None
-    return Note(_FOLLOW_UP, f'{_IN_FULL}"{question}"' + (f" Worked out: {figure}" if figure else ""))
+    phrase = phrase_in(question) if figures and not figure else None  # "What about in Italian?" after "thank you" in Spanish
+    return Note(_FOLLOW_UP, f'{_IN_FULL}"{question}"' + (f" Worked out: {figure}" if figure else f" {phrase}" if phrase else ""))
 
 
 # A question that points with "it" or "there" at what the last answer named ("How far is it from the sun?" after "Jupiter is
