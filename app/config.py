@@ -274,8 +274,9 @@ class Settings(BaseSettings):
         "temperature in another scale (read out as a formula otherwise), and the answer to a sum, a comparison of two "
         "numbers or a question about a number ('What's 2 to the power of 10?' -> '1000000000' otherwise, 'Is 21 a prime "
         "number?' -> 'Yes'), and a weekday or clock time counted from one the question gives ('If today is Friday, what "
-        "day will it be in 4 days?' -> 'Monday'), added to that question in the reply's prompt (docs/benchmarks.md, "
-        "'Conversions', 'Sums', 'Days and times').",
+        "day will it be in 4 days?' -> 'Monday'), and an everyday phrase asked for in another language from a phrasebook "
+        "('How do you say thank you in Italian?' -> 'Ciao'), added to that question in the reply's prompt "
+        "(docs/benchmarks.md, 'Conversions', 'Sums', 'Days and times', 'A phrase in another language').",
     )
 
     # --- speech in ---

@@ -89,6 +89,8 @@ def test_ordinal_to_words(number: int, words: str) -> None:
          "film, room twelve B"),
         ("It is 3x faster, and 2x + 3 = 7.", "It is three times faster, and two x plus three equals seven."),
         ("three 5s, the 747s, 1s and 0s", "three fives, the seven hundred forty-sevens, ones and zeros"),
+        ("300 pages / 20 pages per day = 15 days, yes / no", "three hundred pages divided by twenty pages per day equals "
+         "fifteen days, yes or no"),
         ("350 W 42nd St, size 12 L, 5m views", "three hundred fifty W forty-second St, size twelve L, five m views"),
     ],
 )

@@ -134,6 +134,10 @@ _LEADING_POINT = re.compile(r"(?<![\w.])\.(\d+)")
 # synthesiser runs them together and reads a lone "A" as the article. Three letters or more, or two capitals ("G-O"),
 # and not a part of an address ("a-b-c.com", "j-d-x@...")
 _SPELLED_OUT = re.compile(r"(?<![\w@./-])(?:[^\W\d_](?:-[^\W\d_]){2,}|[A-Z]-[A-Z])(?![\w-]|[.@]\w)")
+# a slash with spaces around it: a division before a number ("300 pages / 20 pages per day"), else a choice ("yes / no");
+# the synthesiser says "slash"
+_DIVIDED_BY = re.compile(r"(?<=\w) / (?=\d)")
+_SPACED_SLASH = re.compile(r"(?<=\w) / (?=\w)")
 _PLAIN_NUMBER = re.compile(rf"(?<!\d)({_NUMBER})(?!\d)")
 _SPACES = re.compile(r"[ \t]+")
 _SPACE_BEFORE_PUNCT = re.compile(r"\s+([,.;:!?])")
@@ -172,8 +176,9 @@ def normalize_for_speech(text: str) -> str:
     text = re.sub(r"#(?=\s*\d)", " number ", text)
     text = _LEADING_POINT.sub(lambda m: f"point {digits_to_words(m[1])}", text)
     text = _GLUED.sub(" ", _TIMES.sub(" times", text))
+    text = _DIVIDED_BY.sub(" divided by ", text)
     text = _PLAIN_NUMBER.sub(lambda m: _speak_number(m[1]), text)
-    text = re.sub(r"(?<=\w)/(?=\w)", " ", text)
+    text = _SPACED_SLASH.sub(" or ", re.sub(r"(?<=\w)/(?=\w)", " ", text))
     text = "".join(_SYMBOLS.get(ch, ch) for ch in text).replace("#", " ").replace("*", " ").replace("_", " ")
     return _tidy(text)
 
