@@ -41,6 +41,11 @@ from app.engine.notes import CLOCK_NOTE
     ("If it is 8:10 am, what time will it be in 2 hours and 35 minutes?", "the answer is 10:45 am"),
     ("What time will it be in a quarter of an hour if it is 4:50 pm?", "the answer is 5:05 pm"),
     ("If it is 7 pm, what time was it half an hour ago?", "the answer is 6:30 pm"),
+    ("If my train leaves at 7:50 am and the trip takes 2 hours and 25 minutes, what time do I arrive?",
+     "the answer is 10:15 am"),
+    ("My flight leaves at 10:45 pm and takes 3 and a half hours. What time do I land?", "the answer is 2:15 am"),
+    ("I start work at 8:30 am and work for 9 hours. When do I finish?", "the answer is 5:30 pm"),
+    ("If I leave at 6:15 and the drive takes 50 minutes, when will I get there?", "the answer is 7:05"),
     ("How many days are there from March 1 to April 15?", "the answer is 45 days"),
     ("How many days from February 1 to March 1?", "the answer is 28 days, 29 in a leap year"),
     ("How many days between December 20 and January 5?", "the answer is 16 days"),
@@ -63,7 +68,9 @@ def test_a_day_or_time_counted_from_one_given_is_worked_out(question: str, answe
     "What day of the week was March 3, 1200?",  # before the Gregorian calendar
     "How many days from March 1 to my birthday?", "What time will it be in a few hours if it's 3 pm?",
     "If it's 25:00, what time will it be in 2 hours?", "If it's 13 pm, what time is it in an hour?",
-    "What is the capital of France?", "Is today Monday?",
+    "What is the capital of France?", "Is today Monday?", "When did the war end?",
+    "The shop opens at 9 am. How long is it open if it closes at 5 pm?", "I got up at 7 and worked for hours. When did I stop?",
+    "If the bus leaves at 5 pm or at 6 pm and takes an hour, when does it arrive?",  # which one
 ])  # fmt: skip
 def test_other_questions_get_no_day_or_time(question: str) -> None:
     assert day_or_time(question) is None

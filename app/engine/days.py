@@ -65,6 +65,11 @@ _TIME_WAY = re.compile(
     rf"\b{_DURATION} (?P<way>from now|later|after(?: that| it)?|before(?: that| it)?|ago|earlier)(?: (?:{_CLOCK}))?", re.I
 )
 _IN_TIME = re.compile(rf"\bin {_DURATION}", re.I)
+# when something that starts at a clock time and takes a while ends: "If my train leaves at 7:50 am and the trip takes
+# 2 hours and 25 minutes, what time do I arrive?", "If I go to bed at 11 pm and sleep 8 hours, when do I wake up?"
+_ASKS_WHEN = re.compile(r"\b(?:what time|when)\b(?!.*\bhow long\b)", re.I)
+_STARTS_AT = re.compile(rf"\bat (?:{_CLOCK})", re.I)
+_TAKES = re.compile(rf"\b{_DURATION}", re.I)
 # how long from one date or clock time to another: "How many days are there from March 1 to April 15?", "How many
 # hours is it from 9 am to 5 pm?"
 _BETWEEN = re.compile(
@@ -85,7 +90,8 @@ def day_or_time(text: str) -> str | None:
     if len(text) > _LONGEST:
         return None
     text = " ".join(text.replace("’", "'").split())
-    answer = _weekday_counted(text) or _weekday_of_date(text) or _time_counted(text) or _between(text)
+    answer = (_weekday_counted(text) or _weekday_of_date(text) or _time_counted(text) or _ends_at(text)
+              or _between(text))  # fmt: skip
     return f"Worked out: {answer}." if answer else None
 
 
@@ -169,6 +175,16 @@ def _time_counted(text: str) -> str | None:
     if start is None or (clock := _clock(start)) is None:
         return None
     return _answer(_said_clock(clock + minutes, _style(start)))
+
+
+def _ends_at(text: str) -> str | None:
+    starts = list(_STARTS_AT.finditer(text))
+    if not _ASKS_WHEN.search(text) or len(starts) != 1 or (start := _clock(starts[0])) is None:
+        return None
+    takes = list(_TAKES.finditer(text, starts[0].end()))
+    if len(takes) != 1 or (minutes := _minutes(takes[0])) is None:
+        return None
+    return _answer(_said_clock(start + minutes, _style(starts[0])))
 
 
 def _minutes(found: re.Match[str]) -> int | None:
