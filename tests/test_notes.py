@@ -6,7 +6,8 @@ import random
 
 import pytest
 
-from app.engine.notes import (AGE_NOTE, ANY_REPLY, BODY_NOTE, CALENDAR_NOTE, CLOCK_NOTE, CORRECTION_NOTE, DOUBT_NOTE, DAY_NOTE,
+from app.engine.notes import (AGE_NOTE, ANY_REPLY, BODY_NOTE, CALENDAR_NOTE, CLOCK_NOTE, CONDITION_NOTE, CORRECTION_NOTE,
+                              DOUBT_NOTE, DAY_NOTE,
                               EMERGENCY_NOTE, FAMILY_NOTE, FASTER_NOTE, FASTEST_NOTE, HOME_NOTE, LIKES_NOTE, MEMO_NOTE,
                               MESSAGE_NOTE, MUSIC_NOTE, NEVER_MIND_NOTE, NEWS_NOTE, ONE_RATE_NOTE, PERSON_NOTE, PURCHASE_NOTE,
                               QUIZ_NOTE, RATHER_NOTE, REMINDER_NOTE, SHORTER_NOTE, SLOWER_NOTE, SLOWEST_NOTE, STORY_NOTE,
@@ -467,6 +468,8 @@ def test_other_messages_after_a_question_get_no_question_in_full(before: str, fo
 @pytest.mark.parametrize("question", [
     "Is a bat a bird?", "Is Sydney the capital of Australia?", "Did Shakespeare write Don Quixote?", "Do fish have lungs?",
     "Can penguins fly?", "Is there life on Mars?", "So, was Einstein a physicist?", "Will humans ever live on Mars?",
+    "Can I freeze bread?", "Can I give my dog chocolate?", "Can I eat eggs if I'm vegan?", "Can I eat a Snickers bar?",
+    "May I use olive oil instead of butter?", "Could we plant tomatoes in October?",  # the user's own may
 ])  # fmt: skip
 def test_a_yes_or_no_question_about_the_world_is_begun_other_than_yes(question: str) -> None:
     noted = YES_NO_NOTE.add([{"role": "user", "content": question}])[-1]["content"]
@@ -478,7 +481,9 @@ def test_a_yes_or_no_question_about_the_world_is_begun_other_than_yes(question: 
     "Is today Monday?", "Did the Lakers win last night?",  # the limits prompt declines these: no first words to make it up
     "Is Bitcoin up?", "Did the Lakers beat the Celtics?", "Is there a storm coming?", "Is the flight delayed?",
     "Is Twitter down?", "Is the election over?", "Is it possible to set a timer?", "Is it an animal?",  # a guess in a game
-    "Are you human?", "Can I eat a Snickers bar?", "Is my alarm set?", "Do you like music?",  # not about the world
+    "Are you human?", "Is my alarm set?", "Do you like music?",  # not about the world
+    "Can I ask you something?", "Can I set a timer?", "Can I call you Bob?", "Can I play some music?",  # asks the model
+    "Should I take an umbrella today?", "Can I see the stars tonight?",  # about now
     "What is a bat?", "Is a bat a bird? And why?", "Can't wait to see it.", "Is a bat a bird",  # no such question alone
 ])  # fmt: skip
 def test_other_messages_are_not_begun_for_the_model(question: str) -> None:
@@ -598,6 +603,23 @@ def test_the_users_news_is_known(news: str) -> None:
 def test_other_messages_are_not_taken_for_news(message: str) -> None:
     assert not NEWS_NOTE.finds(message)
 
+
+@pytest.mark.parametrize("said", [
+    "I'm allergic to peanuts.", "I'm lactose intolerant.", "I have diabetes.", "I'm vegan.", "I have asthma.",
+    "I can't eat gluten.", "I'm pregnant!", "I have a bad knee.", "I have a peanut allergy.", "I have type 2 diabetes.",
+    "By the way, I am severely allergic to shellfish.", "I don't eat meat.",
+])  # fmt: skip
+def test_the_users_health_or_diet_is_thanked_and_kept_in_mind(said: str) -> None:
+    noted = add_first(ANY_REPLY, [{"role": "user", "content": said}])[-1]["content"]  # "I'm sorry, but I can't assist with that."
+    assert noted == said + CONDITION_NOTE.note and user_words(noted) == said
+
+
+@pytest.mark.parametrize("message", [
+    "I have a cold.", "I'm allergic to peanuts, what can I eat?", "I'm vegan, suggest a dinner.", "I'm a teacher.",
+    "I have two cats.", "Am I allergic to peanuts?", "My son is allergic to eggs and I have a question.",
+])  # fmt: skip
+def test_other_messages_are_not_taken_for_the_users_health(message: str) -> None:
+    assert not CONDITION_NOTE.finds(message)
 
 REQUESTS = {
     EMERGENCY_NOTE: ["Can you call an ambulance?", "Call the police!", "I need an ambulance.", "Please call 911."],

@@ -329,6 +329,24 @@ _USERS_NEWS = re.compile(
 )
 NEWS_NOTE = Note(_USERS_NEWS, "Reply warmly to the user's news.")
 
+# What the user says of their health or diet, which the model declined as a request ("I have diabetes.", "I'm lactose
+# intolerant." -> "I'm sorry, but I can't assist with that."; 4 of 16), and told to answer warmly answered "That's great
+# to hear!" (docs/benchmarks.md, "Can I ...?"): thanked, and kept in mind, as the conversation keeps it. The whole
+# message only, a lasting condition or a diet, not a passing one ("I have a cold.").
+_CONDITION = (r"(?:allergic to (?:[\w-]+ ?){1,3}|(?:lactose|gluten) intolerant|intolerant to (?:[\w-]+ ?){1,3}|diabetic"
+              r"|vegan|vegetarian|pescatarian|pregnant|coeliac|celiac|asthmatic|epileptic|deaf|hard of hearing|blind"
+              r"|colou?r ?blind|in a wheelchair|on a (?:diet|low[ -]\w+ diet)|(?:type [12] )?diabetic"
+              r"|(?:a )?(?:bad|weak|sore|dodgy) (?:knee|back|hip|ankle|shoulder|wrist|heart)s?"
+              r"|(?:type [12] )?diabetes|asthma|epilepsy|arthritis|migraines|high blood pressure|a heart condition"
+              r"|celiac disease|coeliac disease|(?:a |an )?(?:[\w-]+ )?allergy|(?:[\w-]+ )?allergies|adhd|dyslexia)")
+_USERS_CONDITION = re.compile(
+    r"^(?:(?:oh|well|so|by the way|btw|fyi|just so you know|just to let you know|also)[,]? )*"
+    rf"(?:i(?:'m| am| have| have got|'ve got|'ve| suffer from) (?:(?:very|really|severely|so|quite|a bit|slightly) )?{_CONDITION}"
+    r"|i (?:can't|cannot|can not|don't|do not) (?:eat|drink|have) (?:[\w-]+ ?){1,3})[.!]*$",
+    re.I,
+)
+CONDITION_NOTE = Note(_USERS_CONDITION, "Thank the user for telling you, and say you will keep it in mind.")
+
 # A story asked for, which the limits prompt's "say briefly that you can't" still reached for some kinds ("Tell me a
 # ghost story." -> "I'm sorry, I can't tell you a ghost story." in three runs of three), and which the prompt's own
 # example story was told for instead ("Once upon a time, a little fox found a key ..."): told to make one up, the model
@@ -781,23 +799,33 @@ def said_notes(messages: list[dict], *, figures: bool = True) -> tuple[Note, ...
 # A yes-or-no question whose answer is no, which the model answered yes ("Is a bat a bird?", "Is Sydney the capital of
 # Australia?", "Did Shakespeare write Don Quixote?" -> "Yes, ..."; 25 of 42 replies on 21 such questions): given first
 # words other than "Yes", it says what is true (11 of 42; the same questions' yes answers stayed right; told to say
-# what is true first, it began "True." and agreed as before; docs/benchmarks.md, "Sums"). A question about the world
-# only: not the user's or its own ("Can I ...?", "Are you ...?"), nor about "it" (a guess in a game: "Is it an animal?"),
-# nor one the limits prompt declines, about now or the weather, the day or a match ("Is it going to rain?", "Is it the
-# weekend?"), where first words would lead it to make the answer up (or not call the page's clock). The last note of all.
+# what is true first, it began "True." and agreed as before; docs/benchmarks.md, "Sums"). A question about the world:
+# not its own ("Are you ...?"), nor about "it" (a guess in a game: "Is it an animal?"), nor one the limits prompt
+# declines, about now or the weather, the day or a match ("Is it going to rain?", "Is it the weekend?"), where first
+# words would lead it to make the answer up (or not call the page's clock). The last note of all. The user's own may
+# ("Can I freeze bread?", "Can I give my dog chocolate?"), which the model declined as if asked to do it ("Sorry, I
+# can't check the weather from here.", "Sorry, I can't give your dog chocolate."; docs/benchmarks.md, "Can I ...?"),
+# gets the same first words; not a request to the model ("Can I ask you something?") nor one a tool meets.
+_LIVE = (r"now|today|tonight|tomorrow|yesterday|this (?:week|weekend|morning|afternoon|evening|year)|currently"
+         r"|still|open|closed|rain\w*|snow\w*|sunny|cloudy|windy|cold|hot|warm|weather|traffic|score|won|win|winning|lose"
+         r"|lost|beat|game|match|price|prices|stock|news|late|running|going to|weekend|weekday|day|date|time|night|morning"
+         r"|evening|\w+day|up|down|over|storm|humid|delayed|flight|election|coming|cancel\w*|available|possible")
 _YES_NO = re.compile(
-    r"^(?:(?:so|and|ok|okay|hey|um|wait|quick question)[,]? )*(?:is|are|was|were|do|does|did|can|could|has|have|will)"
+    r"^(?:(?:so|and|ok|okay|hey|um|wait|quick question)[,]? )*(?:"
+    r"(?:is|are|was|were|do|does|did|can|could|has|have|will)"
     r"\b(?! (?:you|u|i|we|my|your|our|me|us|it|this|that|they|he|she)\b)"
-    r"(?!.*\b(?:now|today|tonight|tomorrow|yesterday|this (?:week|weekend|morning|afternoon|evening|year)|currently"
-    r"|still|open|closed|rain\w*|snow\w*|sunny|cloudy|windy|cold|hot|warm|weather|traffic|score|won|win|winning|lose"
-    r"|lost|beat|game|match|price|prices|stock|news|late|running|going to|weekend|weekday|day|date|time|night|morning"
-    r"|evening|\w+day|up|down|over|storm|humid|delayed|flight|election|coming|cancel\w*|available|possible|my|your|our"
-    r"|you|i|me)\b)[^?]{2,120}\?$",
+    rf"(?!.*\b(?:{_LIVE}|my|your|our|you|i|me)\b)"  # about the world
+    r"|(?:can|could|may|should) (?:i|we) (?!(?:ask|tell|talk|speak|say|call|text|message|trust|borrow|change|pay|help"
+    r"|interrupt|come|join|go|book|order|set|play|hear|see|listen|send|use your|stop)\b)"
+    r"(?!.*\b(?:now|today|tonight|tomorrow|yesterday|this (?:week|weekend|morning|afternoon|evening|year)|currently|still"
+    r"|open|closed|rain\w*|snow\w*|weather|traffic|price|prices|stock|flight|delayed|cancel\w*|you|your|u|timer|alarm"
+    r"|reminder|music|song|light|lights)\b)"  # the user's own may, not now
+    r")[^?]{2,120}\?$",
     re.I,
 )
 YES_NO_NOTE = Note(_YES_NO, 'Begin with "Well," and say what is true.')
 
 # for any reply, after a reply without tools has taken its own (``WITHOUT_TOOLS``), the first that asks: what no tool
 # changes (the voice), and what talk meets but the model met with a question, a decline or a chatbot's disclaimer
-ANY_REPLY = (VOICE_NOTE, WRITE_NOTE, STORY_NOTE, NEWS_NOTE, LIKES_NOTE, BODY_NOTE, AGE_NOTE, DAY_NOTE, FAMILY_NOTE,
-             RATHER_NOTE, QUIZ_NOTE, NEVER_MIND_NOTE, CORRECTION_NOTE, DOUBT_NOTE)
+ANY_REPLY = (VOICE_NOTE, WRITE_NOTE, STORY_NOTE, NEWS_NOTE, CONDITION_NOTE, LIKES_NOTE, BODY_NOTE, AGE_NOTE, DAY_NOTE,
+             FAMILY_NOTE, RATHER_NOTE, QUIZ_NOTE, NEVER_MIND_NOTE, CORRECTION_NOTE, DOUBT_NOTE)
