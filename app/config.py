@@ -250,14 +250,16 @@ class Settings(BaseSettings):
         "('No, I said Australia.') to be answered, a number or code the user gave, or their name, asked for later, "
         "as the answer, a follow-up that changes one part of the last question asked in full ('And in a foot?' -> "
         "'There are 12 inches in a foot.' otherwise), 'Another one.' another and 'I give up.' after a riddle its answer "
-        "(a decline otherwise), a yes-or-no question about the world first words other than 'Yes' ('Is a bat a "
-        "bird?' -> 'Yes, a bat is a bird.' otherwise), a question with 'it' about what the last answer named that "
+        "(a decline otherwise), a yes-or-no question about the world or what the user may do first words other than "
+        "'Yes' ('Is a bat a bird?' -> 'Yes, a bat is a bird.', 'Can I freeze bread?' -> 'Sorry, I can't check the "
+        "weather from here.' otherwise), the user's health or diet thanks ('I have diabetes.' -> a decline otherwise), "
+        "a question with 'it' about what the last answer named that "
         "name ('How far is it from the sun?' after the largest planet -> the Earth's distance otherwise), a request for "
         "the last answer shorter or doubt of it ('Are you sure?') the answer again, a coin, dice or number asked for "
         "the one the server drew ('Flip a coin.' -> 'I'm sorry, I can't flip a coin.' otherwise), a question about a "
         "life it has not ('Do you ever sleep?' -> 'Yes, I sleep.' otherwise) a program's answer, and a quiz or 'Would "
         "you rather ...?' the first words of playing along (docs/benchmarks.md, 'Not a person', 'Nothing promised', "
-        "'Written when asked', 'A story, told', 'The user's plans', 'Said again').",
+        "'Written when asked', 'A story, told', 'The user's plans', 'Said again', 'Can I ...?').",
     )
     spelling_hints: bool = Field(
         True,
