@@ -57,6 +57,16 @@ from app.engine.notes import CLOCK_NOTE
     ("How many hours from 9 to 5?", "the answer is 8 hours"),  # a working day on a dial, not 20 hours
     ("How many hours between 10 pm and 6 am?", "the answer is 8 hours"),
     ("How many minutes from 9:40 to 10:15?", "the answer is 35 minutes"),
+    ("If it's 3 pm, what time will it be in 1 hour 30 minutes?", "the answer is 4:30 pm"),
+    ("If it's 7.30 pm, what time will it be in 2 hours?", "the answer is 9:30 pm"),
+    ("If it's 3 pm, what time will it be in twenty-five minutes?", "the answer is 3:25 pm"),
+    ("If today is Monday, what day is it in 2 weeks and 3 days?", "the answer is Thursday"),
+    ("If today is Sunday, what is the day after tomorrow?", "the answer is Tuesday"),
+    ("How many hours from 9 am to 5?", "the answer is 8 hours"), ("How many hours from 5 to 9 pm?", "the answer is 4 hours"),
+    ("How many days from March 1 to April 15 inclusive?", "the answer is 46 days"),
+    ("How many days from March 1 through March 31?", "the answer is 31 days"),
+    ("How many days from December 1 to March 1?", "the answer is 90 days, 91 in a leap year"),
+    ("How many days from March 1 to March 2?", "the answer is 1 day"),
 ])  # fmt: skip
 def test_a_day_or_time_counted_from_one_given_is_worked_out(question: str, answer: str) -> None:
     assert day_or_time(question) == f"Worked out: {answer}."
@@ -71,6 +81,13 @@ def test_a_day_or_time_counted_from_one_given_is_worked_out(question: str, answe
     "What is the capital of France?", "Is today Monday?", "When did the war end?",
     "The shop opens at 9 am. How long is it open if it closes at 5 pm?", "I got up at 7 and worked for hours. When did I stop?",
     "If the bus leaves at 5 pm or at 6 pm and takes an hour, when does it arrive?",  # which one
+    # another time than the one counted to
+    "If I need to be there at 9 am and it takes 45 minutes to drive, when should I leave?",
+    "If I wake up at 7 am and I need 8 hours of sleep, when should I go to bed?",
+    "What time should I leave if my flight is at 8 am and I need to be there 2 hours before?",
+    "When I got to the airport at 6 am, my flight was delayed 3 hours. Can I get compensation?",
+    "What time should I go to bed if it's 10 pm and I have to get up in 8 hours?",
+    "What time should I take my next dose? It's 3 pm and I took one 4 hours ago.",
 ])  # fmt: skip
 def test_other_questions_get_no_day_or_time(question: str) -> None:
     assert day_or_time(question) is None

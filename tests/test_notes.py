@@ -67,6 +67,7 @@ def test_the_hint_is_added_to_the_newest_user_message_only() -> None:
     "Is it morning or evening?", "What day is it today?", "What month is it?", "What year is it?", "What's the date?",
     "What's today's date?", "What time is it?", "What's the time right now?", "Do you know what day it is?",
     "Which month are we in?", "What day of the week is it?", "Isn't it Sunday?", "Is it still morning where you are?",
+    "What day of the week is it? I lost track after my trip.",
 ])  # fmt: skip
 def test_a_question_about_the_day_or_time_is_known(question: str) -> None:
     assert CLOCK_NOTE.finds(question)
@@ -483,7 +484,8 @@ def test_a_yes_or_no_question_about_the_world_is_begun_other_than_yes(question: 
     "Is Twitter down?", "Is the election over?", "Is it possible to set a timer?", "Is it an animal?",  # a guess in a game
     "Are you human?", "Is my alarm set?", "Do you like music?",  # not about the world
     "Can I ask you something?", "Can I set a timer?", "Can I call you Bob?", "Can I play some music?",  # asks the model
-    "Should I take an umbrella today?", "Can I see the stars tonight?",  # about now
+    "Should I take an umbrella today?", "Can I see the stars tonight?", "Should I bring an umbrella?",  # about now
+    "Can I have a hint?", "Can I get another riddle?", "Can we do a quiz?", "Can we start over?",
     "What is a bat?", "Is a bat a bird? And why?", "Can't wait to see it.", "Is a bat a bird",  # no such question alone
 ])  # fmt: skip
 def test_other_messages_are_not_begun_for_the_model(question: str) -> None:
@@ -617,6 +619,7 @@ def test_the_users_health_or_diet_is_thanked_and_kept_in_mind(said: str) -> None
 @pytest.mark.parametrize("message", [
     "I have a cold.", "I'm allergic to peanuts, what can I eat?", "I'm vegan, suggest a dinner.", "I'm a teacher.",
     "I have two cats.", "Am I allergic to peanuts?", "My son is allergic to eggs and I have a question.",
+    "I don't have time.", "I can't eat another bite.", "I can not drink and drive.", "I don't have a clue.",
 ])  # fmt: skip
 def test_other_messages_are_not_taken_for_the_users_health(message: str) -> None:
     assert not CONDITION_NOTE.finds(message)

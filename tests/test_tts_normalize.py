@@ -89,8 +89,8 @@ def test_ordinal_to_words(number: int, words: str) -> None:
          "film, room twelve B"),
         ("It is 3x faster, and 2x + 3 = 7.", "It is three times faster, and two x plus three equals seven."),
         ("three 5s, the 747s, 1s and 0s", "three fives, the seven hundred forty-sevens, ones and zeros"),
-        ("300 pages / 20 pages per day = 15 days, yes / no", "three hundred pages divided by twenty pages per day equals "
-         "fifteen days, yes or no"),
+        ("300 pages / 20 pages per day = 15 days; open 24 / 7", "three hundred pages divided by twenty pages per day equals "
+         "fifteen days; open twenty-four / seven"),
         ("350 W 42nd St, size 12 L, 5m views", "three hundred fifty W forty-second St, size twelve L, five m views"),
     ],
 )
@@ -131,8 +131,9 @@ def test_markdown_code_emoji_and_links_are_stripped(text: str, spoken: str) -> N
         ("Hello in Chinese is 你好 (nǐ hǎo).", "Hello in Chinese is nǐ hǎo."),
         ("Hello in Chinese is 你好.", "Hello in Chinese is ni hao."),
         ("In Korean, hello is 안녕하세요.", "In Korean, hello is an nyeong ha se yo."),
-        ("Thank you in Greek is ευχαριστώ, and in Russian Привет means hi.",
-         "Thank you in Greek is eycharisto, and in Russian privet means hi."),
+        ("In Russian Привет means hi; in Arabic, hello is مرحبا (marhaba), thanks is شكرا.",
+         "In Russian privet means hi; in Arabic, hello is marhaba, thanks is."),
+        ("Take 5 μg daily; π is about 3.14.", "Take five μg daily; π is about three point one four."),  # Greek stays
         ("In Hindi: नमस्ते (namaste)!", "In Hindi: namaste!"),
         ("¿Dónde está el baño? Grüße, ça va.", "¿Dónde está el baño? Grüße, ça va."),  # Latin letters stay as written
     ],

@@ -24,9 +24,10 @@ MONTHS = ("January", "February", "March", "April", "May", "June", "July", "Augus
 _WEEKDAY = rf"(?:{'|'.join(WEEKDAYS)})"
 _COUNT = rf"\d{{1,4}}|{'|'.join(sorted(NUMBER_WORDS, key=len, reverse=True))}|an?"
 _DAYS_IN = {"day": 1, "week": 7, "fortnight": 14}
-_SPAN = rf"(?P<n>{_COUNT}) (?P<unit>days?|weeks?|fortnights?)"
-_ASKS_DAY = re.compile(r"\b(?:what|which)(?: day| weekday)\b", re.I)
-_ASKS_TIME = re.compile(r"\bwhat time\b", re.I)
+_SPAN = rf"(?P<n>{_COUNT}) (?P<unit>days?|weeks?|fortnights?)(?:,? and (?P<more>{_COUNT}) days?)?"  # "2 weeks and 3 days"
+_ASKS_DAY = re.compile(r"\b(?:what|which)(?:'s| is| was| will be)?(?: the)? (?:day|weekday)\b", re.I)
+# "what time will it be ...", not "What time should I go to bed if ...?": the time then is another one
+_ASKS_TIME = re.compile(r"\bwhat time (?:will it be|would it be|is it|was it|will the clock (?:show|say))\b", re.I)
 # the day counted from: "if today is Friday", "yesterday was Monday", "10 days after Saturday"
 _TODAY_IS = re.compile(rf"\b(?P<ref>today|yesterday|tomorrow)(?:'s| is| was| will be| would be) (?P<day>{_WEEKDAY})\b", re.I)
 _FROM_DAY = re.compile(rf"\b{_SPAN} (?P<way>after|before|from) (?:a |next |last )?(?P<day>{_WEEKDAY})\b", re.I)
@@ -54,12 +55,13 @@ _DATES = (
 _FIRST_YEAR = 1583  # the Gregorian calendar's first whole year; before it, places counted days differently
 _VERB = re.compile(r"\b(was|is|will be)\b", re.I)
 # a clock time counted from: "if it's 3 pm", "5 hours after 10:30", and how long: "in 45 minutes", "2 hours later"
-_CLOCK = r"(?P<hour>\d{1,2})(?::(?P<minute>\d{2}))?(?: ?(?P<half>[ap])\.?m\b\.?| o'clock)?|(?P<named_time>noon|midnight)"
+_CLOCK = r"(?P<hour>\d{1,2})(?:[:.](?P<minute>\d{2}))?(?: ?(?P<half>[ap])\.?m\b\.?| o'clock)?|(?P<named_time>noon|midnight)"
 _IT_IS = re.compile(rf"\bit(?:'s| is| was) (?:now )?(?:{_CLOCK})", re.I)
 _DURATION = (
     r"(?:(?P<hours>\d{1,3}|[a-z]+|an?)(?P<and_half> and a half)? hours?(?P<half_after> and a half)?"
-    r"(?: and (?P<minutes>\d{1,3}|[a-z]+(?:[ -][a-z]+)?) minutes?)?|(?P<only_minutes>\d{1,4}|[a-z]+(?:[ -][a-z]+)?) minutes?"
-    r"|(?P<half_hour>half an hour|a half hour)|(?P<quarter>a quarter of an hour|a quarter hour))"
+    r"(?:,? (?:and )?(?P<minutes>\d{1,3}|[a-z]+(?:[ -][a-z]+)?) minutes?)?"
+    r"|(?P<only_minutes>\d{1,4}|[a-z]+(?:[ -][a-z]+)?) minutes?|(?P<half_hour>half an hour|a half hour)"
+    r"|(?P<quarter>a quarter of an hour|a quarter hour))"
 )
 _TIME_WAY = re.compile(
     rf"\b{_DURATION} (?P<way>from now|later|after(?: that| it)?|before(?: that| it)?|ago|earlier)(?: (?:{_CLOCK}))?", re.I
@@ -67,14 +69,28 @@ _TIME_WAY = re.compile(
 _IN_TIME = re.compile(rf"\bin {_DURATION}", re.I)
 # when something that starts at a clock time and takes a while ends: "If my train leaves at 7:50 am and the trip takes
 # 2 hours and 25 minutes, what time do I arrive?", "If I go to bed at 11 pm and sleep 8 hours, when do I wake up?"
-_ASKS_WHEN = re.compile(r"\b(?:what time|when)\b(?!.*\bhow long\b)", re.I)
-_STARTS_AT = re.compile(rf"\bat (?:{_CLOCK})", re.I)
-_TAKES = re.compile(rf"\b{_DURATION}", re.I)
+# Only where the question asks when it ends, it starts at the time, and the while is what it takes: "If I need to be
+# there at 9 am and it takes 45 minutes, when should I leave?" counts back, and "my flight was delayed 3 hours" is no end.
+_ASKS_WHEN = re.compile(
+    r"\b(?:what time|when)\b.*\b(?:arrive|arriving|end|ends|finish|finished|land|done|ready|over|wake up|get (?:there|home"
+    r"|back|in)|be back|take it out|come out|stop)\b",
+    re.I,
+)
+_NOT_AN_END = re.compile(
+    r"\b(?:before|need to be|have to be|should i (?:leave|go|start)|delayed|difference|best time|how long)\b", re.I
+)
+_STARTS_AT = re.compile(
+    rf"\b(?:leaves?|leaving|left|starts?|starting|started|begins?|began|departs?|departed|bed|in|off|opens?|opened|nap)\b"
+    rf"(?: [\w']+){{0,4}} at (?:{_CLOCK})",
+    re.I,
+)
+_AT_A_TIME = re.compile(rf"\bat (?:{_CLOCK})", re.I)
+_TAKES = re.compile(rf"\b(?:takes?|took|lasts?|runs?(?: for)?|for|needs?|sleep|work|bakes?|cooks?|is) {_DURATION}", re.I)
 # how long from one date or clock time to another: "How many days are there from March 1 to April 15?", "How many
 # hours is it from 9 am to 5 pm?"
 _BETWEEN = re.compile(
     r"\bhow many (?P<unit>days|weeks|nights|hours|minutes) (?:are there |is it |are )?(?:from|between) (?P<a>[^?!]{1,30}?),?"
-    r" (?:to|and|until|till|through) (?P<b>[^?!]{1,30}?)(?: (?:inclusive|exactly))?[?.!]*$",
+    r" (?:to|and|until|till|(?P<through>through)) (?P<b>[^?!]{1,30}?)(?: (?P<inclusive>inclusive)| exactly)?[?.!]*$",
     re.I,
 )
 _SHORT_DATES = (
@@ -100,15 +116,20 @@ def _answer(said: str) -> str:
 
 
 def _count(said: str) -> int | None:
-    said = said.lower()
+    said = said.lower().replace("-", " ")
     if said in ("a", "an"):
         return 1
-    return int(said) if said.isdigit() else NUMBER_WORDS.get(said.replace("-", " "))
+    if said.isdigit():
+        return int(said)
+    tens, _, unit = said.partition(" ")  # "twenty-five"
+    if unit and NUMBER_WORDS.get(tens, 0) >= 20 and not NUMBER_WORDS[tens] % 10 and 0 < NUMBER_WORDS.get(unit, 10) < 10:
+        return NUMBER_WORDS[tens] + NUMBER_WORDS[unit]
+    return NUMBER_WORDS.get(said)
 
 
 def _span_days(found: re.Match[str]) -> int | None:
-    count = _count(found["n"])
-    return None if count is None else count * _DAYS_IN[found["unit"].lower().rstrip("s")]
+    count, more = _count(found["n"]), _count(found["more"]) if found["more"] else 0
+    return None if count is None or more is None else count * _DAYS_IN[found["unit"].lower().rstrip("s")] + more
 
 
 def _weekday_counted(text: str) -> str | None:
@@ -179,7 +200,8 @@ def _time_counted(text: str) -> str | None:
 
 def _ends_at(text: str) -> str | None:
     starts = list(_STARTS_AT.finditer(text))
-    if not _ASKS_WHEN.search(text) or len(starts) != 1 or (start := _clock(starts[0])) is None:
+    if (not _ASKS_WHEN.search(text) or _NOT_AN_END.search(text) or len(starts) != 1
+            or len(_AT_A_TIME.findall(text)) != 1 or (start := _clock(starts[0])) is None):  # fmt: skip
         return None
     takes = list(_TAKES.finditer(text, starts[0].end()))
     if len(takes) != 1 or (minutes := _minutes(takes[0])) is None:
@@ -245,15 +267,18 @@ def _between(text: str) -> str | None:
         return _clock_between(found)
     dates = [next((match for pattern in _SHORT_DATES if (match := pattern.fullmatch(side))), None)
              for side in found.group("a", "b")]
-    return _days_between(found["unit"].lower(), *dates) if None not in dates else None
+    if None in dates:
+        return None
+    return _days_between(found["unit"].lower(), *dates, both_days=bool(found["through"] or found["inclusive"]))
 
 
-def _days_between(unit: str, a: re.Match[str], b: re.Match[str]) -> str | None:
+def _days_between(unit: str, a: re.Match[str], b: re.Match[str], *, both_days: bool) -> str | None:
+    """Days from ``a`` to ``b`` ("March 1 to April 15" is 45; "through" or "inclusive" counts both days, 46)."""
     year_a, year_b = (int(a["year"]) if a["year"] else None), (int(b["year"]) if b["year"] else None)
     if (year_a or year_b or _FIRST_YEAR) < _FIRST_YEAR:
         return None
     counts = set()
-    for year in ((year_a or year_b,) if year_a or year_b else (2025, 2028)):  # without a year: a common one, a leap one
+    for year in ((year_a or year_b,) if year_a or year_b else (2025, 2027, 2028)):  # without a year: a leap February or not
         try:
             start = datetime.date(year_a or year, MONTHS.index(a["month"].capitalize()) + 1, int(a["day"]))
             end = datetime.date(year_b or year, MONTHS.index(b["month"].capitalize()) + 1, int(b["day"]))
@@ -261,23 +286,29 @@ def _days_between(unit: str, a: re.Match[str], b: re.Match[str]) -> str | None:
                 end = end.replace(year=end.year + 1)
         except ValueError:  # "February 30", or February 29 in the year after
             continue
-        counts.add((end - start).days)
+        counts.add((end - start).days + both_days)
     if not counts or min(counts) < 0:
         return None
     days = sorted(counts)
     if unit == "weeks":
         weeks, rest = divmod(days[0], 7)
-        return _answer(f"{weeks} weeks" + (f" and {rest} days" if rest else "") + (" in a common year" if len(days) > 1 else ""))
-    return _answer(f"{days[0]} {unit}" + (f", {days[1]} in a leap year" if len(days) > 1 else ""))
+        return _answer(f"{_plural(weeks, 'week')}" + (f" and {_plural(rest, 'day')}" if rest else "")
+                       + (" in a common year" if len(days) > 1 else ""))  # fmt: skip
+    return _answer(_plural(days[0], unit.rstrip("s")) + (f", {days[1]} in a leap year" if len(days) > 1 else ""))
+
+
+def _plural(count: int, noun: str) -> str:
+    return f"{count} {noun}" + ("" if count == 1 else "s")
 
 
 def _clock_between(found: re.Match[str]) -> str | None:
     clocks = [_CLOCK_ALONE.fullmatch(side) for side in found.group("a", "b")]
     if None in clocks or (start := _clock(clocks[0])) is None or (end := _clock(clocks[1])) is None:
         return None
-    day = 12 * 60 if _on_a_dial(clocks[0]) and _on_a_dial(clocks[1]) else 24 * 60  # "from 9 to 5" is 8 hours
-    minutes = (end - start) % day
+    # "from 9 to 5" and "from 9 am to 5" are 8 hours: a time on a dial is the next one of its two
+    dial = any(map(_on_a_dial, clocks)) and not any(_style(clock) == "24-hour" for clock in clocks)
+    minutes = (end - start) % ((12 if dial else 24) * 60)
     if found["unit"].lower() == "minutes":
-        return _answer(f"{minutes} minutes")
+        return _answer(_plural(minutes, "minute"))
     hours, rest = divmod(minutes, 60)
-    return _answer(f"{hours} hours" + (f" and {rest} minutes" if rest else ""))
+    return _answer(_plural(hours, "hour") + (f" and {_plural(rest, 'minute')}" if rest else ""))

@@ -191,7 +191,7 @@ _CLOCK_QUESTION = re.compile(
     rf"|\bwhat (?:day|date|month|year|time) is (?:it|today){_NOW}"  # "What day is it?"
     rf"|\bwhat(?:'s| is) (?:the )?(?:date|time|day)(?: today)?{_NOW}"  # "What's the date?"
     rf"|\bwhat(?:'s| is) today(?:'s date)?{_NOW}"
-    r"|\bwhat day of the week\b(?!.*\b(?:\d{4}|after|before|ago|later|from now|from today"
+    r"|\bwhat day of the week\b(?![^.?!]*\b(?:\d{4}|after|before|ago|later|from now|from today"
     r"|(?:today|yesterday|tomorrow)(?:'s| is| was))\b)"  # one counted from a day it gives (app.engine.days)
     r"|\bwhich (?:day|month|year) (?:is it|are we in|is today)\b"
     r"|\bdo you know (?:what|the) (?:day|date|time)\b",
@@ -333,16 +333,18 @@ NEWS_NOTE = Note(_USERS_NEWS, "Reply warmly to the user's news.")
 # intolerant." -> "I'm sorry, but I can't assist with that."; 4 of 16), and told to answer warmly answered "That's great
 # to hear!" (docs/benchmarks.md, "Can I ...?"): thanked, and kept in mind, as the conversation keeps it. The whole
 # message only, a lasting condition or a diet, not a passing one ("I have a cold.").
-_CONDITION = (r"(?:allergic to (?:[\w-]+ ?){1,3}|(?:lactose|gluten) intolerant|intolerant to (?:[\w-]+ ?){1,3}|diabetic"
+_CONDITION = (r"(?:allergic to [\w-]+(?: [\w-]+){0,2}|(?:lactose|gluten) intolerant|intolerant to [\w-]+(?: [\w-]+){0,2}"
+              r"|diabetic"
               r"|vegan|vegetarian|pescatarian|pregnant|coeliac|celiac|asthmatic|epileptic|deaf|hard of hearing|blind"
               r"|colou?r ?blind|in a wheelchair|on a (?:diet|low[ -]\w+ diet)|(?:type [12] )?diabetic"
               r"|(?:a )?(?:bad|weak|sore|dodgy) (?:knee|back|hip|ankle|shoulder|wrist|heart)s?"
               r"|(?:type [12] )?diabetes|asthma|epilepsy|arthritis|migraines|high blood pressure|a heart condition"
               r"|celiac disease|coeliac disease|(?:a |an )?(?:[\w-]+ )?allergy|(?:[\w-]+ )?allergies|adhd|dyslexia)")
 _USERS_CONDITION = re.compile(
-    r"^(?:(?:oh|well|so|by the way|btw|fyi|just so you know|just to let you know|also)[,]? )*"
+    r"^(?=.{1,100}$)(?:(?:oh|well|so|by the way|btw|fyi|just so you know|just to let you know|also)[,]? )*"
     rf"(?:i(?:'m| am| have| have got|'ve got|'ve| suffer from) (?:(?:very|really|severely|so|quite|a bit|slightly) )?{_CONDITION}"
-    r"|i (?:can't|cannot|can not|don't|do not) (?:eat|drink|have) (?:[\w-]+ ?){1,3})[.!]*$",
+    r"|i (?:can't|cannot|can not|don't|do not) (?:eat|drink) (?!(?:another|any ?more|more|anything|that|this|it|and|while|when"
+    r"|if|too|so|much|enough|right)\b)[\w-]+(?: [\w-]+)?)[.!]*$",
     re.I,
 )
 CONDITION_NOTE = Note(_USERS_CONDITION, "Thank the user for telling you, and say you will keep it in mind.")
@@ -816,10 +818,10 @@ _YES_NO = re.compile(
     r"\b(?! (?:you|u|i|we|my|your|our|me|us|it|this|that|they|he|she)\b)"
     rf"(?!.*\b(?:{_LIVE}|my|your|our|you|i|me)\b)"  # about the world
     r"|(?:can|could|may|should) (?:i|we) (?!(?:ask|tell|talk|speak|say|call|text|message|trust|borrow|change|pay|help"
-    r"|interrupt|come|join|go|book|order|set|play|hear|see|listen|send|use your|stop)\b)"
+    r"|interrupt|come|join|go|book|order|set|play|hear|see|listen|send|use your|stop|have|get|do|start|try|leave)\b)"
     r"(?!.*\b(?:now|today|tonight|tomorrow|yesterday|this (?:week|weekend|morning|afternoon|evening|year)|currently|still"
     r"|open|closed|rain\w*|snow\w*|weather|traffic|price|prices|stock|flight|delayed|cancel\w*|you|your|u|timer|alarm"
-    r"|reminder|music|song|light|lights)\b)"  # the user's own may, not now
+    r"|reminder|music|song|light|lights|umbrella|jacket|coat|sunscreen|wear)\b)"  # the user's own may, not now
     r")[^?]{2,120}\?$",
     re.I,
 )

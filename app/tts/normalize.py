@@ -66,13 +66,17 @@ _EMOJI = re.compile(
     "[\U0001f000-\U0001faff\U0001f1e6-\U0001f1ff\u2190-\u21ff\u2300-\u23ff\u2460-\u24ff"
     "\u25a0-\u27bf\u2b00-\u2bff\ufe0e\ufe0f\u200d\u20e3]+"
 )
-# Letters of a script the voice cannot read (Greek, Cyrillic, Hebrew, Arabic, Indic, Thai, Georgian, kana, Chinese,
+# Letters of a script the voice cannot read (Cyrillic, Armenian, Hebrew, Arabic, Indic, Thai, Georgian, kana, Chinese,
 # Hangul): the synthesiser says "Japanese letter" for each one ("Hello in Japanese is "こんにちは"." -> "Japanese letter
 # Japanese letter ...") or spells Cyrillic letter by letter. A reply that gives how it sounds beside it ("はい" (hai))
-# keeps that only; otherwise the words are said as written in Latin letters ("konnichiha", "spasibo", "ni hao").
-_SCRIPT = ("\u0370-\u03ff\u0400-\u052f\u0530-\u058f\u0590-\u05ff\u0600-\u06ff\u0750-\u077f\u0900-\u0e7f\u10a0-\u10ff"
+# keeps that only; otherwise the words are said as written in Latin letters ("konnichiha", "spasibo", "ni hao"), but
+# for Hebrew and Arabic, written without their vowels, which are left out. Greek stays: its letters are symbols too
+# ("5 μg", "π").
+_SCRIPT = ("\u0400-\u052f\u0530-\u058f\u0590-\u05ff\u0600-\u06ff\u0750-\u077f\u0900-\u0e7f\u10a0-\u10ff"
            "\u1100-\u11ff\u3001-\u303f\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff\uff01-\uff5e")
-_UNREADABLE = rf"[{_SCRIPT}]+(?:[ \u3000][{_SCRIPT}]+)*"
+_WITHOUT_VOWELS = re.compile(r"[\u0590-\u05ff\u0600-\u06ff\u0750-\u077f]")
+# from a run's start only, possessive: no retrying inside a long run
+_UNREADABLE = rf"(?<![{_SCRIPT}])(?<![{_SCRIPT}][ \u3000])[{_SCRIPT}]++(?:[ \u3000][{_SCRIPT}]++)*+"
 _SOUNDS_AFTER = re.compile(rf"({_UNREADABLE})([\"”'’]?)\s*\(([^\W\d_][^(){_SCRIPT}]{{0,40}})\)")  # "はい" (hai)
 _SOUNDS_BEFORE = re.compile(rf"\s*\(\s*{_UNREADABLE}\s*\)")  # hai (はい)
 _UNREADABLE_WORDS = re.compile(_UNREADABLE)
@@ -134,10 +138,8 @@ _LEADING_POINT = re.compile(r"(?<![\w.])\.(\d+)")
 # synthesiser runs them together and reads a lone "A" as the article. Three letters or more, or two capitals ("G-O"),
 # and not a part of an address ("a-b-c.com", "j-d-x@...")
 _SPELLED_OUT = re.compile(r"(?<![\w@./-])(?:[^\W\d_](?:-[^\W\d_]){2,}|[A-Z]-[A-Z])(?![\w-]|[.@]\w)")
-# a slash with spaces around it: a division before a number ("300 pages / 20 pages per day"), else a choice ("yes / no");
-# the synthesiser says "slash"
-_DIVIDED_BY = re.compile(r"(?<=\w) / (?=\d)")
-_SPACED_SLASH = re.compile(r"(?<=\w) / (?=\w)")
+# a slash with spaces around it in a sum ("300 pages / 20 pages per day = 15 days"); the synthesiser says "slash"
+_DIVIDED_BY = re.compile(r"(?<=\w) / (?=\d[^.!?;/]*(?:=|\bequals\b))")
 _PLAIN_NUMBER = re.compile(rf"(?<!\d)({_NUMBER})(?!\d)")
 _SPACES = re.compile(r"[ \t]+")
 _SPACE_BEFORE_PUNCT = re.compile(r"\s+([,.;:!?])")
@@ -178,7 +180,7 @@ def normalize_for_speech(text: str) -> str:
     text = _GLUED.sub(" ", _TIMES.sub(" times", text))
     text = _DIVIDED_BY.sub(" divided by ", text)
     text = _PLAIN_NUMBER.sub(lambda m: _speak_number(m[1]), text)
-    text = _SPACED_SLASH.sub(" or ", re.sub(r"(?<=\w)/(?=\w)", " ", text))
+    text = re.sub(r"(?<=\w)/(?=\w)", " ", text)
     text = "".join(_SYMBOLS.get(ch, ch) for ch in text).replace("#", " ").replace("*", " ").replace("_", " ")
     return _tidy(text)
 
@@ -187,7 +189,9 @@ def _said_in_latin_letters(text: str) -> str:
     """Words in a script the voice cannot read as the reply says they sound, or else in Latin letters."""
     text = _SOUNDS_AFTER.sub(lambda m: f"{m[3]}{m[2]}", text)
     text = _SOUNDS_BEFORE.sub("", text)
-    return _UNREADABLE_WORDS.sub(lambda m: _SYLLABLES.sub(" ", anyascii(m[0])).lower(), text)
+    return _UNREADABLE_WORDS.sub(
+        lambda m: "" if _WITHOUT_VOWELS.search(m[0]) else _SYLLABLES.sub(" ", anyascii(m[0])).lower(), text
+    )
 
 
 def _speak_decade(match: re.Match[str]) -> str:
