@@ -159,7 +159,7 @@ def _weekday_counted(text: str) -> str | None:
 
 
 def _weekday_of_date(text: str) -> str | None:
-    if not (_ASKS_DAY.search(text) or re.search(r"\bwhat day of the week\b", text, re.I)):
+    if not _ASKS_DAY.search(text):  # "what day of the week", "which day"
         return None
     found = next((found for pattern in _DATES if (found := pattern.search(text))), None)
     if found is None:

@@ -334,7 +334,6 @@ NEWS_NOTE = Note(_USERS_NEWS, "Reply warmly to the user's news.")
 # to hear!" (docs/benchmarks.md, "Can I ...?"): thanked, and kept in mind, as the conversation keeps it. The whole
 # message only, a lasting condition or a diet, not a passing one ("I have a cold.").
 _CONDITION = (r"(?:allergic to [\w-]+(?: [\w-]+){0,2}|(?:lactose|gluten) intolerant|intolerant to [\w-]+(?: [\w-]+){0,2}"
-              r"|diabetic"
               r"|vegan|vegetarian|pescatarian|pregnant|coeliac|celiac|asthmatic|epileptic|deaf|hard of hearing|blind"
               r"|colou?r ?blind|in a wheelchair|on a (?:diet|low[ -]\w+ diet)|(?:type [12] )?diabetic"
               r"|(?:a )?(?:bad|weak|sore|dodgy) (?:knee|back|hip|ankle|shoulder|wrist|heart)s?"
@@ -808,10 +807,12 @@ def said_notes(messages: list[dict], *, figures: bool = True) -> tuple[Note, ...
 # ("Can I freeze bread?", "Can I give my dog chocolate?"), which the model declined as if asked to do it ("Sorry, I
 # can't check the weather from here.", "Sorry, I can't give your dog chocolate."; docs/benchmarks.md, "Can I ...?"),
 # gets the same first words; not a request to the model ("Can I ask you something?") nor one a tool meets.
-_LIVE = (r"now|today|tonight|tomorrow|yesterday|this (?:week|weekend|morning|afternoon|evening|year)|currently"
-         r"|still|open|closed|rain\w*|snow\w*|sunny|cloudy|windy|cold|hot|warm|weather|traffic|score|won|win|winning|lose"
-         r"|lost|beat|game|match|price|prices|stock|news|late|running|going to|weekend|weekday|day|date|time|night|morning"
-         r"|evening|\w+day|up|down|over|storm|humid|delayed|flight|election|coming|cancel\w*|available|possible")
+# now and live facts, which the limits prompt declines; a question about the world is also not about a day or a match
+_NOW_OR_LIVE = (r"now|today|tonight|tomorrow|yesterday|this (?:week|weekend|morning|afternoon|evening|year)|currently"
+                r"|still|open|closed|rain\w*|snow\w*|weather|traffic|price|prices|stock|flight|delayed|cancel\w*")
+_LIVE = (rf"{_NOW_OR_LIVE}|sunny|cloudy|windy|cold|hot|warm|score|won|win|winning|lose|lost|beat|game|match|news|late"
+         r"|running|going to|weekend|weekday|day|date|time|night|morning|evening|\w+day|up|down|over|storm|humid"
+         r"|election|coming|available|possible")
 _YES_NO = re.compile(
     r"^(?:(?:so|and|ok|okay|hey|um|wait|quick question)[,]? )*(?:"
     r"(?:is|are|was|were|do|does|did|can|could|has|have|will)"
@@ -819,9 +820,8 @@ _YES_NO = re.compile(
     rf"(?!.*\b(?:{_LIVE}|my|your|our|you|i|me)\b)"  # about the world
     r"|(?:can|could|may|should) (?:i|we) (?!(?:ask|tell|talk|speak|say|call|text|message|trust|borrow|change|pay|help"
     r"|interrupt|come|join|go|book|order|set|play|hear|see|listen|send|use your|stop|have|get|do|start|try|leave)\b)"
-    r"(?!.*\b(?:now|today|tonight|tomorrow|yesterday|this (?:week|weekend|morning|afternoon|evening|year)|currently|still"
-    r"|open|closed|rain\w*|snow\w*|weather|traffic|price|prices|stock|flight|delayed|cancel\w*|you|your|u|timer|alarm"
-    r"|reminder|music|song|light|lights|umbrella|jacket|coat|sunscreen|wear)\b)"  # the user's own may, not now
+    rf"(?!.*\b(?:{_NOW_OR_LIVE}|you|your|u|timer|alarm|reminder|music|song|light|lights|umbrella|jacket|coat|sunscreen"
+    r"|wear)\b)"  # the user's own may, not now
     r")[^?]{2,120}\?$",
     re.I,
 )
