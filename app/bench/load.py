@@ -256,9 +256,11 @@ async def _user(url: str, result: UserResult, clips: Clips, deadline: float, rng
             session = session or await asyncio.to_thread(ServerProbe.for_ws_url(url).session_credential)
             async with RealtimeClient(url, headers={session["header"]: session["credential"]}) as client:
                 result.visits += 1
-                if result.kind == "text":
-                    await client.send({"type": "session.update", "session": {"output_modalities": ["text"]}})
-                    await client.wait_for("session.updated")
+                # session.updated comes after a resumed conversation's replay: a visit the deadline ends before its
+                # first turn still counts its resume only once the replay is in
+                patch = {"output_modalities": ["text"]} if result.kind == "text" else {}
+                await client.send({"type": "session.update", "session": patch})
+                await client.wait_for("session.updated")
                 for _ in range(rng.randint(2, 4)):
                     if time.perf_counter() >= deadline:
                         break
