@@ -69,6 +69,33 @@ def test_what_has_no_fixed_factor_gets_no_figure(question: str) -> None:
     assert conversion(question) is None
 
 
+@pytest.mark.parametrize(("question", "figure"), [
+    ("Which is heavier, a kilo of feathers or a kilo of bricks?",
+     "A kilo of feathers and a kilo of bricks weigh the same, as both are a kilo."),  # "A kilo of feathers is heavier ..."
+    ("What weighs more, a pound of feathers or a pound of gold?",
+     "A pound of feathers and a pound of gold weigh the same, as both are a pound."),
+    ("Is a kilo of feathers heavier than a kilo of steel?",
+     "A kilo of feathers and a kilo of steel weigh the same, as both are a kilo."),
+    ("Which is heavier: a pound of feathers or a kilo of bricks?", "A kilo of bricks is heavier: a kilo = about 2.2 pounds."),
+    ("Which is lighter, a kilogram of steel or a pound of cotton?",
+     "A pound of cotton is lighter: a kilogram = about 2.2 pounds."),
+    ("Is a mile longer than a kilometre?", "A mile is longer: a mile = about 1.6 kilometres."),
+    ("Which is longer, a week or 100 hours?", "A week is longer: a week = 168 hours."),
+    ("Which is longer, a foot or 30 centimetres?", "A foot is longer: a foot = 30.48 centimetres."),
+    ("What is heavier, 1 kg of feathers or 1 kg of iron?", "1 kg of feathers and 1 kg of iron weigh the same, as both are 1 kg."),
+])  # fmt: skip
+def test_which_of_two_amounts_is_more_is_worked_out(question: str, figure: str) -> None:
+    assert conversion(question) == figure
+
+
+@pytest.mark.parametrize("question", [
+    "Which is more fun, a day at the beach or a day at the park?", "Which is heavier, a kilo or a litre?",
+    "Which is bigger, a cat or a dog?", "Is a year longer than a month?",
+])  # fmt: skip
+def test_amounts_of_different_kinds_or_no_amounts_get_no_comparison(question: str) -> None:
+    assert conversion(question) is None
+
+
 def test_the_figure_is_added_to_the_newest_user_message_once_and_taken_off_for_its_words() -> None:
     asked = [{"role": "system", "content": "Be brief."}, {"role": "user", "content": "How many hours are in two days?"}]
     hinted = with_conversion_hint(asked)

@@ -17,8 +17,10 @@ import re
 from fractions import Fraction
 
 from app.engine.arithmetic import NUMBER_WORDS, worked_out
+from app.engine.counting import counted
 from app.engine.days import day_or_time
 from app.engine.phrasebook import phrase_in
+from app.engine.world_clock import NOW_ANSWER_START, asks_time_now, time_in_place
 
 # each unit's size in its kind's base unit; a name's plural is its name + "s" unless listed
 _UNITS: dict[str, dict[str, Fraction]] = {
@@ -83,6 +85,22 @@ _TEMPERATURE_ASKS = [
     re.compile(rf"(?:^|[^\w,.-]){_TEMPERATURE},? what(?:'s| is) (?:that|it) in {_SCALE.format('to')}", re.I),
 ]
 
+# which of two amounts is more: "Which is heavier, a kilo of feathers or a kilo of bricks?" (the model: the feathers),
+# "Is a mile longer than a kilometre?"
+
+
+def _amount(n: int) -> str:
+    return rf"(?P<q{n}>{_QUANTITY}) (?P<u{n}>{_UNIT})(?: of (?P<w{n}>[\w']+(?: [\w']+){{0,3}}?))?"
+
+
+_MORE = r"(?P<more>heavier|lighter|longer|shorter|bigger|smaller|more|less)"
+_COMPARES = [
+    re.compile(rf"\b(?:which|what)(?: one)?(?: is| weighs| would be| lasts)? {_MORE}[,:]? (?:is it[,:]? )?"
+               rf"{_amount(1)},? or {_amount(2)}\s*[?.!]*$", re.I),
+    re.compile(rf"\b(?:is|are|does|do) {_amount(1)} (?:weigh )?{_MORE} than {_amount(2)}\s*[?.!]*$", re.I),
+]
+_SAME = {"mass": "weigh the same", "length": "are the same length", "time": "last as long"}
+
 
 def conversion(text: str) -> str | None:
     """The figure ``text`` asks for, as a sentence with the amount in the user's words ("2 metres = 200 centimetres.",
@@ -94,7 +112,37 @@ def conversion(text: str) -> str | None:
     for asks in _TEMPERATURE_ASKS:
         if (found := asks.search(text)) and (value := _temperature(found)):
             return f"{text[found.start('minus') if found['minus'] else found.start('t'):found.end('scale')]} = {value}."
+    for compares in _COMPARES:
+        if found := compares.search(text):
+            return _compared(text, found)
     return None
+
+
+def _compared(text: str, found: re.Match[str]) -> str | None:
+    """Which amount is more, as "A kilo of feathers and a kilo of bricks weigh the same, as both are a kilo.", or None
+    where the units are of different kinds or the question is not about size ("Which is more fun, ...")."""
+    (kind, first), (other_kind, second) = _NAMES[found["u1"].lower()], _NAMES[found["u2"].lower()]
+    if kind != other_kind or kind not in _SAME:
+        return None
+    sizes = [_number(found[f"q{n}"]) * _UNITS[kind][unit] for n, unit in ((1, first), (2, second))]
+    said = [_capitalized(text[found.start(f"q{n}"):found.end(f"w{n}") if found[f"w{n}"] else found.end(f"u{n}")])
+            for n in (1, 2)]  # fmt: skip
+    if sizes[0] == sizes[1]:  # "Neither: ... weigh the same." was said "Neither a kilo of feathers nor a kilo of ..."
+        return f"{said[0]} and {said[1][0].lower()}{said[1][1:]} {_SAME[kind]}, as both are {_amount_said(text, found, 1)}."
+    larger = 0 if sizes[0] > sizes[1] else 1
+    wants_larger = found["more"].lower() in ("heavier", "longer", "bigger", "more")
+    answer = larger if wants_larger else 1 - larger
+    amount = _worked_out(found[f"q{larger + 1}"], found[f"u{larger + 1}"], found[f"u{2 - larger}"], False)
+    return f"{said[answer]} is {found['more'].lower()}: {_amount_said(text, found, larger + 1)} = {amount}." if amount else None
+
+
+def _capitalized(said: str) -> str:
+    return said[0].upper() + said[1:]
+
+
+def _amount_said(text: str, found: re.Match[str], n: int) -> str:
+    """The amount as the question said it, without what it is of: "a kilo"."""
+    return text[found.start(f"q{n}"):found.end(f"u{n}")]
 
 
 def _temperature(found: re.Match[str]) -> str | None:
@@ -147,14 +195,17 @@ def _unit_name(unit: str, value: Fraction) -> str:
 
 
 def figure(text: str) -> str | None:
-    """The worked-out figure ``text`` asks for: a unit conversion's or a temperature's, a sum's
-    (``app.engine.arithmetic``), a weekday's or clock time's counted from one it gives (``app.engine.days``), or an
-    everyday phrase's in another language (``app.engine.phrasebook``)."""
-    return conversion(text) or worked_out(text) or day_or_time(text) or phrase_in(text)
+    """The worked-out figure ``text`` asks for: a unit conversion's, a temperature's or which of two amounts is more, a
+    sum's (``app.engine.arithmetic``), the legs or wheels of some things (``app.engine.counting``), a weekday's or clock
+    time's counted from one it gives (``app.engine.days``), the time in another place (``app.engine.world_clock``), or
+    an everyday phrase's in another language (``app.engine.phrasebook``)."""
+    return (conversion(text) or worked_out(text) or counted(text) or day_or_time(text) or time_in_place(text)
+            or phrase_in(text))  # fmt: skip
 
 
 _HINT = "\n\n({conversion})"
 _HINT_START = "\n\n("
+_NOW_FIGURE = f"Worked out: {NOW_ANSWER_START}"
 
 
 def with_conversion_hint(messages: list[dict]) -> list[dict]:
@@ -173,4 +224,7 @@ def without_conversion_hint(content: str) -> str:
     if start < 0 or not content.endswith(")"):
         return content
     words = content[:start]
-    return words if _HINT.format(conversion=figure(words) or "") == content[start:] else content
+    if _HINT.format(conversion=figure(words) or "") == content[start:]:
+        return words
+    # the time in a place now, read from the clock when the hint was added, a minute ago perhaps
+    return words if asks_time_now(words) and content[start:].startswith(f"{_HINT_START}{_NOW_FIGURE}") else content

@@ -55,8 +55,8 @@ _DATES = (
 _FIRST_YEAR = 1583  # the Gregorian calendar's first whole year; before it, places counted days differently
 _VERB = re.compile(r"\b(was|is|will be)\b", re.I)
 # a clock time counted from: "if it's 3 pm", "5 hours after 10:30", and how long: "in 45 minutes", "2 hours later"
-_CLOCK = r"(?P<hour>\d{1,2})(?:[:.](?P<minute>\d{2}))?(?: ?(?P<half>[ap])\.?m\b\.?| o'clock)?|(?P<named_time>noon|midnight)"
-_IT_IS = re.compile(rf"\bit(?:'s| is| was) (?:now )?(?:{_CLOCK})", re.I)
+CLOCK = r"(?P<hour>\d{1,2})(?:[:.](?P<minute>\d{2}))?(?: ?(?P<half>[ap])\.?m\b\.?| o'clock)?|(?P<named_time>noon|midnight)"
+_IT_IS = re.compile(rf"\bit(?:'s| is| was) (?:now )?(?:{CLOCK})", re.I)
 _DURATION = (
     r"(?:(?P<hours>\d{1,3}|[a-z]+|an?)(?P<and_half> and a half)? hours?(?P<half_after> and a half)?"
     r"(?:,? (?:and )?(?P<minutes>\d{1,3}|[a-z]+(?:[ -][a-z]+)?) minutes?)?"
@@ -64,7 +64,7 @@ _DURATION = (
     r"|(?P<quarter>a quarter of an hour|a quarter hour))"
 )
 _TIME_WAY = re.compile(
-    rf"\b{_DURATION} (?P<way>from now|later|after(?: that| it)?|before(?: that| it)?|ago|earlier)(?: (?:{_CLOCK}))?", re.I
+    rf"\b{_DURATION} (?P<way>from now|later|after(?: that| it)?|before(?: that| it)?|ago|earlier)(?: (?:{CLOCK}))?", re.I
 )
 _IN_TIME = re.compile(rf"\bin {_DURATION}", re.I)
 # when something that starts at a clock time and takes a while ends: "If my train leaves at 7:50 am and the trip takes
@@ -81,10 +81,10 @@ _NOT_AN_END = re.compile(
 )
 _STARTS_AT = re.compile(
     rf"\b(?:leaves?|leaving|left|starts?|starting|started|begins?|began|departs?|departed|bed|in|off|opens?|opened|nap)\b"
-    rf"(?: [\w']+){{0,4}} at (?:{_CLOCK})",
+    rf"(?: [\w']+){{0,4}} at (?:{CLOCK})",
     re.I,
 )
-_AT_A_TIME = re.compile(rf"\bat (?:{_CLOCK})", re.I)
+_AT_A_TIME = re.compile(rf"\bat (?:{CLOCK})", re.I)
 _TAKES = re.compile(rf"\b(?:takes?|took|lasts?|runs?(?: for)?|for|needs?|sleep|work|bakes?|cooks?|is) {_DURATION}", re.I)
 # how long from one date or clock time to another: "How many days are there from March 1 to April 15?", "How many
 # hours is it from 9 am to 5 pm?"
@@ -97,7 +97,7 @@ _SHORT_DATES = (
     re.compile(rf"{_MONTH} (?:the )?{_DAY_OF_MONTH}(?:,? (?P<year>\d{{4}}))?", re.I),
     re.compile(rf"(?:the )?{_DAY_OF_MONTH}(?: of)? {_MONTH}(?:,? (?P<year>\d{{4}}))?", re.I),
 )
-_CLOCK_ALONE = re.compile(_CLOCK, re.I)
+_CLOCK_ALONE = re.compile(CLOCK, re.I)
 
 
 def day_or_time(text: str) -> str | None:
@@ -115,7 +115,8 @@ def _answer(said: str) -> str:
     return f"the answer is {said}"
 
 
-def _count(said: str) -> int | None:
+def count_of(said: str) -> int | None:
+    """A count said as digits or words ("12", "twenty-five", "a"), else None."""
     said = said.lower().replace("-", " ")
     if said in ("a", "an"):
         return 1
@@ -128,7 +129,7 @@ def _count(said: str) -> int | None:
 
 
 def _span_days(found: re.Match[str]) -> int | None:
-    count, more = _count(found["n"]), _count(found["more"]) if found["more"] else 0
+    count, more = count_of(found["n"]), count_of(found["more"]) if found["more"] else 0
     return None if count is None or more is None else count * _DAYS_IN[found["unit"].lower().rstrip("s")] + more
 
 
@@ -193,20 +194,20 @@ def _time_counted(text: str) -> str | None:
     if way.lower().startswith(("before", "ago", "earlier")):
         minutes = -minutes
     start = offset if offset.groupdict().get("hour") or offset.groupdict().get("named_time") else _IT_IS.search(text)
-    if start is None or (clock := _clock(start)) is None:
+    if start is None or (clock := clock_minutes(start)) is None:
         return None
-    return _answer(_said_clock(clock + minutes, _style(start)))
+    return _answer(said_clock(clock + minutes, clock_style(start)))
 
 
 def _ends_at(text: str) -> str | None:
     starts = list(_STARTS_AT.finditer(text))
     if (not _ASKS_WHEN.search(text) or _NOT_AN_END.search(text) or len(starts) != 1
-            or len(_AT_A_TIME.findall(text)) != 1 or (start := _clock(starts[0])) is None):  # fmt: skip
+            or len(_AT_A_TIME.findall(text)) != 1 or (start := clock_minutes(starts[0])) is None):  # fmt: skip
         return None
     takes = list(_TAKES.finditer(text, starts[0].end()))
     if len(takes) != 1 or (minutes := _minutes(takes[0])) is None:
         return None
-    return _answer(_said_clock(start + minutes, _style(starts[0])))
+    return _answer(said_clock(start + minutes, clock_style(starts[0])))
 
 
 def _minutes(found: re.Match[str]) -> int | None:
@@ -215,15 +216,15 @@ def _minutes(found: re.Match[str]) -> int | None:
     if found["quarter"]:
         return 15
     if found["only_minutes"]:
-        return _count(found["only_minutes"])
-    hours = _count(found["hours"])
-    extra = _count(found["minutes"]) if found["minutes"] else 0
+        return count_of(found["only_minutes"])
+    hours = count_of(found["hours"])
+    extra = count_of(found["minutes"]) if found["minutes"] else 0
     if hours is None or extra is None:
         return None
     return hours * 60 + (30 if found["and_half"] or found["half_after"] else 0) + extra
 
 
-def _clock(found: re.Match[str]) -> int | None:
+def clock_minutes(found: re.Match[str]) -> int | None:
     """Minutes after midnight of the time ``found`` holds, else None."""
     if found["named_time"]:
         return 12 * 60 if found["named_time"].lower() == "noon" else 0
@@ -240,11 +241,11 @@ def _on_a_dial(found: re.Match[str]) -> bool:
     return not found["half"] and not found["named_time"] and 1 <= int(found["hour"]) <= 12
 
 
-def _style(found: re.Match[str]) -> str:
+def clock_style(found: re.Match[str]) -> str:
     return "dial" if _on_a_dial(found) else "24-hour" if not found["half"] and not found["named_time"] else "am-pm"
 
 
-def _said_clock(minutes: int, style: str) -> str:
+def said_clock(minutes: int, style: str) -> str:
     """"8 pm", "11:15 am", "noon"; a time asked without am or pm as it was asked: on a dial ("1:30") or a 24-hour clock
     ("18:30")."""
     minutes %= 24 * 60
@@ -303,10 +304,10 @@ def _plural(count: int, noun: str) -> str:
 
 def _clock_between(found: re.Match[str]) -> str | None:
     clocks = [_CLOCK_ALONE.fullmatch(side) for side in found.group("a", "b")]
-    if None in clocks or (start := _clock(clocks[0])) is None or (end := _clock(clocks[1])) is None:
+    if None in clocks or (start := clock_minutes(clocks[0])) is None or (end := clock_minutes(clocks[1])) is None:
         return None
     # "from 9 to 5" and "from 9 am to 5" are 8 hours: a time on a dial is the next one of its two
-    dial = any(map(_on_a_dial, clocks)) and not any(_style(clock) == "24-hour" for clock in clocks)
+    dial = any(map(_on_a_dial, clocks)) and not any(clock_style(clock) == "24-hour" for clock in clocks)
     minutes = (end - start) % ((12 if dial else 24) * 60)
     if found["unit"].lower() == "minutes":
         return _answer(_plural(minutes, "minute"))

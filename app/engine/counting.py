@@ -1,0 +1,95 @@
+"""Legs, wheels and sides counted for a number of things, worked out and written into the question for the model.
+
+The 1.5B knows that a cat has four legs and does not multiply: "How many legs do three cats have?" -> "Three cats have
+three legs.", "How many wheels do four bicycles have?" -> "Four bicycles have four wheels." (docs/benchmarks.md,
+"Legs, wheels and sides"). As a sum gets its answer (``app.engine.arithmetic``), a question that counts one of these
+parts on some things of a kind listed here gets the count beside it: "the answer is 12 legs: 3 cats have 4 legs each.". Things
+not listed ("How many legs do three tables have?") get nothing, and so does a question with a thing of each kind
+unlisted, as its total would be wrong.
+"""
+
+from __future__ import annotations
+
+import re
+
+from app.engine.days import count_of
+
+_LONGEST = 160  # characters: such a question is short, and longer text costs the patterns more
+# each part, and how many of it a thing has; a thing's plural is its name + "s" unless listed
+_PARTS: dict[str, dict[str, int]] = {
+    "legs": {
+        "cat": 4, "dog": 4, "horse": 4, "cow": 4, "pig": 4, "sheep": 4, "goat": 4, "lion": 4, "tiger": 4,
+        "elephant": 4, "giraffe": 4, "zebra": 4, "rabbit": 4, "mouse": 4, "bear": 4, "fox": 4, "deer": 4,
+        "frog": 4, "lamb": 4, "puppy": 4, "kitten": 4, "donkey": 4, "camel": 4, "hamster": 4,
+        "chicken": 2, "duck": 2, "bird": 2, "goose": 2, "ostrich": 2, "penguin": 2, "owl": 2, "parrot": 2, "hen": 2,
+        "person": 2, "man": 2, "woman": 2, "child": 2, "kid": 2, "boy": 2, "girl": 2, "human": 2, "farmer": 2,
+        "spider": 8, "insect": 6, "ant": 6, "bee": 6, "fly": 6, "beetle": 6, "butterfly": 6, "ladybug": 6,
+        "grasshopper": 6, "crab": 10, "snake": 0, "fish": 0,
+        "table": 4, "chair": 4, "stool": 3, "tripod": 3,
+    },
+    "wheels": {
+        "bicycle": 2, "bike": 2, "motorcycle": 2, "motorbike": 2, "scooter": 2, "tricycle": 3, "trike": 3,
+        "unicycle": 1, "car": 4, "wagon": 4, "skateboard": 4, "wheelbarrow": 1,
+    },
+    "sides": {
+        "triangle": 3, "square": 4, "rectangle": 4, "pentagon": 5, "hexagon": 6, "heptagon": 7, "octagon": 8,
+        "nonagon": 9, "decagon": 10,
+    },
+}  # fmt: skip
+_PART_NAMES = {"legs": "legs", "feet": "legs", "paws": "legs", "wheels": "wheels", "sides": "sides", "corners": "sides"}
+_PLURALS = {"sheep": "sheep", "mouse": "mice", "fox": "foxes", "deer": "deer", "puppy": "puppies", "goose": "geese",
+            "person": "people", "man": "men", "woman": "women", "child": "children", "fly": "flies",
+            "butterfly": "butterflies", "ladybug": "ladybugs", "fish": "fish", "grasshopper": "grasshoppers"}  # fmt: skip
+_NOT_FEET = {"table", "chair", "stool", "tripod"}  # a chair's legs are no feet
+
+_THING = "|".join(sorted({name for things in _PARTS.values() for thing in things for name in (thing, _PLURALS.get(
+    thing, thing + "s"))}, key=len, reverse=True))  # fmt: skip
+_COUNT = r"\d{1,4}|(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)[ -][a-z]+|[a-z]+"
+_GROUP = rf"(?P<count>{_COUNT}) (?P<thing>{_THING})\b"
+_GROUPS = rf"(?:{_COUNT}) (?:{_THING})(?:(?:,| and|, and) (?:{_COUNT}) (?:{_THING}))*"
+_ASKS = re.compile(
+    rf"\bhow many (?P<part>{'|'.join(_PART_NAMES)}) (?:(?:do|does|would|will) (?P<things>{_GROUPS}) "
+    rf"(?:have|has)\b|(?:are there )?(?:on|in) (?P<among>{_GROUPS})\b)"
+    rf"|\b(?:have|has|there are|there's|sees?|saw|got) (?P<before>{_GROUPS})[.,;]? (?:how many (?P<part_after>"
+    rf"{'|'.join(_PART_NAMES)}))\b",
+    re.I,
+)
+_ONE_GROUP = re.compile(_GROUP, re.I)
+
+
+def counted(text: str) -> str | None:
+    """The count ``text`` asks for, as "Worked out: the answer is 12 legs: 3 cats have 4 legs each."; else None."""
+    if len(text) > _LONGEST:
+        return None
+    found = _ASKS.search(" ".join(text.replace("’", "'").split()))
+    if found is None:
+        return None
+    asked = (found["part"] or found["part_after"]).lower()
+    part = _PART_NAMES[asked]
+    said, total = [], 0
+    for group in _ONE_GROUP.finditer(found["things"] or found["among"] or found["before"]):
+        count, thing = count_of(group["count"]), _singular(group["thing"].lower())
+        each = _PARTS[part].get(thing)
+        if not count or each is None or (asked == "feet" and thing in _NOT_FEET):
+            return None
+        total += count * each
+        said.append(f"{group['count']} {group['thing']} {'has' if count == 1 else 'have'} {each} {_part(asked, each)}"
+                    f"{' each' if count > 1 else ''}")
+    if not said or (len(said) == 1 and total == each):
+        return None  # one thing, as the model knows it ("How many legs does a spider have?")
+    # the total first: after "three cats have 4 legs each: 12 legs." the model said "Three cats have 4 legs each."
+    return f"Worked out: the answer is {total} {_part(asked, total)}{' in all' if len(said) > 1 else ''}: {', and '.join(said)}."
+
+
+def _singular(thing: str) -> str:
+    plural_of = {plural: name for name, plural in _PLURALS.items()}
+    if thing in plural_of:
+        return plural_of[thing]
+    return thing[:-1] if thing.endswith("s") and thing[:-1] in _THINGS else thing
+
+
+def _part(part: str, count: int) -> str:
+    return part if count != 1 else {"feet": "foot"}.get(part, part.removesuffix("s"))
+
+
+_THINGS = {thing for things in _PARTS.values() for thing in things}

@@ -1,0 +1,58 @@
+"""Legs, wheels and sides counted for some things (app.engine.counting), and their place beside the question."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from app.engine.conversions import with_conversion_hint, without_conversion_hint
+from app.engine.counting import counted
+
+
+@pytest.mark.parametrize(("question", "answer"), [
+    ("How many legs do three cats have?", "the answer is 12 legs: three cats have 4 legs each"),
+    ("How many wheels do four bicycles have?", "the answer is 8 wheels: four bicycles have 2 wheels each"),
+    ("How many legs do 3 cats and 2 chickens have?",
+     "the answer is 16 legs in all: 3 cats have 4 legs each, and 2 chickens have 2 legs each"),
+    ("A farmer has 5 cows and 3 ducks. How many legs are there?",
+     "the answer is 26 legs in all: 5 cows have 4 legs each, and 3 ducks have 2 legs each"),
+    ("If I have 2 dogs and a cat, how many legs do they have?",
+     "the answer is 12 legs in all: 2 dogs have 4 legs each, and a cat has 4 legs"),
+    ("How many sides do 3 triangles have?", "the answer is 9 sides: 3 triangles have 3 sides each"),
+    ("How many legs are there on 4 chairs?", "the answer is 16 legs: 4 chairs have 4 legs each"),
+    ("How many wheels are there on 3 tricycles and 2 cars?",
+     "the answer is 17 wheels in all: 3 tricycles have 3 wheels each, and 2 cars have 4 wheels each"),
+    ("How many legs do 2 mice have?", "the answer is 8 legs: 2 mice have 4 legs each"),
+    ("How many paws do two puppies have?", "the answer is 8 paws: two puppies have 4 paws each"),
+    ("How many feet do 3 people have?", "the answer is 6 feet: 3 people have 2 feet each"),
+    ("how many legs do twenty-five ants have", "the answer is 150 legs: twenty-five ants have 6 legs each"),
+    ("How many legs do five sheep have?", "the answer is 20 legs: five sheep have 4 legs each"),
+    ("How many wheels do a car and a bike have?", "the answer is 6 wheels in all: a car has 4 wheels, and a bike has 2 wheels"),
+])  # fmt: skip
+def test_the_count_is_worked_out(question: str, answer: str) -> None:
+    assert counted(question) == f"Worked out: {answer}."
+
+
+@pytest.mark.parametrize("question", [
+    "How many legs does a spider have?", "How many legs does one snake have?",  # one thing: the model knows it
+    "How many legs do 3 octopuses have?", "How many legs do three cats and two robots have?",  # not listed, so no total
+    "How many feet do 4 chairs have?", "How many legs do 0 cats have?", "How many cats have three legs?",
+    "How many wheels does my car have?", "How many sides does this story have?",
+])  # fmt: skip
+def test_other_questions_get_nothing(question: str) -> None:
+    assert counted(question) is None
+
+
+def test_the_count_goes_beside_the_question_and_comes_off() -> None:
+    question = "How many legs do three cats have?"
+    hinted = with_conversion_hint([{"role": "user", "content": question}])[-1]["content"]
+    assert hinted == f"{question}\n\n(Worked out: the answer is 12 legs: three cats have 4 legs each.)"
+    assert without_conversion_hint(hinted) == question
+
+
+def test_long_text_costs_next_to_nothing() -> None:
+    started = time.perf_counter()
+    for text in ["How many legs do " + "three cats and " * 2000 + "have?", "How many legs do " + "a " * 70 + "cats have?"]:
+        counted(text)
+    assert time.perf_counter() - started < 1.0

@@ -1,0 +1,76 @@
+"""The time in another place (app.engine.world_clock), and its place beside the question."""
+
+from __future__ import annotations
+
+import datetime
+import time
+
+import pytest
+
+from app.engine.conversions import with_conversion_hint, without_conversion_hint
+from app.engine.notes import CLOCK_NOTE
+from app.engine.world_clock import asks_time_now, time_in_place
+
+WINTER = datetime.datetime(2026, 12, 6, 12, 30, tzinfo=datetime.UTC)  # a Sunday; no summer time in the north
+SUMMER = datetime.datetime(2026, 7, 6, 12, 30, tzinfo=datetime.UTC)
+
+
+@pytest.mark.parametrize(("question", "winter", "summer"), [
+    ("What time is it in Tokyo if it's 3 pm in London?", "when it is 3 pm in London, it is midnight the next day in Tokyo",
+     "when it is 3 pm in London, it is 11 pm in Tokyo"),
+    ("If it's noon in New York, what time is it in Los Angeles?", "when it is noon in New York, it is 9 am in Los Angeles",
+     None),
+    ("When it's 9 am in Paris, what time is it in Sydney?", "when it is 9 am in Paris, it is 7 pm in Sydney",
+     "when it is 9 am in Paris, it is 5 pm in Sydney"),
+    ("It's 10:30 pm in Chicago. What time is it in Berlin?",
+     "when it is 10:30 pm in Chicago, it is 5:30 am the next day in Berlin", None),
+    ("What time is 3 pm London time in Tokyo?", "when it is 3 pm in London, it is midnight the next day in Tokyo",
+     "when it is 3 pm in London, it is 11 pm in Tokyo"),
+    ("If it's 8 am here in Chicago, what time is it in Mumbai?", "when it is 8 am in Chicago, it is 7:30 pm in Mumbai",
+     "when it is 8 am in Chicago, it is 6:30 pm in Mumbai"),
+    ("If it's 18:00 in Paris, what time is it in New York?", "when it is 18:00 in Paris, it is 12:00 in New York", None),
+    ("What time is it in New York City when it is 9 am in Beijing?",
+     "when it is 9 am in Beijing, it is 8 pm the day before in New York City",
+     "when it is 9 am in Beijing, it is 9 pm the day before in New York City"),
+    ("What's the time difference between London and New York?", "London is 5 hours ahead of New York", None),
+    ("What is the time difference between India and Japan?", "India is 3 and a half hours behind Japan", None),
+    ("How many hours ahead is Tokyo of London?", "Tokyo is 9 hours ahead of London", "Tokyo is 8 hours ahead of London"),
+    ("What's the time difference between London and Lisbon?", "London and Lisbon have the same time", None),
+    ("What time is it in Tokyo?", "it is 9:30 pm on Sunday in Tokyo now", "it is 9:30 pm on Monday in Tokyo now"),
+    ("What's the time in London right now?", "it is 12:30 pm on Sunday in London now",
+     "it is 1:30 pm on Monday in London now"),
+    ("what time is it in kathmandu", "it is 6:15 pm on Sunday in kathmandu now", "it is 6:15 pm on Monday in kathmandu now"),
+])  # fmt: skip
+def test_the_time_in_another_place_is_worked_out(question: str, winter: str, summer: str | None) -> None:
+    assert time_in_place(question, WINTER) == f"Worked out: {winter}."
+    assert time_in_place(question, SUMMER) == f"Worked out: {summer or winter}."
+
+
+@pytest.mark.parametrize("question", [
+    "What time is it?", "What time is it in Australia?", "What time is it in the US?",  # here, or a place of many zones
+    "What time is it in Tokyo if it's 3 pm here?", "I'm in London and it's 3 pm. What time is it in Tokyo?",
+    "What time does the store open in Paris?", "What time is it in Narnia?", "Is it night in Tokyo?",
+    "What time is it in Tokyo if it's 3 pm in London or in Paris?", "What time should I call my mum in Sydney?",
+])  # fmt: skip
+def test_other_questions_get_nothing(question: str) -> None:
+    assert time_in_place(question, WINTER) is None
+
+
+def test_the_clock_note_leaves_a_place_alone_and_the_hint_comes_off_a_minute_later() -> None:
+    question = "What time is it in Tokyo?"
+    assert not CLOCK_NOTE.finds(question) and CLOCK_NOTE.finds("What time is it?")
+    hinted = with_conversion_hint([{"role": "user", "content": question}])[-1]["content"]
+    assert hinted.startswith(f"{question}\n\n(Worked out: it is ") and hinted.endswith(" in Tokyo now.)")
+    assert without_conversion_hint(hinted) == question
+    earlier = f"{question}\n\n(Worked out: it is 1:00 am on Monday in Tokyo now.)"  # read from the clock a minute ago
+    assert asks_time_now(question) and without_conversion_hint(earlier) == question
+    typed = "What time is it?\n\n(Worked out: it is 1:00 am on Monday in Tokyo now.)"  # not the server's
+    assert without_conversion_hint(typed) == typed
+
+
+def test_long_text_costs_next_to_nothing() -> None:
+    started = time.perf_counter()
+    for text in ["What time is it in " + "Tokyo " * 3000, "If it's 3 pm in " + "New York " * 2000 + "?",
+                 "What time is it in Tokyo if it's " + "3 " * 500 + "pm in London?"]:
+        assert time_in_place(text, WINTER) is None
+    assert time.perf_counter() - started < 1.0
