@@ -12,7 +12,8 @@ from app.engine.notes import (AGE_NOTE, ANY_REPLY, BODY_NOTE, CALENDAR_NOTE, CLO
                               MESSAGE_NOTE, MUSIC_NOTE, NEVER_MIND_NOTE, NEWS_NOTE, ONE_RATE_NOTE, PERSON_NOTE, PURCHASE_NOTE,
                               QUIZ_NOTE, RATHER_NOTE, REMINDER_NOTE, SHORTER_NOTE, SLOWER_NOTE, SLOWEST_NOTE, STORY_NOTE,
                               SUGGEST_NOTE, VOICE_NOTE, WITHOUT_TOOLS, WRITE_NOTE, YES_NO_NOTE, add_first, chance_note,
-                              follow_up_note, has_note, kept_note, more_note, name_note, pointing_note, repeat_note, said_notes,
+                              condition_note, follow_up_note, has_note, kept_note, more_note, name_note, pointing_note,
+                              repeat_note, said_notes,
                               shorter_note, user_words)
 
 CLOCK = {"type": "function", "name": "get_current_time", "description": "The user's local date and time.",
@@ -623,6 +624,40 @@ def test_the_users_health_or_diet_is_thanked_and_kept_in_mind(said: str) -> None
 ])  # fmt: skip
 def test_other_messages_are_not_taken_for_the_users_health(message: str) -> None:
     assert not CONDITION_NOTE.finds(message)
+
+
+SAFE = 'Begin with "Well," and say whether it is safe for them.'
+SUITS = "Suggest something that suits them."
+
+
+@pytest.mark.parametrize(("told", "asked", "note"), [
+    ("I'm allergic to peanuts.", "Can I eat a Snickers bar?", f"The user is allergic to peanuts. {SAFE}"),
+    ("I'm lactose intolerant.", "Is cheese okay for me?", f"The user is lactose intolerant. {SAFE}"),
+    ("I have type 2 diabetes.", "Should I have a slice of cake?", f"The user has type 2 diabetes. {SAFE}"),
+    ("I'm vegan.", "Can I eat honey?", f"The user is vegan. {SAFE}"),
+    ("I can't eat gluten!", "What can I order at an Italian restaurant?", f"The user can't eat gluten. {SUITS}"),
+    ("I'm pregnant!", "Is sushi safe to eat?", f"The user is pregnant. {SAFE}"),
+    ("By the way, I am severely allergic to shellfish.", "So can I order the shrimp pasta?",
+     f"The user is severely allergic to shellfish. {SAFE}"),
+    ("I don't eat meat.", "What should I make for dinner?", f"The user doesn't eat meat. {SUITS}"),
+])  # fmt: skip
+def test_what_the_user_told_of_their_health_is_brought_to_a_question_of_what_they_may_eat(told: str, asked: str,
+                                                                                          note: str) -> None:
+    messages = [{"role": "user", "content": told}, {"role": "assistant", "content": "Thank you, I'll keep it in mind."},
+                {"role": "user", "content": "What is the capital of France?"}, {"role": "assistant", "content": "Paris."},
+                {"role": "user", "content": asked}]  # fmt: skip
+    # quoted, "I'm allergic to peanuts." was the model's own: "I can't eat a Snickers bar because I'm allergic to peanuts."
+    noted = add_first(said_notes(SUGGEST_NOTE.add(messages)), messages)[-1]["content"]
+    assert noted.endswith(f"\n\n({note})") and user_words(noted) == asked and has_note(noted)
+
+
+@pytest.mark.parametrize(("told", "asked"), [
+    ("I'm a teacher.", "Can I eat a Snickers bar?"), ("I'm allergic to peanuts.", "What is the capital of France?"),
+    ("I'm allergic to peanuts.", "Can I ask you something?"), ("I have a cold.", "Can I eat ice cream?"),
+])  # fmt: skip
+def test_no_health_told_or_no_question_of_eating_brings_nothing(told: str, asked: str) -> None:
+    messages = [{"role": "user", "content": told}, {"role": "assistant", "content": "Okay."}, {"role": "user", "content": asked}]
+    assert condition_note(messages) is None
 
 REQUESTS = {
     EMERGENCY_NOTE: ["Can you call an ambulance?", "Call the police!", "I need an ambulance.", "Please call 911."],

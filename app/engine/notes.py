@@ -104,6 +104,9 @@ def has_note(content: str) -> bool:
 
 
 def _without_notes(content: str) -> str:
+    if content.endswith((f" {_TOLD_SAYS})", f" {_TOLD_SUGGESTS})")):  # added after the suggestion's note
+        words, noted, _ = content.rpartition("\n\n(")
+        content = words if noted and _MAY_I_HAVE.search(_plain(words)) else content
     for note in (*WITHOUT_TOOLS, *PACE_NOTES, *ANY_REPLY, SHORTER_NOTE, ANOTHER_NOTE, GIVE_UP_NOTE, YES_NO_NOTE,
                  SUGGEST_NOTE, PERSON_NOTE):  # the last added first
         content = content.removesuffix(note.note)
@@ -341,12 +344,47 @@ _CONDITION = (r"(?:allergic to [\w-]+(?: [\w-]+){0,2}|(?:lactose|gluten) intoler
               r"|celiac disease|coeliac disease|(?:a |an )?(?:[\w-]+ )?allergy|(?:[\w-]+ )?allergies|adhd|dyslexia)")
 _USERS_CONDITION = re.compile(
     r"^(?=.{1,100}$)(?:(?:oh|well|so|by the way|btw|fyi|just so you know|just to let you know|also)[,]? )*"
-    rf"(?:i(?:'m| am| have| have got|'ve got|'ve| suffer from) (?:(?:very|really|severely|so|quite|a bit|slightly) )?{_CONDITION}"
+    rf"(?P<told>i(?:'m| am| have| have got|'ve got|'ve| suffer from) (?:(?:very|really|severely|so|quite|a bit|slightly) )?"
+    rf"{_CONDITION}"
     r"|i (?:can't|cannot|can not|don't|do not) (?:eat|drink) (?!(?:another|any ?more|more|anything|that|this|it|and|while|when"
     r"|if|too|so|much|enough|right)\b)[\w-]+(?: [\w-]+)?)[.!]*$",
     re.I,
 )
 CONDITION_NOTE = Note(_USERS_CONDITION, "Thank the user for telling you, and say you will keep it in mind.")
+
+# A question whether the user may eat or drink something, asked after they told their condition ("I'm allergic to
+# peanuts." ... "Can I eat a Snickers bar?" -> "Well, Snickers bars are generally safe to eat, ..."; docs/benchmarks.md,
+# "What the user told, brought to bear"): what they told is said beside it, in the third person (quoted, the model took
+# it for its own: "I can't eat a Snickers bar because I'm allergic to peanuts."), with what to say.
+_MAY_I_HAVE = re.compile(
+    r"^(?:(?:so|and|ok|okay|hey|um|wait|oh|then)[,]? )*(?:(?:can|could|may|should) (?:i|we) (?:still )?(?:eat|have|drink"
+    r"|try|order|cook with|bake with|use)\b|is (?:it|this|that|[\w' -]{1,40}) (?:ok|okay|safe|fine|alright|all right"
+    r"|good|bad) (?:for me|to eat|to drink)\b|what (?:can|could|should) (?:i|we) (?:eat|drink|have|order|cook|make)\b)",
+    re.I,
+)
+_THIRD_PERSON = ((r"^i(?:'m| am)\b", "the user is"), (r"^i(?: have got|'ve got|'ve| have)\b", "the user has"),
+                 (r"^i suffer\b", "the user suffers"), (r"^i (can't|cannot|can not)\b", r"the user \1"),
+                 (r"^i don't\b", "the user doesn't"), (r"^i do not\b", "the user does not"))  # fmt: skip
+_TOLD_SAYS = 'Begin with "Well," and say whether it is safe for them.'  # "Answer with that in mind.": "Sorry, I can't."
+_TOLD_SUGGESTS = "Suggest something that suits them."  # "What can I eat?"
+
+
+def condition_note(messages: list[dict]) -> Note | None:
+    """For a newest user message that asks whether the user may eat or drink something, what they said of their health
+    or diet earlier in the conversation (the latest such statement)."""
+    content = newest_user_text(messages)
+    if content is None or _MAY_I_HAVE.search(_plain(content)) is None:
+        return None
+    told = next((found for text in reversed(texts_of(messages[:-1], "user"))
+                 if (found := _USERS_CONDITION.search(_plain(text)))), None)  # fmt: skip
+    if told is None:
+        return None
+    said = told["told"]
+    for first_person, third_person in _THIRD_PERSON:
+        said = re.sub(first_person, third_person, said, count=1, flags=re.I)
+    says = _TOLD_SUGGESTS if re.match(r"(?:\w+[,]? )*?what\b", _plain(content), re.I) else _TOLD_SAYS
+    return Note(_MAY_I_HAVE, f"{said[0].upper()}{said[1:].rstrip('.!')}. {says}")
+
 
 # A story asked for, which the limits prompt's "say briefly that you can't" still reached for some kinds ("Tell me a
 # ghost story." -> "I'm sorry, I can't tell you a ghost story." in three runs of three), and which the prompt's own
@@ -791,9 +829,9 @@ def more_note(messages: list[dict]) -> Note | None:
 
 def said_notes(messages: list[dict], *, figures: bool = True) -> tuple[Note, ...]:
     """The notes read from the conversation itself: the last reply to say again or shorter, a number or a name given
-    earlier, the last question in full (with its figure where ``figures``), or a draw."""
+    earlier, the last question in full (with its figure where ``figures``), a draw, or the user's health or diet."""
     found = (repeat_note(messages), kept_note(messages), name_note(messages), follow_up_note(messages, figures=figures),
-             chance_note(messages), shorter_note(messages), more_note(messages))
+             chance_note(messages), shorter_note(messages), more_note(messages), condition_note(messages))
     return tuple(note for note in found if note is not None)
 
 
