@@ -100,6 +100,9 @@ _COMPARES = [
     re.compile(rf"\b(?:is|are|does|do) {_amount(1)} (?:weigh )?{_MORE} than {_amount(2)}\s*[?.!]*$", re.I),
 ]
 _SAME = {"mass": "weigh the same", "length": "are the same length", "time": "last as long"}
+_LARGER = ("heavier", "longer", "bigger", "more")
+_OPPOSITE = {"heavier": "lighter", "longer": "shorter", "bigger": "smaller", "more": "less"}
+_OPPOSITE |= {word: larger for larger, word in _OPPOSITE.items()}
 
 
 def conversion(text: str) -> str | None:
@@ -125,15 +128,23 @@ def _compared(text: str, found: re.Match[str]) -> str | None:
     if kind != other_kind or kind not in _SAME:
         return None
     sizes = [_number(found[f"q{n}"]) * _UNITS[kind][unit] for n, unit in ((1, first), (2, second))]
-    said = [_capitalized(text[found.start(f"q{n}"):found.end(f"w{n}") if found[f"w{n}"] else found.end(f"u{n}")])
-            for n in (1, 2)]  # fmt: skip
+    said = [text[found.start(f"q{n}"):found.end(f"w{n}") if found[f"w{n}"] else found.end(f"u{n}")] for n in (1, 2)]
+    yes_no = found.re is not _COMPARES[0]
     if sizes[0] == sizes[1]:  # "Neither: ... weigh the same." was said "Neither a kilo of feathers nor a kilo of ..."
-        return f"{said[0]} and {said[1][0].lower()}{said[1][1:]} {_SAME[kind]}, as both are {_amount_said(text, found, 1)}."
+        same = f"{said[0]} and {said[1]} {_SAME[kind]}, as both are {_amount_said(text, found, 1)}."
+        return f"Well, {same}" if yes_no else _capitalized(same)
     larger = 0 if sizes[0] > sizes[1] else 1
-    wants_larger = found["more"].lower() in ("heavier", "longer", "bigger", "more")
-    answer = larger if wants_larger else 1 - larger
     amount = _worked_out(found[f"q{larger + 1}"], found[f"u{larger + 1}"], found[f"u{2 - larger}"], False)
-    return f"{said[answer]} is {found['more'].lower()}: {_amount_said(text, found, larger + 1)} = {amount}." if amount else None
+    if amount is None:
+        return None
+    more = found["more"].lower()
+    figure = f"{_amount_said(text, found, larger + 1)} = {amount}"
+    # asked "Is a pound heavier than a kilogram?", the model said "Yes, a pound is heavier ..." beside "A kilogram is
+    # heavier"; beside the question's own amount first it says the fact, after a "Yes" by habit whatever the note begins
+    if yes_no:
+        first_is = more if (larger == 0) == (more in _LARGER) else _OPPOSITE[more]
+        return f"Well, {said[0]} is {first_is} than {said[1]}: {figure}."
+    return _capitalized(f"{said[larger if more in _LARGER else 1 - larger]} is {more}: {figure}.")
 
 
 def _capitalized(said: str) -> str:
