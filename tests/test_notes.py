@@ -626,7 +626,7 @@ def test_other_messages_are_not_taken_for_the_users_health(message: str) -> None
     assert not CONDITION_NOTE.finds(message)
 
 
-SAFE = 'Begin with "Well," and say whether it is safe for them.'
+SAFE = 'Begin with "Well," and say whether it is safe for them, thinking of what is in it.'
 SUITS = "Suggest something that suits them."
 
 

@@ -365,7 +365,8 @@ _MAY_I_HAVE = re.compile(
 _THIRD_PERSON = ((r"^i(?:'m| am)\b", "the user is"), (r"^i(?: have got|'ve got|'ve| have)\b", "the user has"),
                  (r"^i suffer\b", "the user suffers"), (r"^i (can't|cannot|can not)\b", r"the user \1"),
                  (r"^i don't\b", "the user doesn't"), (r"^i do not\b", "the user does not"))  # fmt: skip
-_TOLD_SAYS = 'Begin with "Well," and say whether it is safe for them.'  # "Answer with that in mind.": "Sorry, I can't."
+# "Answer with that in mind." got "Sorry, I can't."; "thinking of what is in it" gave reasons ("mayonnaise contains eggs")
+_TOLD_SAYS = 'Begin with "Well," and say whether it is safe for them, thinking of what is in it.'
 _TOLD_SUGGESTS = "Suggest something that suits them."  # "What can I eat?"
 
 
