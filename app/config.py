@@ -252,8 +252,9 @@ class Settings(BaseSettings):
         "'There are 12 inches in a foot.' otherwise), 'Another one.' another and 'I give up.' after a riddle its answer "
         "(a decline otherwise), a yes-or-no question about the world or what the user may do first words other than "
         "'Yes' ('Is a bat a bird?' -> 'Yes, a bat is a bird.', 'Can I freeze bread?' -> 'Sorry, I can't check the "
-        "weather from here.' otherwise), the user's health or diet thanks ('I have diabetes.' -> a decline otherwise), "
-        "a question with 'it' about what the last answer named that "
+        "weather from here.' otherwise), the user's health or diet thanks ('I have diabetes.' -> a decline otherwise) "
+        "and a later question whether they may eat something what they told ('Can I eat a Snickers bar?' after a peanut "
+        "allergy -> 'generally safe' otherwise), a question with 'it' about what the last answer named that "
         "name ('How far is it from the sun?' after the largest planet -> the Earth's distance otherwise), a request for "
         "the last answer shorter or doubt of it ('Are you sure?') the answer again, a coin, dice or number asked for "
         "the one the server drew ('Flip a coin.' -> 'I'm sorry, I can't flip a coin.' otherwise), a question about a "
@@ -277,8 +278,12 @@ class Settings(BaseSettings):
         "numbers or a question about a number ('What's 2 to the power of 10?' -> '1000000000' otherwise, 'Is 21 a prime "
         "number?' -> 'Yes'), and a weekday or clock time counted from one the question gives ('If today is Friday, what "
         "day will it be in 4 days?' -> 'Monday'), and an everyday phrase asked for in another language from a phrasebook "
-        "('How do you say thank you in Italian?' -> 'Ciao'), added to that question in the reply's prompt "
-        "(docs/benchmarks.md, 'Conversions', 'Sums', 'Days and times', 'A phrase in another language').",
+        "('How do you say thank you in Italian?' -> 'Ciao'), and the time in another city from the time zone database "
+        "('What time is it in Tokyo if it's 3 pm in London?' -> declined otherwise; the time there now from the server's "
+        "clock), the legs or wheels of some things counted ('How many legs do three cats have?' -> 'three legs') and which "
+        "of two amounts is more ('a kilo of feathers or a kilo of bricks?'), added to that question in the reply's prompt "
+        "(docs/benchmarks.md, 'Conversions', 'Sums', 'Days and times', 'A phrase in another language', 'The time in "
+        "another city', 'Legs, wheels and sides').",
     )
 
     # --- speech in ---
