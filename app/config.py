@@ -283,7 +283,7 @@ class Settings(BaseSettings):
         "clock), the legs or wheels of some things counted ('How many legs do three cats have?' -> 'three legs') and which "
         "of two amounts is more ('a kilo of feathers or a kilo of bricks?'), added to that question in the reply's prompt "
         "(docs/benchmarks.md, 'Conversions', 'Sums', 'Days and times', 'A phrase in another language', 'The time in "
-        "another city', 'Legs, wheels and sides').",
+        "another city, legs and wheels').",
     )
 
     # --- speech in ---

@@ -85,6 +85,9 @@ def test_what_has_no_fixed_factor_gets_no_figure(question: str) -> None:
     ("Is a mile longer than a kilometre?", "Well, a mile is longer than a kilometre: a mile = about 1.6 kilometres."),
     ("Which is longer, a week or 100 hours?", "A week is longer: a week = 168 hours."),
     ("Which is longer, a foot or 30 centimetres?", "A foot is longer: a foot = 30.48 centimetres."),
+    ("What's heavier, a kilo of feathers or a kilo of bricks?",
+     "A kilo of feathers and a kilo of bricks weigh the same, as both are a kilo."),
+    ("Which is more, a litre or 500 millilitres?", "A litre is more: a litre = 1000 millilitres."),
     ("What is heavier, 1 kg of feathers or 1 kg of iron?", "1 kg of feathers and 1 kg of iron weigh the same, as both are 1 kg."),
 ])  # fmt: skip
 def test_which_of_two_amounts_is_more_is_worked_out(question: str, figure: str) -> None:
@@ -94,6 +97,7 @@ def test_which_of_two_amounts_is_more_is_worked_out(question: str, figure: str) 
 @pytest.mark.parametrize("question", [
     "Which is more fun, a day at the beach or a day at the park?", "Which is heavier, a kilo or a litre?",
     "Which is bigger, a cat or a dog?", "Is a year longer than a month?",
+    "Is a pound of feathers heavier than a pound of gold or a kilo?", "Which is heavier, a mileſ or a kilo?",
 ])  # fmt: skip
 def test_amounts_of_different_kinds_or_no_amounts_get_no_comparison(question: str) -> None:
     assert conversion(question) is None

@@ -28,6 +28,7 @@ from app.engine.counting import counted
     ("How many feet do 3 people have?", "the answer is 6 feet: 3 people have 2 feet each"),
     ("how many legs do twenty-five ants have", "the answer is 150 legs: twenty-five ants have 6 legs each"),
     ("How many legs do five sheep have?", "the answer is 20 legs: five sheep have 4 legs each"),
+    ("How many wheels are on 10 cars?", "the answer is 40 wheels: 10 cars have 4 wheels each"),
     ("How many wheels do a car and a bike have?", "the answer is 6 wheels in all: a car has 4 wheels, and a bike has 2 wheels"),
 ])  # fmt: skip
 def test_the_count_is_worked_out(question: str, answer: str) -> None:
@@ -39,6 +40,9 @@ def test_the_count_is_worked_out(question: str, answer: str) -> None:
     "How many legs do 3 octopuses have?", "How many legs do three cats and two robots have?",  # not listed, so no total
     "How many feet do 4 chairs have?", "How many legs do 0 cats have?", "How many cats have three legs?",
     "How many wheels does my car have?", "How many sides does this story have?",
+    "There are 4 cats. How many legs does a cat have?", "I've got 2 cats, how many legs do I have?",  # not what is asked
+    "I have two cats, how many legs does each one have?", "How many paws do two chickens have?",
+    "How many ſides do 3 triangles have?",
 ])  # fmt: skip
 def test_other_questions_get_nothing(question: str) -> None:
     assert counted(question) is None

@@ -637,7 +637,7 @@ SUITS = "Suggest something that suits them."
     ("I'm vegan.", "Can I eat honey?", f"The user is vegan. {SAFE}"),
     ("I can't eat gluten!", "What can I order at an Italian restaurant?", f"The user can't eat gluten. {SUITS}"),
     ("I'm pregnant!", "Is sushi safe to eat?", f"The user is pregnant. {SAFE}"),
-    ("By the way, I am severely allergic to shellfish.", "So can I order the shrimp pasta?",
+    ("By the way, I am severely allergic to shellfish.", "So can I eat the shrimp pasta?",
      f"The user is severely allergic to shellfish. {SAFE}"),
     ("I don't eat meat.", "What should I make for dinner?", f"The user doesn't eat meat. {SUITS}"),
 ])  # fmt: skip
@@ -654,6 +654,11 @@ def test_what_the_user_told_of_their_health_is_brought_to_a_question_of_what_the
 @pytest.mark.parametrize(("told", "asked"), [
     ("I'm a teacher.", "Can I eat a Snickers bar?"), ("I'm allergic to peanuts.", "What is the capital of France?"),
     ("I'm allergic to peanuts.", "Can I ask you something?"), ("I have a cold.", "Can I eat ice cream?"),
+    ("I have dyslexia.", "Can I eat fish?"), ("I have a bad knee.", "Can I have a beer?"),  # nothing to do with food
+    *(("I'm allergic to peanuts.", asked) for asked in (
+        "Can I have a hug?", "Can I have your name?", "Can I have a minute?", "Can I use your phone?", "Can I try again?",
+        "Can I order a taxi?", "Could I have the weather for tomorrow?", "Can we have a conversation?",
+        "Is it good for me to exercise?", "Should I have told my boss?", "What should I have done differently?")),
 ])  # fmt: skip
 def test_no_health_told_or_no_question_of_eating_brings_nothing(told: str, asked: str) -> None:
     messages = [{"role": "user", "content": told}, {"role": "assistant", "content": "Okay."}, {"role": "user", "content": asked}]

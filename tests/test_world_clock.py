@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from app.engine.conversions import with_conversion_hint, without_conversion_hint
+from app.engine.conversions import figure, with_conversion_hint, without_conversion_hint
 from app.engine.notes import CLOCK_NOTE
 from app.engine.world_clock import asks_time_now, time_in_place
 
@@ -40,6 +40,14 @@ SUMMER = datetime.datetime(2026, 7, 6, 12, 30, tzinfo=datetime.UTC)
     ("What's the time in London right now?", "it is 12:30 pm on Sunday in London now",
      "it is 1:30 pm on Monday in London now"),
     ("what time is it in kathmandu", "it is 6:15 pm on Sunday in kathmandu now", "it is 6:15 pm on Monday in kathmandu now"),
+    ("What's the time difference between India and Nepal?", "India is a quarter of an hour behind Nepal", None),
+    ("What's the time difference between the UK and India?", "The UK is 5 and a half hours behind India",
+     "The UK is 4 and a half hours behind India"),
+    ("Do you know what time it is in the Philippines?", "it is 8:30 pm on Sunday in the Philippines now",
+     "it is 8:30 pm on Monday in the Philippines now"),
+    ("What's the current time in Tokyo, please?", "it is 9:30 pm on Sunday in Tokyo now", "it is 9:30 pm on Monday in Tokyo now"),
+    ("If it's 11 pm in Pago Pago, what time is it in Kiritimati?",
+     "when it is 11 pm in Pago Pago, it is midnight two days later in Kiritimati", None),
 ])  # fmt: skip
 def test_the_time_in_another_place_is_worked_out(question: str, winter: str, summer: str | None) -> None:
     assert time_in_place(question, WINTER) == f"Worked out: {winter}."
@@ -51,9 +59,19 @@ def test_the_time_in_another_place_is_worked_out(question: str, winter: str, sum
     "What time is it in Tokyo if it's 3 pm here?", "I'm in London and it's 3 pm. What time is it in Tokyo?",
     "What time does the store open in Paris?", "What time is it in Narnia?", "Is it night in Tokyo?",
     "What time is it in Tokyo if it's 3 pm in London or in Paris?", "What time should I call my mum in Sydney?",
+    "What time will it be in Tokyo in 3 hours if it's 3 pm in London?",  # counted from one of them: neither's
+    "If it's 10 in Tokyo, what time is it in New York?",  # am or pm?
+    "What time is it at the reunion?", "What time is it in İstanbul?", "What time is it in ıstanbul?",
 ])  # fmt: skip
 def test_other_questions_get_nothing(question: str) -> None:
     assert time_in_place(question, WINTER) is None
+
+
+def test_a_time_counted_in_a_question_naming_two_places_gets_nothing() -> None:
+    assert figure("If it's 3 pm in London, what time will it be in 2 hours?") == "Worked out: the answer is 5 pm."
+    for question in ["If my flight leaves London at 9 am and takes 12 hours, what time is it in Tokyo when I land?",
+                     "If it's 3 pm in London, what time will it be in Tokyo 2 hours later?"]:
+        assert figure(question) is None
 
 
 def test_the_clock_note_leaves_a_place_alone_and_the_hint_comes_off_a_minute_later() -> None:

@@ -20,7 +20,7 @@ from app.engine.arithmetic import NUMBER_WORDS, worked_out
 from app.engine.counting import counted
 from app.engine.days import day_or_time
 from app.engine.phrasebook import phrase_in
-from app.engine.world_clock import NOW_ANSWER_START, asks_time_now, time_in_place
+from app.engine.world_clock import NOW_ANSWER_START, asks_time_now, places_named, time_in_place
 
 # each unit's size in its kind's base unit; a name's plural is its name + "s" unless listed
 _UNITS: dict[str, dict[str, Fraction]] = {
@@ -90,16 +90,16 @@ _TEMPERATURE_ASKS = [
 
 
 def _amount(n: int) -> str:
-    return rf"(?P<q{n}>{_QUANTITY}) (?P<u{n}>{_UNIT})(?: of (?P<w{n}>[\w']+(?: [\w']+){{0,3}}?))?"
+    return rf"(?P<q{n}>{_QUANTITY}) (?P<u{n}>{_UNIT})(?: of (?P<w{n}>[\w']+(?: (?!or\b)[\w']+){{0,3}}?))?"  # not "... or a kilo"
 
 
 _MORE = r"(?P<more>heavier|lighter|longer|shorter|bigger|smaller|more|less)"
 _COMPARES = [
-    re.compile(rf"\b(?:which|what)(?: one)?(?: is| weighs| would be| lasts)? {_MORE}[,:]? (?:is it[,:]? )?"
-               rf"{_amount(1)},? or {_amount(2)}\s*[?.!]*$", re.I),
-    re.compile(rf"\b(?:is|are|does|do) {_amount(1)} (?:weigh )?{_MORE} than {_amount(2)}\s*[?.!]*$", re.I),
+    re.compile(rf"\b(?:which|what)(?:'s| one)?(?: is| weighs| would be| lasts| holds)? {_MORE}[,:]? (?:is it[,:]? )?"
+               rf"{_amount(1)},? or {_amount(2)}\s*[?.!]*$", re.I | re.ASCII),  # "mileſ" folds to no unit
+    re.compile(rf"\b(?:is|are|does|do) {_amount(1)} (?:weigh |hold )?{_MORE} than {_amount(2)}\s*[?.!]*$", re.I | re.ASCII),
 ]
-_SAME = {"mass": "weigh the same", "length": "are the same length", "time": "last as long"}
+_SAME = {"mass": "weigh the same", "length": "are the same length", "time": "last as long", "volume": "hold the same"}
 _LARGER = ("heavier", "longer", "bigger", "more")
 _OPPOSITE = {"heavier": "lighter", "longer": "shorter", "bigger": "smaller", "more": "less"}
 _OPPOSITE |= {word: larger for larger, word in _OPPOSITE.items()}
@@ -210,8 +210,8 @@ def figure(text: str) -> str | None:
     sum's (``app.engine.arithmetic``), the legs or wheels of some things (``app.engine.counting``), a weekday's or clock
     time's counted from one it gives (``app.engine.days``), the time in another place (``app.engine.world_clock``), or
     an everyday phrase's in another language (``app.engine.phrasebook``)."""
-    return (conversion(text) or worked_out(text) or counted(text) or day_or_time(text) or time_in_place(text)
-            or phrase_in(text))  # fmt: skip
+    counted_time = day_or_time(text) if len(places_named(text)) < 2 else None  # in which place's time?
+    return conversion(text) or worked_out(text) or counted(text) or counted_time or time_in_place(text) or phrase_in(text)
 
 
 _HINT = "\n\n({conversion})"

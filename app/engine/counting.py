@@ -1,11 +1,11 @@
 """Legs, wheels and sides counted for a number of things, worked out and written into the question for the model.
 
 The 1.5B knows that a cat has four legs and does not multiply: "How many legs do three cats have?" -> "Three cats have
-three legs.", "How many wheels do four bicycles have?" -> "Four bicycles have four wheels." (docs/benchmarks.md,
-"Legs, wheels and sides"). As a sum gets its answer (``app.engine.arithmetic``), a question that counts one of these
-parts on some things of a kind listed here gets the count beside it: "the answer is 12 legs: 3 cats have 4 legs each.". Things
-not listed ("How many legs do three tables have?") get nothing, and so does a question with a thing of each kind
-unlisted, as its total would be wrong.
+three legs.", "How many wheels do four bicycles have?" -> "Four bicycles have four wheels." (docs/benchmarks.md, "The
+time in another city, legs and wheels"). As a sum gets its answer (``app.engine.arithmetic``), a question that counts
+one of these parts on some things of the kinds listed here gets the count beside it: "the answer is 12 legs: 3 cats
+have 4 legs each.". A thing not listed ("How many legs do three octopuses have?") gets nothing, and so does a question
+that names one among listed ones, as its total would be wrong.
 """
 
 from __future__ import annotations
@@ -39,22 +39,27 @@ _PARTS: dict[str, dict[str, int]] = {
 _PART_NAMES = {"legs": "legs", "feet": "legs", "paws": "legs", "wheels": "wheels", "sides": "sides", "corners": "sides"}
 _PLURALS = {"sheep": "sheep", "mouse": "mice", "fox": "foxes", "deer": "deer", "puppy": "puppies", "goose": "geese",
             "person": "people", "man": "men", "woman": "women", "child": "children", "fly": "flies",
-            "butterfly": "butterflies", "ladybug": "ladybugs", "fish": "fish", "grasshopper": "grasshoppers"}  # fmt: skip
+            "butterfly": "butterflies", "fish": "fish"}  # fmt: skip
+_SINGULARS = {plural: thing for thing, plural in _PLURALS.items()}
+_THINGS = {thing for things in _PARTS.values() for thing in things}
 _NOT_FEET = {"table", "chair", "stool", "tripod"}  # a chair's legs are no feet
+_PAWED = {"cat", "dog", "lion", "tiger", "bear", "fox", "rabbit", "mouse", "puppy", "kitten", "hamster"}
 
-_THING = "|".join(sorted({name for things in _PARTS.values() for thing in things for name in (thing, _PLURALS.get(
-    thing, thing + "s"))}, key=len, reverse=True))  # fmt: skip
+_THING = "|".join(sorted({name for thing in _THINGS for name in (thing, _PLURALS.get(thing, thing + "s"))}, key=len,
+                         reverse=True))  # fmt: skip
 _COUNT = r"\d{1,4}|(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)[ -][a-z]+|[a-z]+"
 _GROUP = rf"(?P<count>{_COUNT}) (?P<thing>{_THING})\b"
 _GROUPS = rf"(?:{_COUNT}) (?:{_THING})(?:(?:,| and|, and) (?:{_COUNT}) (?:{_THING}))*"
 _ASKS = re.compile(
     rf"\bhow many (?P<part>{'|'.join(_PART_NAMES)}) (?:(?:do|does|would|will) (?P<things>{_GROUPS}) "
-    rf"(?:have|has)\b|(?:are there )?(?:on|in) (?P<among>{_GROUPS})\b)"
-    rf"|\b(?:have|has|there are|there's|sees?|saw|got) (?P<before>{_GROUPS})[.,;]? (?:how many (?P<part_after>"
-    rf"{'|'.join(_PART_NAMES)}))\b",
-    re.I,
+    rf"(?:have|has)\b|(?:are (?:there )?)?(?:on|in) (?P<among>{_GROUPS})\b)"
+    # "A farmer has 5 cows and 3 ducks. How many legs are there?", not "... How many legs does a cat have?"
+    rf"|\b(?:have|has|there are|there's|sees?|saw|got) (?P<before>{_GROUPS})[.,;]? how many (?P<part_after>"
+    rf"{'|'.join(_PART_NAMES)})(?: (?:are there|do they have|are there in total|do they have in total|in total|altogether"
+    r"|in all))?\s*[?.!]*$",
+    re.I | re.ASCII,  # "ſides" folds to no part's name
 )
-_ONE_GROUP = re.compile(_GROUP, re.I)
+_ONE_GROUP = re.compile(_GROUP, re.I | re.ASCII)
 
 
 def counted(text: str) -> str | None:
@@ -70,7 +75,7 @@ def counted(text: str) -> str | None:
     for group in _ONE_GROUP.finditer(found["things"] or found["among"] or found["before"]):
         count, thing = count_of(group["count"]), _singular(group["thing"].lower())
         each = _PARTS[part].get(thing)
-        if not count or each is None or (asked == "feet" and thing in _NOT_FEET):
+        if not count or each is None or (asked == "feet" and thing in _NOT_FEET) or (asked == "paws" and thing not in _PAWED):
             return None
         total += count * each
         said.append(f"{group['count']} {group['thing']} {'has' if count == 1 else 'have'} {each} {_part(asked, each)}"
@@ -82,14 +87,10 @@ def counted(text: str) -> str | None:
 
 
 def _singular(thing: str) -> str:
-    plural_of = {plural: name for name, plural in _PLURALS.items()}
-    if thing in plural_of:
-        return plural_of[thing]
+    if thing in _SINGULARS:
+        return _SINGULARS[thing]
     return thing[:-1] if thing.endswith("s") and thing[:-1] in _THINGS else thing
 
 
 def _part(part: str, count: int) -> str:
     return part if count != 1 else {"feet": "foot"}.get(part, part.removesuffix("s"))
-
-
-_THINGS = {thing for things in _PARTS.values() for thing in things}

@@ -356,12 +356,20 @@ CONDITION_NOTE = Note(_USERS_CONDITION, "Thank the user for telling you, and say
 # peanuts." ... "Can I eat a Snickers bar?" -> "Well, Snickers bars are generally safe to eat, ..."; docs/benchmarks.md,
 # "What the user told, brought to bear"): what they told is said beside it, in the third person (quoted, the model took
 # it for its own: "I can't eat a Snickers bar because I'm allergic to peanuts."), with what to say.
+_NOT_FOOD = (r"(?!(?:a |an |the |your |my |some |one more )?(?:hug|minute|moment|second|word|break|question|hint|name|turn"
+             r"|go|look|chat|conversation|talk|number|phone|help|day off|rest|lift|ride|refund|receipt|bill|check|seat"
+             r"|weather|time|idea|clue|guess|try|party|meeting|dream|baby|cold|fever|headache)\b)")
+_HAVE = rf"have {_NOT_FOOD}(?!(?:done|said|been|gone|told|known|thought|seen|made|to)\b)"  # not "What should I have done?"
 _MAY_I_HAVE = re.compile(
-    r"^(?:(?:so|and|ok|okay|hey|um|wait|oh|then)[,]? )*(?:(?:can|could|may|should) (?:i|we) (?:still )?(?:eat|have|drink"
-    r"|try|order|cook with|bake with|use)\b|is (?:it|this|that|[\w' -]{1,40}) (?:ok|okay|safe|fine|alright|all right"
-    r"|good|bad) (?:for me|to eat|to drink)\b|what (?:can|could|should) (?:i|we) (?:eat|drink|have|order|cook|make)\b)",
+    rf"^(?:(?:so|and|ok|okay|hey|um|wait|oh|then)[,]? )*(?:(?:can|could|may|should) (?:i|we) (?:still )?(?:eat|drink|{_HAVE}"
+    r"|cook with|bake with)|is (?:it|this|that|[\w' -]{1,40}) (?:ok|okay|safe|fine|alright|all right|good|bad) (?:for me"
+    rf"(?! to (?!eat|drink|have)\w)|to eat|to drink)\b|what (?:can|could|should) (?:i|we) (?:eat|drink|{_HAVE}|cook|make"
+    r"|order)\b)",
     re.I,
 )
+# of what the user told, only what bears on what they eat ("I have dyslexia." does not)
+_DIET = re.compile(r"allerg|intoleran|vegan|vegetarian|pescatarian|pregnan|c[oe]eliac|diabet|\beat\b|\bdrink\b|diet"
+                   r"|blood pressure|heart condition", re.I)
 _THIRD_PERSON = ((r"^i(?:'m| am)\b", "the user is"), (r"^i(?: have got|'ve got|'ve| have)\b", "the user has"),
                  (r"^i suffer\b", "the user suffers"), (r"^i (can't|cannot|can not)\b", r"the user \1"),
                  (r"^i don't\b", "the user doesn't"), (r"^i do not\b", "the user does not"))  # fmt: skip
@@ -377,7 +385,7 @@ def condition_note(messages: list[dict]) -> Note | None:
     if content is None or _MAY_I_HAVE.search(_plain(content)) is None:
         return None
     told = next((found for text in reversed(texts_of(messages[:-1], "user"))
-                 if (found := _USERS_CONDITION.search(_plain(text)))), None)  # fmt: skip
+                 if (found := _USERS_CONDITION.search(_plain(text))) and _DIET.search(found["told"])), None)  # fmt: skip
     if told is None:
         return None
     said = told["told"]

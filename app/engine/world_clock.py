@@ -7,8 +7,9 @@ difference, it guesses (docs/benchmarks.md, "The time in another city"). As a su
 another, the hours between two places, and the time in a named place now. That last is the one figure here that reads
 the server's clock: the time in Tokyo is the same wherever the server is, while the user's own time is not known to it
 (the page's ``get_current_time`` tool tells it), so "What time is it?" is still declined. Summer time is that of today's
-date. A place is a city of the time zone database ("Tokyo", "New York"), a common city or country of a single zone
-("Beijing", "Mumbai", "San Francisco", "Japan"); a place of several zones ("Australia", "the US") gets nothing.
+date. A place is a city of the time zone database ("Tokyo", "New York"), or a common city, state or country by its main zone
+("Beijing", "Mumbai", "San Francisco", "Japan", "Texas"); a country of zones far apart ("Australia", "the US") gets
+nothing.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ _NOT_PLACES = {
     "Nome", "Norfolk", "Mahe", "Queensland", "Victoria", "Tasmania", "Yancowinna", "Currie", "Knox IN", "Enderbury",
     "South Pole", "McMurdo", "Macquarie", "DumontDUrville", "Syowa", "Petersburg", "Marengo", "Vevay", "Winamac",
     "Tell City", "Monticello", "Beulah", "New Salem", "Salta", "Ensenada", "Santa Isabel", "Shiprock", "Atka", "Creston",
+    "Reunion", "Chatham", "Cordoba", "South Georgia", "Halifax",  # "the reunion", or a town of another country's
 }  # fmt: skip
 _OTHER_NAMES = {
     "Asia/Shanghai": ("Beijing", "Shenzhen", "Guangzhou", "China"),
@@ -110,22 +112,24 @@ def _places() -> dict[str, str]:
 def _patterns() -> dict[str, re.Pattern[str]]:
     place = "|".join(re.escape(name) for name in sorted(_places(), key=len, reverse=True))
     at = rf"(?:(?:in|at) (?:the )?(?P<{{0}}>{place})\b|(?P<{{0}}_time>{place}) time\b)"
+    flags = re.I | re.ASCII  # "İstanbul" folds to no key
     return {
         # "if it's 3 pm in London", "when it is 9:30 am in Paris", "what time is 3 pm London time in Tokyo"
-        "from": re.compile(rf"(?:\bit(?:'s| is| was) (?:now )?)?\b(?:{CLOCK}) (?:(?:here )?{at.format('from')})", re.I),
-        "to": re.compile(at.format("to"), re.I),
-        "asks": re.compile(r"\bwhat(?:'s| is)? (?:the )?time\b|\bwhat (?:time|hour)\b", re.I),
+        "from": re.compile(rf"(?:\bit(?:'s| is| was) (?:now )?)?\b(?:{CLOCK}) (?:(?:here )?{at.format('from')})", flags),
+        "to": re.compile(at.format("to"), flags),
+        "asks": re.compile(r"\bwhat(?:'s| is)? (?:the )?time\b|\bwhat (?:time|hour)\b", flags),
         # "What time is it in Tokyo?", "What's the time in London right now?": no other time or place in the question
         "now": re.compile(
-            rf"\bwhat(?:'s the time| is the time| time is it) (?:(?:right )?now )?{at.format('to')}(?: (?:right )?now)?"
-            r"\s*[?.!]*$",
-            re.I,
+            rf"\b(?:what(?:'s the (?:current )?time| is the (?:current )?time| time is it)|(?:do you )?know what time it is)"
+            rf" (?:(?:right )?now )?{at.format('to')}(?:,? (?:(?:right )?now|please|today|at the moment))?\s*[?.!]*$",
+            flags,
         ),
         "between": re.compile(
             rf"\btime difference between (?:the )?(?P<a>{place}) and (?:the )?(?P<b>{place})\b"
             rf"|\bhow many hours (?:ahead|behind) (?:is|of) (?:the )?(?P<c>{place}) (?:from|of|than) (?:the )?(?P<d>{place})\b",
-            re.I,
+            flags,
         ),
+        "place": re.compile(rf"\b(?:{place})\b", flags),
     }
 
 
@@ -150,8 +154,9 @@ def _place(found: re.Match[str], group: str) -> str:
 
 def _said_elsewhere(text: str, now: datetime.datetime) -> str | None:
     sources = list(_patterns()["from"].finditer(text))
-    if len(sources) != 1 or not _patterns()["asks"].search(text) or (minutes := clock_minutes(sources[0])) is None:
-        return None
+    if (len(sources) != 1 or not _patterns()["asks"].search(text) or re.search(r"\b(?:hours?|minutes?|later)\b", text, re.I)
+            or (minutes := clock_minutes(sources[0])) is None or clock_style(sources[0]) == "dial"):  # fmt: skip
+        return None  # "... in Tokyo in 3 hours", counted from one time; "If it's 10 in Tokyo": am or pm unknown
     source = sources[0]
     targets = [found for found in _patterns()["to"].finditer(text) if not source.start() <= found.start() < source.end()]
     if len(targets) != 1:
@@ -162,10 +167,10 @@ def _said_elsewhere(text: str, now: datetime.datetime) -> str | None:
     start = datetime.datetime.combine(day, datetime.time(*divmod(minutes, 60)), tzinfo=start_zone)
     end = start.astimezone(end_zone)
     days = (end.date() - day).days
-    when = {1: " the next day", -1: " the day before"}.get(days, "")
+    when = {1: " the next day", -1: " the day before", 2: " two days later", -2: " two days earlier"}.get(days, "")
     style = clock_style(source)
-    return (f"when it is {said_clock(minutes, style)} in {here}, "
-            f"it is {said_clock(end.hour * 60 + end.minute, style)}{when} in {there}")  # fmt: skip
+    return (f"when it is {said_clock(minutes, style)} in {_said(here)}, "
+            f"it is {said_clock(end.hour * 60 + end.minute, style)}{when} in {_said(there)}")  # fmt: skip
 
 
 def _difference(text: str, now: datetime.datetime) -> str | None:
@@ -174,12 +179,25 @@ def _difference(text: str, now: datetime.datetime) -> str | None:
         return None
     first, second = (found["a"], found["b"]) if found["a"] else (found["c"], found["d"])
     hours = (_offset(_zone(first), now) - _offset(_zone(second), now)) / 3600
+    first, second = _said(first), _said(second)
     if hours == 0:
         return f"{first} and {second} have the same time"
-    ahead = "ahead of" if hours > 0 else "behind"
     whole, part = divmod(abs(hours), 1)
-    said = f"{int(whole)}{ {0.25: ' and a quarter', 0.5: ' and a half', 0.75: ' and three quarters'}.get(part, '')}"
-    return f"{first} is {said} hour{'s' if abs(hours) > 1 else ''} {ahead} {second}"
+    parts = {0.25: "a quarter", 0.5: "a half", 0.75: "three quarters"}
+    if not whole:
+        said = f"{parts[part]} of an hour" if part != 0.5 else "half an hour"
+    else:
+        said = f"{int(whole)}{f' and {parts[part]}' if part else ''} hour{'s' if abs(hours) > 1 else ''}"
+    return f"{_capitalized(first)} is {said} {'ahead of' if hours > 0 else 'behind'} {second}"
+
+
+def _said(place: str) -> str:
+    """A place as said in a sentence: "the UK", "the Philippines", where its name takes "the"."""
+    return f"the {place}" if f"the {place.lower()}" in _places() else place
+
+
+def _capitalized(said: str) -> str:
+    return said[0].upper() + said[1:]
 
 
 def _offset(zone: zoneinfo.ZoneInfo, now: datetime.datetime) -> float:
@@ -187,17 +205,24 @@ def _offset(zone: zoneinfo.ZoneInfo, now: datetime.datetime) -> float:
     return offset.total_seconds() if offset is not None else 0.0
 
 
+def places_named(text: str) -> set[str]:
+    """The places ``text`` names, lower-cased: a time counted in a question naming two ("If my flight leaves London at 9
+    am and takes 12 hours, what time is it in Tokyo when I land?") is neither's to count from."""
+    return {name.lower() for name in _patterns()["place"].findall(text[:_LONGEST * 2])}
+
+
 def asks_time_now(text: str) -> bool:
     """Whether ``text`` asks the time in a place now, which :func:`time_in_place` answers from the server's clock: a
-    question that names one place and no other time ("I'm in London and it's 3 pm. What time is it in Tokyo?")."""
+    question that names one place and no other time (not "I'm in London and it's 3 pm. What time is it in Tokyo?")."""
     text = " ".join(text.replace("’", "'").split())
     return (len(text) <= _LONGEST and _patterns()["now"].search(text) is not None
             and len(_patterns()["to"].findall(text)) == 1 and not re.search(r"\d|\bnoon\b|\bmidnight\b", text, re.I))  # fmt: skip
 
 
 def _now_in(text: str, now: datetime.datetime) -> str | None:
-    if not asks_time_now(text) or (found := _patterns()["now"].search(text)) is None:
+    found = _patterns()["now"].search(text)
+    if found is None or not asks_time_now(text):
         return None
-    there = _place(found, "to")
-    local = now.astimezone(_zone(there))
+    there = _said(_place(found, "to"))
+    local = now.astimezone(_zone(_place(found, "to")))
     return f"{NOW_ANSWER_START}{said_clock(local.hour * 60 + local.minute, 'am-pm')} on {local:%A} in {there} now"
