@@ -34,6 +34,10 @@ from app.engine.notes import user_words
     ("How many mins in 2.5 hrs?", "2.5 hrs = 150 minutes."),
     ("How many millilitres are in 2 litres?", "2 litres = 2000 millilitres."),
     ("How many centimetres are in 6 inches?", "6 inches = 15.24 centimetres."),
+    ("How many tablespoons are in a cup?", "a cup = 16 tablespoons."),  # "There are 8 tablespoons in a cup." every run
+    ("How many tablespoons are in half a cup?", "half a cup = 8 tablespoons."),
+    ("How many teaspoons in 2 tbsp?", "2 tbsp = 6 teaspoons."), ("What is 4 cups in quarts?", "4 cups = 1 quart."),
+    ("How many fluid ounces are in a cup?", "a cup = 8 fluid ounces."), ("How many cups in a gallon?", "a gallon = 16 cups."),
 ])  # fmt: skip
 def test_a_conversion_is_worked_out(question: str, figure: str) -> None:
     assert conversion(question) == figure
@@ -61,6 +65,7 @@ def test_a_temperature_is_worked_out_by_its_formula(question: str, figure: str) 
 @pytest.mark.parametrize("question", [
     "How many days are in a month?",  # 28 to 31: no one figure
     "How many litres are in a gallon?",  # an American or a British gallon
+    "How many millilitres are in a cup?", "How many ounces are in a cup?",  # a cup's own size; weight
     "How many people are in 2 cars?", "How many minutes are in a minute?",
     "How many kilometres are in a kilogram?", "How far is 5 km?", "I ran 5 km in 30 minutes.",
     "What is 20 C in C?", "What is 5 k in miles?", "It's 30 degrees Celsius today.", "What's a C in F major?",

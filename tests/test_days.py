@@ -55,6 +55,10 @@ from app.engine.notes import CLOCK_NOTE
     ("How many hours from 10:30 am to 4:15 pm?", "the answer is 5 hours and 45 minutes"),
     ("How many hours is it from 9 am to 5 pm?", "the answer is 8 hours"),
     ("How many hours from 9 to 5?", "the answer is 8 hours"),  # a working day on a dial, not 20 hours
+    ("If I go to bed at 11 pm and wake up at 7 am, how many hours did I sleep?", "the answer is 8 hours"),  # "4 hours"
+    ("I start work at 9 am and finish at 5:30 pm. How long is my day?", "the answer is 8 hours and 30 minutes"),
+    ("The movie starts at 7 pm and ends at 9:15 pm, how long is it?", "the answer is 2 hours and 15 minutes"),
+    ("If I leave at 3 and arrive at 5, how long does it take?", "the answer is 2 hours"),
     ("How many hours between 10 pm and 6 am?", "the answer is 8 hours"),
     ("How many minutes from 9:40 to 10:15?", "the answer is 35 minutes"),
     ("If it's 3 pm, what time will it be in 1 hour 30 minutes?", "the answer is 4:30 pm"),
@@ -81,6 +85,7 @@ def test_a_day_or_time_counted_from_one_given_is_worked_out(question: str, answe
     "What is the capital of France?", "Is today Monday?", "When did the war end?",
     "The shop opens at 9 am. How long is it open if it closes at 5 pm?", "I got up at 7 and worked for hours. When did I stop?",
     "If the bus leaves at 5 pm or at 6 pm and takes an hour, when does it arrive?",  # which one
+    "I work at home and eat at noon, how long?", "I arrived at the station and left at the end, how long was I there?",
     # another time than the one counted to
     "If I need to be there at 9 am and it takes 45 minutes to drive, when should I leave?",
     "If I wake up at 7 am and I need 8 hours of sleep, when should I go to bed?",

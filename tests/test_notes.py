@@ -628,13 +628,15 @@ def test_other_messages_are_not_taken_for_the_users_health(message: str) -> None
 
 SAFE = 'Begin with "Well," and say whether it is safe for them, thinking of what is in it.'
 SUITS = "Suggest something that suits them."
+FITS = 'Begin with "Well," and say whether it fits their diet, thinking of what is in it.'
 
 
 @pytest.mark.parametrize(("told", "asked", "note"), [
     ("I'm allergic to peanuts.", "Can I eat a Snickers bar?", f"The user is allergic to peanuts. {SAFE}"),
     ("I'm lactose intolerant.", "Is cheese okay for me?", f"The user is lactose intolerant. {SAFE}"),
     ("I have type 2 diabetes.", "Should I have a slice of cake?", f"The user has type 2 diabetes. {SAFE}"),
-    ("I'm vegan.", "Can I eat honey?", f"The user is vegan. {SAFE}"),
+    ("I don't eat meat.", "Can I have a chicken sandwich?", f"The user doesn't eat meat. {FITS}"),
+    ("I'm allergic to shellfish.", "Can I order the shrimp pasta?", f"The user is allergic to shellfish. {SAFE}"),
     ("I can't eat gluten!", "What can I order at an Italian restaurant?", f"The user can't eat gluten. {SUITS}"),
     ("I'm pregnant!", "Is sushi safe to eat?", f"The user is pregnant. {SAFE}"),
     ("By the way, I am severely allergic to shellfish.", "So can I eat the shrimp pasta?",
@@ -655,6 +657,7 @@ def test_what_the_user_told_of_their_health_is_brought_to_a_question_of_what_the
     ("I'm a teacher.", "Can I eat a Snickers bar?"), ("I'm allergic to peanuts.", "What is the capital of France?"),
     ("I'm allergic to peanuts.", "Can I ask you something?"), ("I have a cold.", "Can I eat ice cream?"),
     ("I have dyslexia.", "Can I eat fish?"), ("I have a bad knee.", "Can I have a beer?"),  # nothing to do with food
+    ("I'm vegan.", "Can I eat honey?"), ("I'm vegetarian.", "Can I eat cheese?"),  # a diet the model knows better alone
     *(("I'm allergic to peanuts.", asked) for asked in (
         "Can I have a hug?", "Can I have your name?", "Can I have a minute?", "Can I use your phone?", "Can I try again?",
         "Can I order a taxi?", "Could I have the weather for tomorrow?", "Can we have a conversation?",

@@ -34,6 +34,9 @@ _UNITS: dict[str, dict[str, Fraction]] = {
     "mass": {"milligram": Fraction(1, 1000), "gram": Fraction(1), "kilogram": Fraction(1000), "tonne": Fraction(10**6),
              "ounce": Fraction("28.349523125"), "pound": Fraction("453.59237"), "stone": Fraction("6350.29318")},
     "volume": {"millilitre": Fraction(1, 1000), "centilitre": Fraction(1, 100), "litre": Fraction(1)},
+    # a kitchen's measures, in teaspoons, as the US counts them: "How many tablespoons are in a cup?" -> "8" (every run)
+    "kitchen": {"teaspoon": Fraction(1), "tablespoon": Fraction(3), "fluid ounce": Fraction(6), "cup": Fraction(48),
+                "pint": Fraction(96), "quart": Fraction(192), "gallon": Fraction(768)},
 }  # fmt: skip
 _PLURALS = {"century": "centuries", "millennium": "millennia", "inch": "inches", "foot": "feet"}
 _OTHER_NAMES = {  # other spellings and short forms, to the name above
@@ -41,7 +44,8 @@ _OTHER_NAMES = {  # other spellings and short forms, to the name above
     "millimeter": "millimetre", "centimeter": "centimetre", "meter": "metre", "kilometer": "kilometre", "mm": "millimetre",
     "cm": "centimetre", "km": "kilometre", "ft": "foot", "mg": "milligram", "kg": "kilogram", "kilo": "kilogram",
     "ton": "tonne", "oz": "ounce", "lb": "pound", "lbs": "pound", "milliliter": "millilitre", "centiliter": "centilitre",
-    "liter": "litre", "ml": "millilitre", "cl": "centilitre",
+    "liter": "litre", "ml": "millilitre", "cl": "centilitre", "tsp": "teaspoon", "tbsp": "tablespoon",
+    "tbs": "tablespoon", "fl oz": "fluid ounce",
 }  # fmt: skip
 
 
@@ -99,7 +103,8 @@ _COMPARES = [
                rf"{_amount(1)},? or {_amount(2)}\s*[?.!]*$", re.I | re.ASCII),  # "mileſ" folds to no unit
     re.compile(rf"\b(?:is|are|does|do) {_amount(1)} (?:weigh |hold )?{_MORE} than {_amount(2)}\s*[?.!]*$", re.I | re.ASCII),
 ]
-_SAME = {"mass": "weigh the same", "length": "are the same length", "time": "last as long", "volume": "hold the same"}
+_SAME = {"mass": "weigh the same", "length": "are the same length", "time": "last as long", "volume": "hold the same",
+         "kitchen": "hold the same"}  # fmt: skip
 _LARGER = ("heavier", "longer", "bigger", "more")
 _OPPOSITE = {"heavier": "lighter", "longer": "shorter", "bigger": "smaller", "more": "less"}
 _OPPOSITE |= {word: larger for larger, word in _OPPOSITE.items()}

@@ -98,6 +98,13 @@ _SHORT_DATES = (
     re.compile(rf"(?:the )?{_DAY_OF_MONTH}(?: of)? {_MONTH}(?:,? (?P<year>\d{{4}}))?", re.I),
 )
 _CLOCK_ALONE = re.compile(CLOCK, re.I)
+# how long from one clock time to another said as two events: "If I go to bed at 11 pm and wake up at 7 am, how many
+# hours did I sleep?" (the model: "4 hours"), "I start at 9 am and finish at 5:30 pm. How long is my day?"
+_AT_AND_AT = re.compile(
+    r"\bat (?P<a>[\w:.]+(?: ?[ap]\.?m\.?)?) and (?:[\w']+ ){1,4}?at (?P<b>[\w:.]+(?: ?[ap]\.?m\.?)?)[,.]? (?:so |then )?"
+    r"how (?:many (?P<unit>hours|minutes)|long)\b",
+    re.I,
+)
 
 
 def day_or_time(text: str) -> str | None:
@@ -261,11 +268,13 @@ def said_clock(minutes: int, style: str) -> str:
 
 
 def _between(text: str) -> str | None:
+    if at_and_at := _AT_AND_AT.search(text):
+        return _clock_between(at_and_at["a"], at_and_at["b"], (at_and_at["unit"] or "hours").lower())
     found = _BETWEEN.search(text)
     if found is None:
         return None
     if found["unit"].lower() in ("hours", "minutes"):
-        return _clock_between(found)
+        return _clock_between(found["a"], found["b"], found["unit"].lower())
     dates = [next((match for pattern in _SHORT_DATES if (match := pattern.fullmatch(side))), None)
              for side in found.group("a", "b")]
     if None in dates:
@@ -302,14 +311,14 @@ def _plural(count: int, noun: str) -> str:
     return f"{count} {noun}" + ("" if count == 1 else "s")
 
 
-def _clock_between(found: re.Match[str]) -> str | None:
-    clocks = [_CLOCK_ALONE.fullmatch(side) for side in found.group("a", "b")]
+def _clock_between(a: str, b: str, unit: str) -> str | None:
+    clocks = [_CLOCK_ALONE.fullmatch(side) for side in (a, b)]
     if None in clocks or (start := clock_minutes(clocks[0])) is None or (end := clock_minutes(clocks[1])) is None:
         return None
     # "from 9 to 5" and "from 9 am to 5" are 8 hours: a time on a dial is the next one of its two
     dial = any(map(_on_a_dial, clocks)) and not any(clock_style(clock) == "24-hour" for clock in clocks)
     minutes = (end - start) % ((12 if dial else 24) * 60)
-    if found["unit"].lower() == "minutes":
+    if unit == "minutes":
         return _answer(_plural(minutes, "minute"))
     hours, rest = divmod(minutes, 60)
     return _answer(_plural(hours, "hour") + (f" and {_plural(rest, 'minute')}" if rest else ""))

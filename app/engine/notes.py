@@ -104,7 +104,7 @@ def has_note(content: str) -> bool:
 
 
 def _without_notes(content: str) -> str:
-    if content.endswith((f" {_TOLD_SAYS})", f" {_TOLD_SUGGESTS})")):  # added after the suggestion's note
+    if content.endswith(tuple(f" {says})" for says in (_TOLD_SAYS, _TOLD_FITS, _TOLD_SUGGESTS))):  # after the suggestion's
         words, noted, _ = content.rpartition("\n\n(")
         content = words if noted and _MAY_I_HAVE.search(_plain(words)) else content
     for note in (*WITHOUT_TOOLS, *PACE_NOTES, *ANY_REPLY, SHORTER_NOTE, ANOTHER_NOTE, GIVE_UP_NOTE, YES_NO_NOTE,
@@ -360,15 +360,19 @@ _NOT_FOOD = (r"(?!(?:a |an |the |your |my |some |one more )?(?:hug|minute|moment
              r"|go|look|chat|conversation|talk|number|phone|help|day off|rest|lift|ride|refund|receipt|bill|check|seat"
              r"|weather|time|idea|clue|guess|try|party|meeting|dream|baby|cold|fever|headache)\b)")
 _HAVE = rf"have {_NOT_FOOD}(?!(?:done|said|been|gone|told|known|thought|seen|made|to)\b)"  # not "What should I have done?"
+_ORDER = r"order (?!(?:a |an |the |my |some )?(?:taxi|cab|uber|car|ride|flight|tickets?|books?|hotel|room|copy|print)\b)"
 _MAY_I_HAVE = re.compile(
-    rf"^(?:(?:so|and|ok|okay|hey|um|wait|oh|then)[,]? )*(?:(?:can|could|may|should) (?:i|we) (?:still )?(?:eat|drink|{_HAVE}"
-    r"|cook with|bake with)|is (?:it|this|that|[\w' -]{1,40}) (?:ok|okay|safe|fine|alright|all right|good|bad) (?:for me"
+    r"^(?:(?:so|and|ok|okay|hey|um|wait|oh|then)[,]? )*"
+    rf"(?:(?:can|could|may|should) (?:i|we) (?:still )?(?:eat|drink|{_HAVE}|{_ORDER}|cook with|bake with)"
+    r"|is (?:it|this|that|[\w' -]{1,40}) (?:ok|okay|safe|fine|alright|all right|good|bad) (?:for me"
     rf"(?! to (?!eat|drink|have)\w)|to eat|to drink)\b|what (?:can|could|should) (?:i|we) (?:eat|drink|{_HAVE}|cook|make"
     r"|order)\b)",
     re.I,
 )
-# of what the user told, only what bears on what they eat ("I have dyslexia." does not)
-_DIET = re.compile(r"allerg|intoleran|vegan|vegetarian|pescatarian|pregnan|c[oe]eliac|diabet|\beat\b|\bdrink\b|diet"
+# of what the user told, only what bears on what they eat ("I have dyslexia." does not); not a diet named, which the
+# model knows better without the note: beside "The user is vegetarian." it said "Well, cheese is a dairy product, so it
+# does not fit a vegetarian diet." (3 runs of 3; 0 of 3 without)
+_DIET = re.compile(r"allerg|intoleran|pregnan|c[oe]eliac|diabet|\beat\b|\bdrink\b|diet"
                    r"|blood pressure|heart condition", re.I)
 _THIRD_PERSON = ((r"^i(?:'m| am)\b", "the user is"), (r"^i(?: have got|'ve got|'ve| have)\b", "the user has"),
                  (r"^i suffer\b", "the user suffers"), (r"^i (can't|cannot|can not)\b", r"the user \1"),
@@ -376,6 +380,9 @@ _THIRD_PERSON = ((r"^i(?:'m| am)\b", "the user is"), (r"^i(?: have got|'ve got|'
 # "Answer with that in mind." got "Sorry, I can't."; "thinking of what is in it" gave reasons ("mayonnaise contains eggs")
 _TOLD_SAYS = 'Begin with "Well," and say whether it is safe for them, thinking of what is in it.'
 _TOLD_SUGGESTS = "Suggest something that suits them."  # "What can I eat?"
+# what the user does not eat is no matter of safety ("Well, a chicken sandwich is generally safe ...")
+_TOLD_FITS = 'Begin with "Well," and say whether it fits their diet, thinking of what is in it.'
+_NOT_EATEN = re.compile(r"\b(?:don't|do not) (?:eat|drink)\b", re.I)
 
 
 def condition_note(messages: list[dict]) -> Note | None:
@@ -391,7 +398,10 @@ def condition_note(messages: list[dict]) -> Note | None:
     said = told["told"]
     for first_person, third_person in _THIRD_PERSON:
         said = re.sub(first_person, third_person, said, count=1, flags=re.I)
-    says = _TOLD_SUGGESTS if re.match(r"(?:\w+[,]? )*?what\b", _plain(content), re.I) else _TOLD_SAYS
+    if re.match(r"(?:\w+[,]? )*?what\b", _plain(content), re.I):
+        says = _TOLD_SUGGESTS
+    else:
+        says = _TOLD_FITS if _NOT_EATEN.search(told["told"]) else _TOLD_SAYS
     return Note(_MAY_I_HAVE, f"{said[0].upper()}{said[1:].rstrip('.!')}. {says}")
 
 
