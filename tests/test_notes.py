@@ -448,6 +448,15 @@ def test_a_follow_up_that_changes_the_last_question_gets_it_in_full(asked: str, 
     assert user_words(follow_up_note(conversation).add(conversation)[-1]["content"]) == follow  # with a figure too
 
 
+def test_a_follow_up_of_the_time_in_a_city_now_gets_the_time_there() -> None:
+    conversation = talk("What time is it in Tokyo?", "It is 9:30 pm in Tokyo.", "And in Paris?")
+    note = follow_up_note(conversation)  # without it: "Sorry, I can't check the time from here."
+    assert note.says.startswith('Asked in full: "What time is it in Paris?" Worked out: it is ')
+    assert note.says.endswith(" in Paris now.") and user_words(note.add(conversation)[-1]["content"]) == "And in Paris?"
+    said_elsewhere = talk("What time is it in Tokyo if it's 3 pm in London?", "Midnight.", "What about in Sydney?")
+    assert follow_up_note(said_elsewhere).says == 'Asked in full: "What time is it in Tokyo if it\'s 3 pm in Sydney?"'
+
+
 def test_a_follow_up_of_a_follow_up_changes_the_last_question_in_full() -> None:
     conversation = talk("How many centimetres in an inch?", "2.54.", "And in a foot?", "30.48.", "What about in a yard?")
     said = 'Asked in full: "How many centimetres in a yard?" Worked out: a yard = 91.44 centimetres.'

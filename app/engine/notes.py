@@ -39,6 +39,7 @@ from app.engine.conversions import conversion, without_conversion_hint
 from app.engine.phrasebook import phrase_in
 from app.engine.prompt import texts_of
 from app.engine.spelling import NAME_KIND, NAME_KINDS, given_name, reply_word, without_spelling_hint
+from app.engine.world_clock import asks_time_now, time_in_place
 
 
 def _plain(text: str) -> str:
@@ -771,7 +772,10 @@ def follow_up_note(messages: list[dict], *, figures: bool = True) -> Note | None
         return None
     figure = conversion(question) if figures else None
     phrase = phrase_in(question) if figures and not figure else None  # "What about in Italian?" after "thank you" in Spanish
-    return Note(_FOLLOW_UP, f'{_IN_FULL}"{question}"' + (f" Worked out: {figure}" if figure else f" {phrase}" if phrase else ""))
+    # "And in Paris?" after "What time is it in Tokyo?"; not after a time said in another city, whose place it changes
+    elsewhere = time_in_place(question) if figures and not figure and not phrase and asks_time_now(question) else None
+    added = f" Worked out: {figure}" if figure else f" {phrase or elsewhere}" if phrase or elsewhere else ""
+    return Note(_FOLLOW_UP, f'{_IN_FULL}"{question}"{added}')
 
 
 # A question that points with "it" or "there" at what the last answer named ("How far is it from the sun?" after "Jupiter is
