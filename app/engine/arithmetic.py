@@ -19,6 +19,7 @@ from collections.abc import Callable
 from fractions import Fraction
 
 from app.tts.numbers import number_to_words
+from app.engine.wording import plain
 
 # a whole number said as words, as a question says one ("between one and ten", "twenty metres")
 NUMBER_WORDS = {word: value for value, word in enumerate(
@@ -78,7 +79,7 @@ def worked_out(text: str) -> str | None:
     None."""
     if len(text) > _LONGEST:
         return None
-    text = " ".join(text.replace("’", "'").split())
+    text = plain(text)
     lead = _LEAD.match(text)
     question = _TAIL.sub("", text[lead.end() if lead else 0 :])
     if not question or any(len(digits) > _MOST_DIGITS for digits in re.findall(r"[\d,.]+", question)):

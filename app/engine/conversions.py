@@ -20,6 +20,7 @@ from app.engine.arithmetic import NUMBER_WORDS, worked_out
 from app.engine.counting import counted
 from app.engine.days import day_or_time
 from app.engine.phrasebook import phrase_in
+from app.engine.wording import capitalized, plain
 from app.engine.world_clock import NOW_ANSWER_START, asks_time_now, places_named, time_in_place
 
 # each unit's size in its kind's base unit; a name's plural is its name + "s" unless listed
@@ -113,7 +114,7 @@ _OPPOSITE |= {word: larger for larger, word in _OPPOSITE.items()}
 def conversion(text: str) -> str | None:
     """The figure ``text`` asks for, as a sentence with the amount in the user's words ("2 metres = 200 centimetres.",
     "half a kilogram = 500 grams.": given "0.5 kilograms", the model halved the 500 again), else None."""
-    text = " ".join(text.replace("’", "'").split())
+    text = plain(text)
     for asks in _ASKS:
         if (found := asks.search(text)) and (value := _worked_out(found["q"], found["from"], found["to"], bool(found["half"]))):
             return f"{text[found.start('q'):found.end('half') if found['half'] else found.end('from')]} = {value}."
@@ -137,7 +138,7 @@ def _compared(text: str, found: re.Match[str]) -> str | None:
     yes_no = found.re is not _COMPARES[0]
     if sizes[0] == sizes[1]:  # "Neither: ... weigh the same." was said "Neither a kilo of feathers nor a kilo of ..."
         same = f"{said[0]} and {said[1]} {_SAME[kind]}, as both are {_amount_said(text, found, 1)}."
-        return f"Well, {same}" if yes_no else _capitalized(same)
+        return f"Well, {same}" if yes_no else capitalized(same)
     larger = 0 if sizes[0] > sizes[1] else 1
     amount = _worked_out(found[f"q{larger + 1}"], found[f"u{larger + 1}"], found[f"u{2 - larger}"], False)
     if amount is None:
@@ -149,11 +150,7 @@ def _compared(text: str, found: re.Match[str]) -> str | None:
     if yes_no:
         first_is = more if (larger == 0) == (more in _LARGER) else _OPPOSITE[more]
         return f"Well, {said[0]} is {first_is} than {said[1]}: {figure}."
-    return _capitalized(f"{said[larger if more in _LARGER else 1 - larger]} is {more}: {figure}.")
-
-
-def _capitalized(said: str) -> str:
-    return said[0].upper() + said[1:]
+    return capitalized(f"{said[larger if more in _LARGER else 1 - larger]} is {more}: {figure}.")
 
 
 def _amount_said(text: str, found: re.Match[str], n: int) -> str:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 
 from app.engine.days import count_of
+from app.engine.wording import plain
 
 _LONGEST = 160  # characters: such a question is short, and longer text costs the patterns more
 # each part, and how many of it a thing has; a thing's plural is its name + "s" unless listed
@@ -66,7 +67,7 @@ def counted(text: str) -> str | None:
     """The count ``text`` asks for, as "Worked out: the answer is 12 legs: 3 cats have 4 legs each."; else None."""
     if len(text) > _LONGEST:
         return None
-    found = _ASKS.search(" ".join(text.replace("’", "'").split()))
+    found = _ASKS.search(plain(text))
     if found is None:
         return None
     asked = (found["part"] or found["part_after"]).lower()

@@ -16,6 +16,7 @@ import datetime
 import re
 
 from app.engine.arithmetic import NUMBER_WORDS
+from app.engine.wording import capitalized, plain
 
 _LONGEST = 160  # characters: such a question is short, and longer text costs the patterns more
 WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
@@ -112,7 +113,7 @@ def day_or_time(text: str) -> str | None:
     "Worked out: July 4, 1776 was a Thursday."; else None."""
     if len(text) > _LONGEST:
         return None
-    text = " ".join(text.replace("’", "'").split())
+    text = plain(text)
     answer = (_weekday_counted(text) or _weekday_of_date(text) or _time_counted(text) or _ends_at(text)
               or _between(text))  # fmt: skip
     return f"Worked out: {answer}." if answer else None
@@ -185,7 +186,7 @@ def _weekday_of_date(text: str) -> str | None:
         return None
     verb = _VERB.search(text)
     said = f"{found[0].strip(' ,')} {verb[1].lower() if verb else 'is'} a {WEEKDAYS[date.weekday()]}"
-    return said[0].upper() + said[1:] if said.startswith("the ") else said
+    return capitalized(said) if said.startswith("the ") else said
 
 
 def _time_counted(text: str) -> str | None:

@@ -39,12 +39,8 @@ from app.engine.conversions import conversion, without_conversion_hint
 from app.engine.phrasebook import phrase_in
 from app.engine.prompt import texts_of
 from app.engine.spelling import NAME_KIND, NAME_KINDS, given_name, reply_word, without_spelling_hint
+from app.engine.wording import capitalized, plain
 from app.engine.world_clock import asks_time_now, time_in_place
-
-
-def _plain(text: str) -> str:
-    """Single spaces and straight apostrophes, as the patterns are written."""
-    return " ".join(text.replace("’", "'").split())
 
 
 def newest_user_text(messages: list[dict]) -> str | None:
@@ -65,7 +61,7 @@ class Note:
         return cls(asks, f'Answer: "{text}"')
 
     def finds(self, question: str) -> bool:
-        return self.asks.search(_plain(question)) is not None
+        return self.asks.search(plain(question)) is not None
 
     def add(self, messages: list[dict]) -> list[dict]:
         """``messages`` with the note added to the last one when it is a user's whole message that asks (once)."""
@@ -107,18 +103,18 @@ def has_note(content: str) -> bool:
 def _without_notes(content: str) -> str:
     if content.endswith(tuple(f" {says})" for says in (_TOLD_SAYS, _TOLD_FITS, _TOLD_SUGGESTS))):  # after the suggestion's
         words, noted, _ = content.rpartition("\n\n(")
-        content = words if noted and _MAY_I_HAVE.search(_plain(words)) else content
+        content = words if noted and _MAY_I_HAVE.search(plain(words)) else content
     for note in (*WITHOUT_TOOLS, *PACE_NOTES, *ANY_REPLY, SHORTER_NOTE, ANOTHER_NOTE, GIVE_UP_NOTE, YES_NO_NOTE,
                  SUGGEST_NOTE, PERSON_NOTE):  # the last added first
         content = content.removesuffix(note.note)
     words, noted, _ = content.partition('\n\n(Answer: "')
-    if noted and any(asks.search(_plain(words)) for asks in (_KEPT, _KEPT_ASKED, _NAME_ASKED, _COIN, _DICE, _PICK)):
+    if noted and any(asks.search(plain(words)) for asks in (_KEPT, _KEPT_ASKED, _NAME_ASKED, _COIN, _DICE, _PICK)):
         content = words
     words, noted, _ = content.partition(f"\n\n({_IN_FULL}")
-    if noted and _FOLLOW_UP.search(_plain(words)):
+    if noted and _FOLLOW_UP.search(plain(words)):
         content = words
     words, noted, _ = content.partition(f"\n\n({_MEANS}")
-    if noted and _POINTS.search(_plain(words)):
+    if noted and _POINTS.search(plain(words)):
         content = words
     for start in _SAY_AGAIN_STARTS:
         words, noted, _ = content.partition(start)
@@ -159,7 +155,7 @@ _SAY_AGAIN_STARTS = tuple(f"\n\n({says}" for says in _SAY_AGAIN.values())
 
 def _said_again(text: str) -> re.Pattern[str] | None:
     """The pattern of the request to hear the last reply again that ``text`` is, or None."""
-    return next((pattern for pattern in _SAY_AGAIN if pattern.search(_plain(text))), None)
+    return next((pattern for pattern in _SAY_AGAIN if pattern.search(plain(text))), None)
 
 
 def repeat_note(messages: list[dict]) -> Note | None:
@@ -390,20 +386,20 @@ def condition_note(messages: list[dict]) -> Note | None:
     """For a newest user message that asks whether the user may eat or drink something, what they said of their health
     or diet earlier in the conversation (the latest such statement)."""
     content = newest_user_text(messages)
-    if content is None or _MAY_I_HAVE.search(_plain(content)) is None:
+    if content is None or _MAY_I_HAVE.search(plain(content)) is None:
         return None
     told = next((found for text in reversed(texts_of(messages[:-1], "user"))
-                 if (found := _USERS_CONDITION.search(_plain(text))) and _DIET.search(found["told"])), None)  # fmt: skip
+                 if (found := _USERS_CONDITION.search(plain(text))) and _DIET.search(found["told"])), None)  # fmt: skip
     if told is None:
         return None
     said = told["told"]
     for first_person, third_person in _THIRD_PERSON:
         said = re.sub(first_person, third_person, said, count=1, flags=re.I)
-    if re.match(r"(?:\w+[,]? )*?what\b", _plain(content), re.I):
+    if re.match(r"(?:\w+[,]? )*?what\b", plain(content), re.I):
         says = _TOLD_SUGGESTS
     else:
         says = _TOLD_FITS if _NOT_EATEN.search(told["told"]) else _TOLD_SAYS
-    return Note(_MAY_I_HAVE, f"{said[0].upper()}{said[1:].rstrip('.!')}. {says}")
+    return Note(_MAY_I_HAVE, f"{capitalized(said).rstrip('.!')}. {says}")
 
 
 # A story asked for, which the limits prompt's "say briefly that you can't" still reached for some kinds ("Tell me a
@@ -575,16 +571,16 @@ def kept_note(messages: list[dict]) -> Note | None:
     content = newest_user_text(messages)
     if content is None:
         return None
-    if kept := _KEPT.search(_plain(content)):
+    if kept := _KEPT.search(plain(content)):
         return Note.answer(_KEPT, f"Got it: {_yours(kept['owner'])} {kept['what']} is {kept['value'].strip()}.")
-    asked = _KEPT_ASKED.search(_plain(content))
+    asked = _KEPT_ASKED.search(plain(content))
     if asked is None:
         return None
     for text in reversed(texts_of(messages[:-1], "user")):
-        given = _KEPT.search(_plain(text))
+        given = _KEPT.search(plain(text))
         if given and _same_thing(given["what"], asked["what"]):
             answer = f"{_yours(given['owner'])} {given['what']} is {given['value'].strip()}."
-            return Note.answer(_KEPT_ASKED, answer[0].upper() + answer[1:])
+            return Note.answer(_KEPT_ASKED, capitalized(answer))
     return None
 
 
@@ -602,7 +598,7 @@ _NAME_ASKED = re.compile(
 def name_note(messages: list[dict]) -> Note | None:
     """For a newest user message that asks for the user's name, the answer with the name they gave (the latest)."""
     content = newest_user_text(messages)
-    asked = _NAME_ASKED.search(_plain(content)) if content is not None else None
+    asked = _NAME_ASKED.search(plain(content)) if content is not None else None
     if asked is None:
         return None
     kind = NAME_KINDS[(asked["kind"] or "full").lower()]
@@ -610,7 +606,7 @@ def name_note(messages: list[dict]) -> Note | None:
     if name is None:
         return None
     answer = f"your {kind + ' ' if kind else ''}name is {name}."  # a yes-or-no question gets its "Yes" first
-    return Note.answer(_NAME_ASKED, f"Yes, {answer}" if asked["yes"] else answer[0].upper() + answer[1:])
+    return Note.answer(_NAME_ASKED, f"Yes, {answer}" if asked["yes"] else capitalized(answer))
 
 
 def _same_thing(given: str, asked: str) -> bool:
@@ -669,7 +665,7 @@ _DRAWS = random.Random()
 def chance_note(messages: list[dict], draws: random.Random = _DRAWS) -> Note | None:
     """For a newest user message that asks for a coin, a dice roll or a number picked, the answer with one drawn."""
     content = newest_user_text(messages)
-    text = _plain(content) if content is not None else ""
+    text = plain(content) if content is not None else ""
     if _COIN.search(text):
         return Note.answer(_COIN, f"It's {draws.choice(('heads', 'tails'))}.")
     if dice := _DICE.search(text):
@@ -760,10 +756,10 @@ def follow_up_note(messages: list[dict], *, figures: bool = True) -> Note | None
     and with ``figures`` its unit conversion's figure where it asks one (``conversion_hints``); a follow-up of a
     follow-up changes the last one in full."""
     content = newest_user_text(messages)
-    if content is None or _FOLLOW_UP.search(_plain(content)) is None:
+    if content is None or _FOLLOW_UP.search(plain(content)) is None:
         return None
     question = None
-    for text in map(_plain, texts_of(messages, "user")[-4:]):
+    for text in map(plain, texts_of(messages, "user")[-4:]):
         if follow := _FOLLOW_UP.search(text):
             question = _changed(question, follow) if question else None
         else:
@@ -802,13 +798,13 @@ def pointing_note(messages: list[dict]) -> Note | None:
     """For a newest user message that asks about what the last answer named with "it" or "there", what that is: the
     first name the last answer brought (``spelling.reply_word``)."""
     content = newest_user_text(messages)
-    text = _plain(content) if content is not None else ""
+    text = plain(content) if content is not None else ""
     points = _POINTS.search(text)
     if (points is None or len(text.split()) > _MOST_WORDS or not _QUESTION.search(text)
             or _POINTS_AT_NOTHING.search(text)):  # fmt: skip
         return None
     asked, said = texts_of(messages[:-1], "user")[-1:], texts_of(messages[:-1], "assistant")[-1:]
-    if not asked or not said or not _NAMES_A_THING.search(_plain(asked[0])):
+    if not asked or not said or not _NAMES_A_THING.search(plain(asked[0])):
         return None
     name = reply_word(said[0], asked[0])
     if name is None or name.lower() in text.lower():

@@ -12,6 +12,7 @@ given in Latin letters, as the voice can say them. A phrase or a language not he
 from __future__ import annotations
 
 import re
+from app.engine.wording import plain
 
 LANGUAGES = ("Spanish", "French", "German", "Italian", "Portuguese", "Dutch", "Japanese", "Chinese", "Russian")
 _OTHER_NAMES = {"mandarin": "Chinese", "mandarin chinese": "Chinese", "brazilian portuguese": "Portuguese"}
@@ -101,7 +102,7 @@ def phrase_in(text: str) -> str | None:
     "thank you" in Italian. Phrasebook: "grazie".'), else None."""
     if len(text) > _LONGEST:
         return None
-    text = " ".join(text.replace("’", "'").split())
+    text = plain(text)
     for asks in _ASKS:
         if found := asks.search(text):
             said = found["phrase"].strip(" '")

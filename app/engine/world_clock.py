@@ -20,6 +20,7 @@ import zoneinfo
 from functools import cache
 
 from app.engine.days import CLOCK, clock_minutes, clock_style, said_clock
+from app.engine.wording import capitalized, plain
 
 _LONGEST = 160  # characters: such a question is short, and longer text costs the patterns more
 NOW_ANSWER_START = "it is "  # the time in a place now: "it is 9:30 pm on Sunday in Tokyo now"
@@ -138,7 +139,7 @@ def time_in_place(text: str, now: datetime.datetime | None = None) -> str | None
     else None. ``now`` (the server's clock when None) sets the date whose summer time counts."""
     if len(text) > _LONGEST:
         return None
-    text = " ".join(text.replace("’", "'").split())
+    text = plain(text)
     now = now or datetime.datetime.now(datetime.UTC)
     answer = _said_elsewhere(text, now) or _difference(text, now) or _now_in(text, now)
     return f"Worked out: {answer}." if answer else None
@@ -188,16 +189,12 @@ def _difference(text: str, now: datetime.datetime) -> str | None:
         said = f"{parts[part]} of an hour" if part != 0.5 else "half an hour"
     else:
         said = f"{int(whole)}{f' and {parts[part]}' if part else ''} hour{'s' if abs(hours) > 1 else ''}"
-    return f"{_capitalized(first)} is {said} {'ahead of' if hours > 0 else 'behind'} {second}"
+    return f"{capitalized(first)} is {said} {'ahead of' if hours > 0 else 'behind'} {second}"
 
 
 def _said(place: str) -> str:
     """A place as said in a sentence: "the UK", "the Philippines", where its name takes "the"."""
     return f"the {place}" if f"the {place.lower()}" in _places() else place
-
-
-def _capitalized(said: str) -> str:
-    return said[0].upper() + said[1:]
 
 
 def _offset(zone: zoneinfo.ZoneInfo, now: datetime.datetime) -> float:
@@ -214,7 +211,7 @@ def places_named(text: str) -> set[str]:
 def asks_time_now(text: str) -> bool:
     """Whether ``text`` asks the time in a place now, which :func:`time_in_place` answers from the server's clock: a
     question that names one place and no other time (not "I'm in London and it's 3 pm. What time is it in Tokyo?")."""
-    text = " ".join(text.replace("’", "'").split())
+    text = plain(text)
     return (len(text) <= _LONGEST and _patterns()["now"].search(text) is not None
             and len(_patterns()["to"].findall(text)) == 1 and not re.search(r"\d|\bnoon\b|\bmidnight\b", text, re.I))  # fmt: skip
 

@@ -1,0 +1,13 @@
+"""Text as the figures' and notes' patterns read it, and as their sentences begin."""
+
+from __future__ import annotations
+
+
+def plain(text: str) -> str:
+    """Single spaces and straight apostrophes, as the patterns are written."""
+    return " ".join(text.replace("’", "'").split())
+
+
+def capitalized(said: str) -> str:
+    """``said`` with its first letter a capital and the rest as it was ("the UK" -> "The UK", not "The uk")."""
+    return said[0].upper() + said[1:]
