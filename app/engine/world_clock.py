@@ -17,7 +17,6 @@ from __future__ import annotations
 import datetime
 import re
 import zoneinfo
-from functools import cache
 
 from app.engine.days import CLOCK, clock_minutes, clock_style, said_clock
 from app.engine.wording import capitalized, plain
@@ -95,8 +94,7 @@ _OTHER_NAMES = {
 }  # fmt: skip
 
 
-@cache
-def _places() -> dict[str, str]:
+def _place_zones() -> dict[str, str]:
     """Every place name, lower-cased, and its zone."""
     places = {}
     for key in zoneinfo.available_timezones():
@@ -109,9 +107,11 @@ def _places() -> dict[str, str]:
     return places
 
 
-@cache
-def _patterns() -> dict[str, re.Pattern[str]]:
-    place = "|".join(re.escape(name) for name in sorted(_places(), key=len, reverse=True))
+_PLACES = _place_zones()  # built at import (~0.1 s with the patterns), not in the first reply's prompt building
+
+
+def _compiled() -> dict[str, re.Pattern[str]]:
+    place = "|".join(re.escape(name) for name in sorted(_PLACES, key=len, reverse=True))
     at = rf"(?:(?:in|at) (?:the )?(?P<{{0}}>{place})\b|(?P<{{0}}_time>{place}) time\b)"
     flags = re.I | re.ASCII  # "İstanbul" folds to no key
     return {
@@ -134,6 +134,9 @@ def _patterns() -> dict[str, re.Pattern[str]]:
     }
 
 
+_PATTERNS = _compiled()
+
+
 def time_in_place(text: str, now: datetime.datetime | None = None) -> str | None:
     """The time ``text`` asks for in a place, as "Worked out: when it is 3 pm in London, it is 11 pm in Tokyo.";
     else None. ``now`` (the server's clock when None) sets the date whose summer time counts."""
@@ -146,7 +149,7 @@ def time_in_place(text: str, now: datetime.datetime | None = None) -> str | None
 
 
 def _zone(name: str) -> zoneinfo.ZoneInfo:
-    return zoneinfo.ZoneInfo(_places()[name.lower()])
+    return zoneinfo.ZoneInfo(_PLACES[name.lower()])
 
 
 def _place(found: re.Match[str], group: str) -> str:
@@ -154,12 +157,12 @@ def _place(found: re.Match[str], group: str) -> str:
 
 
 def _said_elsewhere(text: str, now: datetime.datetime) -> str | None:
-    sources = list(_patterns()["from"].finditer(text))
-    if (len(sources) != 1 or not _patterns()["asks"].search(text) or re.search(r"\b(?:hours?|minutes?|later)\b", text, re.I)
+    sources = list(_PATTERNS["from"].finditer(text))
+    if (len(sources) != 1 or not _PATTERNS["asks"].search(text) or re.search(r"\b(?:hours?|minutes?|later)\b", text, re.I)
             or (minutes := clock_minutes(sources[0])) is None or clock_style(sources[0]) == "dial"):  # fmt: skip
         return None  # "... in Tokyo in 3 hours", counted from one time; "If it's 10 in Tokyo": am or pm unknown
     source = sources[0]
-    targets = [found for found in _patterns()["to"].finditer(text) if not source.start() <= found.start() < source.end()]
+    targets = [found for found in _PATTERNS["to"].finditer(text) if not source.start() <= found.start() < source.end()]
     if len(targets) != 1:
         return None
     here, there = _place(source, "from"), _place(targets[0], "to")
@@ -175,7 +178,7 @@ def _said_elsewhere(text: str, now: datetime.datetime) -> str | None:
 
 
 def _difference(text: str, now: datetime.datetime) -> str | None:
-    found = _patterns()["between"].search(text)
+    found = _PATTERNS["between"].search(text)
     if found is None:
         return None
     first, second = (found["a"], found["b"]) if found["a"] else (found["c"], found["d"])
@@ -194,7 +197,7 @@ def _difference(text: str, now: datetime.datetime) -> str | None:
 
 def _said(place: str) -> str:
     """A place as said in a sentence: "the UK", "the Philippines", where its name takes "the"."""
-    return f"the {place}" if f"the {place.lower()}" in _places() else place
+    return f"the {place}" if f"the {place.lower()}" in _PLACES else place
 
 
 def _offset(zone: zoneinfo.ZoneInfo, now: datetime.datetime) -> float:
@@ -205,24 +208,27 @@ def _offset(zone: zoneinfo.ZoneInfo, now: datetime.datetime) -> float:
 def places_named(text: str) -> set[str]:
     """The places ``text`` names, lower-cased: a time counted in a question naming two ("If my flight leaves London at 9
     am and takes 12 hours, what time is it in Tokyo when I land?") is neither's to count from."""
-    return {name.lower() for name in _patterns()["place"].findall(text[:_LONGEST * 2])}
+    return {name.lower() for name in _PATTERNS["place"].findall(text[:_LONGEST * 2])}
 
 
 def asks_time_now(text: str) -> bool:
     """Whether ``text`` asks the time in a place now, which :func:`time_in_place` answers from the server's clock: a
     question that names one place and no other time (not "I'm in London and it's 3 pm. What time is it in Tokyo?")."""
     text = plain(text)
-    return (len(text) <= _LONGEST and _patterns()["now"].search(text) is not None
-            and len(_patterns()["to"].findall(text)) == 1 and not re.search(r"\d|\bnoon\b|\bmidnight\b", text, re.I))  # fmt: skip
+    return len(text) <= _LONGEST and _asked_now(text) is not None
+
+
+def _asked_now(text: str) -> re.Match[str] | None:
+    """The "now" pattern's match where ``text`` (plain) names one place and no other time, else None."""
+    if len(_PATTERNS["to"].findall(text)) != 1 or re.search(r"\d|\bnoon\b|\bmidnight\b", text, re.I):
+        return None
+    return _PATTERNS["now"].search(text)
 
 
 def _now_in(text: str, now: datetime.datetime) -> str | None:
-    found = _patterns()["now"].search(text)
-    if found is None or not asks_time_now(text):
+    found = _asked_now(text)
+    if found is None:
         return None
-    there = _said(_place(found, "to"))
-    local = now.astimezone(_zone(_place(found, "to")))
-    return f"{NOW_ANSWER_START}{said_clock(local.hour * 60 + local.minute, 'am-pm')} on {local:%A} in {there} now"
-
-
-_patterns()  # the zone list and its patterns at import (~0.1 s), not in the first reply's prompt building
+    there = _place(found, "to")
+    local = now.astimezone(_zone(there))
+    return f"{NOW_ANSWER_START}{said_clock(local.hour * 60 + local.minute, 'am-pm')} on {local:%A} in {_said(there)} now"
