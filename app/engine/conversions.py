@@ -212,8 +212,13 @@ def figure(text: str) -> str | None:
     sum's (``app.engine.arithmetic``), the legs or wheels of some things (``app.engine.counting``), a weekday's or clock
     time's counted from one it gives (``app.engine.days``), the time in another place (``app.engine.world_clock``), or
     an everyday phrase's in another language (``app.engine.phrasebook``)."""
-    counted_time = day_or_time(text) if len(places_named(text)) < 2 else None  # in which place's time?
-    return conversion(text) or worked_out(text) or counted(text) or counted_time or time_in_place(text) or phrase_in(text)
+    return conversion(text) or worked_out(text) or counted(text) or _counted_time(text) or time_in_place(text) or phrase_in(text)
+
+
+def _counted_time(text: str) -> str | None:
+    """``app.engine.days``' figure, but for a question naming two places: in which place's time would it count?"""
+    said = day_or_time(text)
+    return None if said is None or len(places_named(text)) > 1 else said
 
 
 _HINT = "\n\n({conversion})"
