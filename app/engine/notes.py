@@ -362,8 +362,8 @@ _MAY_I_HAVE = re.compile(
     r"^(?:(?:so|and|ok|okay|hey|um|wait|oh|then)[,]? )*"
     rf"(?:(?:can|could|may|should) (?:i|we) (?:still )?(?:eat|drink|{_HAVE}|{_ORDER}|cook with|bake with)"
     r"|is (?:it|this|that|[\w' -]{1,40}) (?:ok|okay|safe|fine|alright|all right|good|bad) (?:for me"
-    rf"(?! to (?!eat|drink|have)\w)|to eat|to drink)\b|what (?:can|could|should) (?:i|we) (?:eat|drink|{_HAVE}|cook|make"
-    r"|order)\b)",
+    rf"(?! to (?!eat|drink|have)\w)|to eat|to drink)\b"
+    rf"|(?P<what>what) (?:can|could|should) (?:i|we) (?:eat|drink|{_HAVE}|cook|make|order)\b)",
     re.I,
 )
 # of what the user told, only what bears on what they eat ("I have dyslexia." does not); not a diet named, which the
@@ -386,7 +386,8 @@ def condition_note(messages: list[dict]) -> Note | None:
     """For a newest user message that asks whether the user may eat or drink something, what they said of their health
     or diet earlier in the conversation (the latest such statement)."""
     content = newest_user_text(messages)
-    if content is None or _MAY_I_HAVE.search(plain(content)) is None:
+    asked = _MAY_I_HAVE.search(plain(content)) if content is not None else None
+    if asked is None:
         return None
     told = next((found for text in reversed(texts_of(messages[:-1], "user"))
                  if (found := _USERS_CONDITION.search(plain(text))) and _DIET.search(found["told"])), None)  # fmt: skip
@@ -395,10 +396,7 @@ def condition_note(messages: list[dict]) -> Note | None:
     said = told["told"]
     for first_person, third_person in _THIRD_PERSON:
         said = re.sub(first_person, third_person, said, count=1, flags=re.I)
-    if re.match(r"(?:\w+[,]? )*?what\b", plain(content), re.I):
-        says = _TOLD_SUGGESTS
-    else:
-        says = _TOLD_FITS if _NOT_EATEN.search(told["told"]) else _TOLD_SAYS
+    says = _TOLD_SUGGESTS if asked["what"] else _TOLD_FITS if _NOT_EATEN.search(told["told"]) else _TOLD_SAYS
     return Note(_MAY_I_HAVE, f"{capitalized(said).rstrip('.!')}. {says}")
 
 
