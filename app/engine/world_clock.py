@@ -220,9 +220,10 @@ def asks_time_now(text: str) -> bool:
 
 def _asked_now(text: str) -> re.Match[str] | None:
     """The "now" pattern's match where ``text`` (plain) names one place and no other time, else None."""
-    if len(_PATTERNS["to"].findall(text)) != 1 or re.search(r"\d|\bnoon\b|\bmidnight\b", text, re.I):
+    found = _PATTERNS["now"].search(text)  # first: it fails fast where the others scan every place name
+    if found is None or len(_PATTERNS["to"].findall(text)) != 1 or re.search(r"\d|\bnoon\b|\bmidnight\b", text, re.I):
         return None
-    return _PATTERNS["now"].search(text)
+    return found
 
 
 def _now_in(text: str, now: datetime.datetime) -> str | None:
