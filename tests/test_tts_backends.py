@@ -121,16 +121,22 @@ def words(text: str) -> str:
     return " ".join(re.sub(r"[^a-z0-9' ]", " ", text.lower()).split())
 
 
-def test_whisper_transcribes_piper_speech_back_to_the_input_words(piper: PiperSynthesizer, prepared) -> None:
+def test_whisper_transcribes_piper_speech_back_to_the_input_words(prepared) -> None:
+    import onnxruntime
     import whisper
 
+    # piper draws its noise inside the model, from ONNX Runtime's generator: seeded before the session is built, the
+    # audio is the same in every run, so the bound judges the voice and its speeds, not one draw's luck (unseeded,
+    # 9 of 40 draws at speed 1.5 were heard with 2 words wrong, the bound, and a test run's draw once with 3)
+    onnxruntime.set_seed(0)
+    piper = PiperSynthesizer(prepared.piper_model, prepared.piper_config)
     text = ("The quick brown fox jumps over the lazy dog. "
             "Good morning! The weather today is sunny and warm, with a light breeze.")
     model = whisper.load_model(str(prepared.whisper_pt), device="cpu")
     for speed in (1.0, 1.5):  # the fastest speed a session may ask for is still the words
         audio = resample(np.concatenate(list(piper.synthesize(text, speed))), piper.sample_rate, 16000)
         heard = model.transcribe(audio, language="en", fp16=False, temperature=0.0)["text"]
-        assert jiwer.wer(words(text), words(heard)) <= 0.1, heard  # at most 2 of 22 words (piper adds random noise)
+        assert jiwer.wer(words(text), words(heard)) <= 0.1, heard  # at most 2 of 22 words
 
 
 # --- Coqui: a tiny VITS with random weights, built here, loaded through Coqui's own model-path API ---
