@@ -11,7 +11,7 @@ from app.engine.notes import (AGE_NOTE, ANY_REPLY, BODY_NOTE, CALENDAR_NOTE, CLO
                               EMERGENCY_NOTE, FAMILY_NOTE, FASTER_NOTE, FASTEST_NOTE, HOME_NOTE, LIKES_NOTE, MEMO_NOTE,
                               MESSAGE_NOTE, MUSIC_NOTE, NEVER_MIND_NOTE, NEWS_NOTE, ONE_RATE_NOTE, PERSON_NOTE, PURCHASE_NOTE,
                               QUIZ_NOTE, RATHER_NOTE, REMINDER_NOTE, SHORTER_NOTE, SLOWER_NOTE, SLOWEST_NOTE, STORY_NOTE,
-                              SUGGEST_NOTE, VOICE_NOTE, WITHOUT_TOOLS, WRITE_NOTE, YES_NO_NOTE, add_first, chance_note,
+                              SUGGEST_NOTE, VOICE_NOTE, WITHOUT_TOOLS, WRITE_NOTE, YES_NO_NOTE, add_first, age_note, chance_note,
                               condition_note, follow_up_note, has_note, kept_note, more_note, name_note, pointing_note,
                               repeat_note, said_notes,
                               shorter_note, user_words)
@@ -281,6 +281,20 @@ def test_a_number_or_code_given_earlier_is_the_answer_when_asked_for() -> None:
     for other in ("What's my bike locker code?", "What's the wifi password?", "My favourite city is Lisbon.",
                   "Is my locker code 1234?", "My pin is 1234. What is it?"):  # fmt: skip
         assert kept_note([*given, {"role": "user", "content": other}]) is None
+
+
+def test_the_users_age_is_worked_out_from_the_birth_year_they_gave_and_comes_off() -> None:
+    import datetime
+
+    year = datetime.date.today().year
+    given = [{"role": "user", "content": "I was born in 1978."}, {"role": "assistant", "content": "Nice to know!"}]
+    asked = [*given, {"role": "user", "content": "How old am I?"}]
+    note = age_note(asked)
+    assert note is not None and note.says.startswith(f"Worked out: born in 1978, one turns {year - 1978} in {year}")
+    noted = add_first(said_notes(asked), asked)[-1]["content"]
+    assert noted == f"How old am I?\n\n({note.says})" and user_words(noted) == "How old am I?"
+    assert age_note([*given, {"role": "user", "content": "How old is my cat?"}]) is None
+    assert said_notes(asked, figures=False) == ()  # figures off: the model's own count
 
 
 @pytest.mark.parametrize(("said", "answer"), [

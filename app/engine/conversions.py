@@ -22,6 +22,7 @@ from app.engine.days import day_or_time
 from app.engine.phrasebook import phrase_in
 from app.engine.wording import capitalized, plain
 from app.engine.world_clock import NOW_ANSWER_START, asks_time_now, places_named, time_in_place
+from app.engine.years import years_counted
 
 # each unit's size in its kind's base unit; a name's plural is its name + "s" unless listed
 _UNITS: dict[str, dict[str, Fraction]] = {
@@ -209,10 +210,12 @@ def _unit_name(unit: str, value: Fraction) -> str:
 
 def figure(text: str) -> str | None:
     """The worked-out figure ``text`` asks for: a unit conversion's, a temperature's or which of two amounts is more, a
-    sum's (``app.engine.arithmetic``), the legs or wheels of some things (``app.engine.counting``), a weekday's or clock
-    time's counted from one it gives (``app.engine.days``), the time in another place (``app.engine.world_clock``), or
-    an everyday phrase's in another language (``app.engine.phrasebook``)."""
-    return conversion(text) or worked_out(text) or counted(text) or _counted_time(text) or time_in_place(text) or phrase_in(text)
+    sum's (``app.engine.arithmetic``), the legs or wheels of some things (``app.engine.counting``), an age or years
+    counted from this year (``app.engine.years``), a weekday's or clock time's counted from one it gives
+    (``app.engine.days``), the time in another place (``app.engine.world_clock``), or an everyday phrase's in another
+    language (``app.engine.phrasebook``)."""
+    return (conversion(text) or worked_out(text) or counted(text) or years_counted(text) or _counted_time(text)
+            or time_in_place(text) or phrase_in(text))  # fmt: skip
 
 
 def _counted_time(text: str) -> str | None:
@@ -244,5 +247,7 @@ def without_conversion_hint(content: str) -> str:
     words = content[:start]
     if _HINT.format(conversion=figure(words) or "") == content[start:]:
         return words
-    # the time in a place now, read from the clock when the hint was added, a minute ago perhaps
-    return words if asks_time_now(words) and content[start:].startswith(f"{_HINT_START}{_NOW_FIGURE}") else content
+    # a figure read from the clock when the hint was added: the time in a place a minute ago, this year at New Year
+    if content[start:].startswith(f"{_HINT_START}{_NOW_FIGURE}") and asks_time_now(words):
+        return words
+    return words if content[start:].startswith(f"{_HINT_START}Worked out: ") and years_counted(words) else content

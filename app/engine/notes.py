@@ -41,6 +41,7 @@ from app.engine.prompt import texts_of
 from app.engine.spelling import NAME_KIND, NAME_KINDS, given_name, reply_word, without_spelling_hint
 from app.engine.wording import capitalized, plain
 from app.engine.world_clock import asks_time_now, time_in_place
+from app.engine.years import MY_AGE_ASKED, my_age
 
 
 def newest_user_text(messages: list[dict]) -> str | None:
@@ -109,6 +110,9 @@ def _without_notes(content: str) -> str:
         content = content.removesuffix(note.note)
     words, noted, _ = content.partition('\n\n(Answer: "')
     if noted and any(asks.search(plain(words)) for asks in (_KEPT, _KEPT_ASKED, _NAME_ASKED, _COIN, _DICE, _PICK)):
+        content = words
+    words, noted, _ = content.partition(_WORKED_OUT_START)
+    if noted and MY_AGE_ASKED.search(plain(words)):
         content = words
     words, noted, _ = content.partition(f"\n\n({_IN_FULL}")
     if noted and _FOLLOW_UP.search(plain(words)):
@@ -844,11 +848,25 @@ def more_note(messages: list[dict]) -> Note | None:
     return GIVE_UP_NOTE if asked and _GUESSING.search(asked[0]) and GIVE_UP_NOTE.add(messages) is not messages else None
 
 
+# "How old am I?" after "I was born in 1978.", which the model answered "You are 44 years old." (docs/benchmarks.md,
+# "Ages and years"): the age worked out from the birth year given, as the question with the year in it gets it
+_WORKED_OUT_START = "\n\n(Worked out: "
+
+
+def age_note(messages: list[dict]) -> Note | None:
+    """For a newest user message that asks the user's age, the age from the birth year they gave earlier."""
+    content = newest_user_text(messages)
+    figure = my_age(content, texts_of(messages[:-1], "user")) if content is not None else None
+    return Note(MY_AGE_ASKED, figure) if figure else None
+
+
 def said_notes(messages: list[dict], *, figures: bool = True) -> tuple[Note, ...]:
     """The notes read from the conversation itself: the last reply to say again or shorter, a number or a name given
-    earlier, the last question in full (with its figure where ``figures``), a draw, or the user's health or diet."""
+    earlier, the last question in full (with its figure where ``figures``), the user's age from the birth year they
+    gave (where ``figures``), a draw, or the user's health or diet."""
     found = (repeat_note(messages), kept_note(messages), name_note(messages), follow_up_note(messages, figures=figures),
-             chance_note(messages), shorter_note(messages), more_note(messages), condition_note(messages))
+             age_note(messages) if figures else None, chance_note(messages), shorter_note(messages), more_note(messages),
+             condition_note(messages))
     return tuple(note for note in found if note is not None)
 
 

@@ -1,0 +1,183 @@
+"""An age or a count of years from this year, worked out and written into the question for the model.
+
+Asked "If I was born in 1990, how old am I this year?", the 1.5B answers "31" run after run; "How many years ago was
+1969?" gets "50", "How many years until 2050?" "100", and "My daughter was born in 2019. How old will she be next
+year?" "20" (docs/benchmarks.md, "Ages and years"): it has no year to count from, and counts badly from the years it
+read most. As a sum gets its answer (``app.engine.arithmetic``), such a question gets the count beside it: an age from
+a birth year (now, in a year it names, next year, in some years), a birth year from an age, the year some years from
+now or ago, and the years since or until a year; "How old am I?" after "I was born in 1978." gets the age too
+(``my_age``, for ``app.engine.notes``). These read the server's clock for the year, which is the user's
+everywhere but for a few hours at New Year (the limits prompt still declines "What year is it?", as it does the date,
+whose day is not the same everywhere). The years between two years a question names count no clock.
+"""
+
+from __future__ import annotations
+
+import datetime
+import re
+
+from app.engine.arithmetic import NUMBER_WORDS
+from app.engine.days import count_of
+from app.engine.wording import plain
+
+_LONGEST = 160  # characters: such a question is short, and longer text costs the patterns more
+_OLDEST = 130  # years: an age beyond this is no person's
+_YEAR = r"(?:the year )?(?P<{name}>1[0-9]{{3}}|2[01][0-9]{{2}})\b"
+_A_YEAR = re.compile(r"\b\d{4}\b")
+_NUMBER_WORD = "|".join(sorted(NUMBER_WORDS, key=len, reverse=True))
+_COUNT = rf"(?P<{{name}}>\d{{{{1,3}}}}|(?:{_NUMBER_WORD})(?:[ -](?:one|two|three|four|five|six|seven|eight|nine))?|an?)"
+_WHO = (r"(?:i|you|he|she|they|we|it|someone|somebody|anyone|anybody|one|a (?:person|man|woman|child|kid|baby)"
+        r"|(?:my|your|our|his|her|their) [a-z]+)")
+_BORN = re.compile(rf"\bborn (?:in |back in )?{_YEAR.format(name='born')}", re.I)
+_HOW_OLD = re.compile(r"\bhow old\b", re.I)  # with a birth year: "How old is Tom if he was born in 1990?"
+# the year the age is asked for: "in 2030", "next year", "in 5 years", "in 5 years' time"; else this year
+_IN_YEAR = re.compile(rf"\b(?:in|by) {_YEAR.format(name='then')}", re.I)
+_THIS_YEAR = re.compile(r"\bthis year\b", re.I)
+_NEXT_LAST = re.compile(r"\b(?P<which>next|last) year\b", re.I)
+_IN_YEARS = re.compile(
+    rf"\b(?:in|after) {_COUNT.format(name='n')} years?(?:'? time)?\b|\b{_COUNT.format(name='m')} years? from (?:now|today)\b",
+    re.I,
+)
+_YEARS_AGO = re.compile(rf"\b{_COUNT.format(name='n')} years? (?:ago|back|before now|earlier)\b", re.I)
+_WHEN_TURNS = re.compile(
+    rf"\b(?:what year|when|which year|in what year) (?:will|would|did|does|do) {_WHO} (?:turn|be|become) (?P<age>\d{{1,3}})\b",
+    re.I,
+)
+# a birth year from an age: "I'm 30. What year was I born?", "If someone is 45, when were they born?"
+_AGE_NOW = re.compile(
+    rf"\b(?:i'm|i am|you're|you are|he's|he is|she's|she is|they're|they are|{_WHO} (?:is|are|am|turned|turns)) "
+    r"(?P<age>\d{1,3})(?: years? old| years of age)?\b",
+    re.I,
+)
+_WHEN_BORN = re.compile(rf"\b(?:what year|when|which year|in what year) (?:was|were|am|is) {_WHO} born\b", re.I)
+# the years since or until a year: "How many years ago was 1969?", "How long until 2050?", "How many years since 1989?"
+_SINCE = re.compile(
+    rf"\bhow (?:many years|long) (?:ago (?:was|is|did)(?: [\w'-]+){{0,5}}?(?: in)?|has it been since|is it since|since)"
+    rf" {_YEAR.format(name='year')}"
+    rf"|\bhow (?:many years|long) (?:until|till|to|before|is it (?:until|till|to|before)|away is|from now is|"
+    rf"(?:is|are) there (?:until|till|before)) {_YEAR.format(name='year_to')}",
+    re.I,
+)
+# the year some years from now or ago: "What year will it be in 10 years?", "What year was it 20 years ago?"
+_WHAT_YEAR = re.compile(r"\b(?:what|which) year (?:will it be|would it be|was it|is it|will that be|was that)\b", re.I)
+# the years between two years: "How many years are there between 1990 and 2020?", "How many years from 1776 to 2026?"
+_BETWEEN = re.compile(
+    rf"\bhow many years (?:are there |is it |were there |passed |have passed )?(?:between|from) {_YEAR.format(name='a')}"
+    rf",? (?:and|to|until|till) {_YEAR.format(name='b')}",
+    re.I,
+)
+
+
+def years_counted(text: str, today: datetime.date | None = None) -> str | None:
+    """The age or count of years ``text`` asks for, as "Worked out: born in 1990, one is 36 in 2026, ..."; else None.
+    ``today`` (the server's date when None) gives this year."""
+    if len(text) > _LONGEST or not re.search(r"\d{4}|\byears?\b|\bold\b|\bborn\b", text, re.I):
+        return None
+    text = plain(text)
+    year = (today or datetime.date.today()).year
+    answer = _age(text, year) or _birth_year(text, year) or _since(text, year) or _year_of(text, year) or _between(text)
+    return f"Worked out: {answer}." if answer else None
+
+
+# "How old am I?" after "I was born in 1978.": the age from the birth year the user gave, the latest of the two said
+MY_AGE_ASKED = re.compile(
+    r"^(?:(?:so|and|ok|okay|hey|um|then)[,]? )*(?:how old (?:am i|will i be|was i|would i be)\b"
+    r"|(?:when|what year|which year|in what year) (?:will|do|would) i turn \d{1,3}\b)[^?.!]{0,40}[?.!]*$",
+    re.I,
+)
+_I_WAS_BORN = re.compile(rf"\bi(?: was| am|'m) born (?:in |back in )?{_YEAR.format(name='born')}", re.I)
+_MY_AGE = re.compile(r"\b(?:i'm|i am|i turned|i'll be|i will be) \d{1,3}(?: years old| years of age|\b)", re.I)
+
+
+def my_age(question: str, earlier: list[str], today: datetime.date | None = None) -> str | None:
+    """For a question of the user's age (``MY_AGE_ASKED``) without a year, the figure from the birth year they gave in
+    ``earlier`` (their messages, oldest first), unless they gave their age after it; else None."""
+    question = plain(question)
+    if not MY_AGE_ASKED.search(question) or _A_YEAR.search(question):
+        return None
+    for text in map(plain, reversed(earlier)):
+        if born := _I_WAS_BORN.search(text):
+            return years_counted(f"I was born in {born['born']}. {question}", today)
+        if _MY_AGE.search(text):
+            return None
+    return None
+
+
+def _age(text: str, year: int) -> str | None:
+    births = _BORN.findall(text)
+    if len(births) != 1 or not (_HOW_OLD.search(text) or _WHEN_TURNS.search(text)):
+        return None
+    born = int(births[0])
+    if turns := _WHEN_TURNS.search(text):
+        return f"the answer is {born + int(turns['age'])}: born in {born}, one turns {turns['age']} in {born + int(turns['age'])}"
+    asked = _year_asked(text, year, born)
+    if asked is None or not 0 <= asked[0] - born <= _OLDEST or not 0 <= year - born <= _OLDEST:
+        return None
+    then, when = asked
+    age = then - born
+    if then == year and not _THIS_YEAR.search(text):  # "how old am I?": which side of the birthday is not said
+        return (f"born in {born}, one turns {age} in {year}: {age} once the birthday has come, {age - 1} before it"
+                if age else f"born in {born}, one is under a year old")
+    # the answer first: after "one turns 26 next year" the model added the year again ("You'll be 27 next year.")
+    return f"the answer is {age}: born in {born}, one {'turned' if then < year else 'turns'} {age} {when}"
+
+
+def _year_asked(text: str, year: int, born: int) -> tuple[int, str] | None:
+    """The year an age is asked for, and how the question says it ("next year, in 2027"): one named other than the
+    birth year, next or last year, some years from now, else this year."""
+    named = [int(found["then"]) for found in _IN_YEAR.finditer(text) if int(found["then"]) != born]
+    if named:
+        return (named[0], f"in {named[0]}") if len(named) == 1 else None
+    if which := _NEXT_LAST.search(text):
+        then = year + (1 if which["which"].lower() == "next" else -1)
+        return then, f"{which['which'].lower()} year, in {then}"
+    if later := _IN_YEARS.search(text):
+        count = count_of(later["n"] or later["m"])
+        return None if count is None else (year + count, f"in {_years(count)}, in {year + count}")
+    return year, f"in {year}"
+
+
+def _birth_year(text: str, year: int) -> str | None:
+    ages = _AGE_NOW.findall(text)
+    if len(ages) != 1 or not _WHEN_BORN.search(text) or _BORN.search(text) or not 0 < int(ages[0]) <= _OLDEST:
+        return None
+    age = int(ages[0])
+    return (f"one who is {age} in {year} was born in {year - age} if the birthday has come this year, "
+            f"and in {year - age - 1} if not")
+
+
+def _since(text: str, year: int) -> str | None:
+    found = _SINCE.search(text)
+    if found is None:
+        return None
+    if found["year"]:
+        then = int(found["year"])
+        return f"{then} was {_years(year - then)} ago, as it is {year} now" if then < year else None
+    then = int(found["year_to"])
+    return f"{then} is {_years(then - year)} from now, as it is {year} now" if then > year else None
+
+
+def _year_of(text: str, year: int) -> str | None:
+    if not _WHAT_YEAR.search(text) or _BORN.search(text):
+        return None
+    later, earlier = _IN_YEARS.search(text), _YEARS_AGO.search(text)
+    if (later is None) == (earlier is None):
+        return None
+    count = count_of(later["n"] or later["m"] if later else earlier["n"])
+    if not count or count > 1000:
+        return None
+    if later:
+        return f"in {_years(count)} it will be {year + count}, as it is {year} now"
+    return f"{_years(count)} ago it was {year - count}, as it is {year} now"
+
+
+def _between(text: str) -> str | None:
+    found = _BETWEEN.search(text)
+    if found is None or found["a"] == found["b"]:
+        return None
+    a, b = sorted((int(found["a"]), int(found["b"])))
+    return f"the answer is {_years(b - a)}: from {a} to {b}"
+
+
+def _years(count: int) -> str:
+    return f"{count} year{'' if count == 1 else 's'}"
