@@ -20,6 +20,7 @@ from app.engine.arithmetic import NUMBER_WORDS, worked_out
 from app.engine.counting import counted
 from app.engine.days import day_or_time
 from app.engine.phrasebook import phrase_in
+from app.engine.rhymes import rhymes_asked
 from app.engine.wording import capitalized, plain
 from app.engine.world_clock import NOW_ANSWER_START, asks_time_now, places_named, time_in_place
 from app.engine.years import years_counted
@@ -212,10 +213,10 @@ def figure(text: str) -> str | None:
     """The worked-out figure ``text`` asks for: a unit conversion's, a temperature's or which of two amounts is more, a
     sum's (``app.engine.arithmetic``), the legs or wheels of some things (``app.engine.counting``), an age or years
     counted from this year (``app.engine.years``), a weekday's or clock time's counted from one it gives
-    (``app.engine.days``), the time in another place (``app.engine.world_clock``), or an everyday phrase's in another
-    language (``app.engine.phrasebook``)."""
+    (``app.engine.days``), the time in another place (``app.engine.world_clock``), an everyday phrase's in another
+    language (``app.engine.phrasebook``), or words that rhyme (``app.engine.rhymes``)."""
     return (conversion(text) or worked_out(text) or counted(text) or years_counted(text) or _counted_time(text)
-            or time_in_place(text) or phrase_in(text))  # fmt: skip
+            or time_in_place(text) or phrase_in(text) or rhymes_asked(text))  # fmt: skip
 
 
 def _counted_time(text: str) -> str | None:

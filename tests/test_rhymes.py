@@ -1,0 +1,66 @@
+"""Words that rhyme, looked up by their sounds (app.engine.rhymes), and their place beside the question."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from app.engine.conversions import with_conversion_hint, without_conversion_hint
+from app.engine.rhymes import WORDS_PATH, rhymes_asked
+
+
+@pytest.mark.parametrize(("question", "rhymes"), [
+    ("What rhymes with cat?", "that, stat, pat, mat, sat"),
+    ("What's a word that rhymes with dog?", "log, blog"),
+    ("Tell me some words that rhyme with moon.", "soon, afternoon, immune, tune, cartoon"),
+    ("Can you give me a rhyme for blue?", "you, who, new, two, through"),
+    ("Give me three words that rhyme with night.", "right, might, light"),
+    ("I need a word that rhymes with day for my poem.", "they, play, may, way, say"),
+    ("Do you know any rhymes for king?", "thing, sing, bring, string, ring"),
+    ('What rhymes with "cake"?', "make, take, break, mistake, wake"),
+    ("Give me 8 words that rhyme with bell", "well, tell, cell, fell, sell, spell, hotel, shell"),
+    ("What are some words that rhyme with mother?", "another, brother"),
+])  # fmt: skip
+def test_rhymes_are_looked_up(question: str, rhymes: str) -> None:
+    word = question.split()[-1].strip("?.\"'") if "for my poem" not in question else "day"
+    assert rhymes_asked(question) == f'Worked out: words that rhyme with "{word}": {rhymes}.'
+
+
+@pytest.mark.parametrize(("question", "answer"), [
+    ("Does cat rhyme with hat?", 'yes, "cat" rhymes with "hat"'),
+    ("Do dog and cat rhyme?", 'no, "dog" and "cat" do not rhyme'),
+    ("Does moon rhyme with tune?", 'yes, "moon" rhymes with "tune"'),
+])  # fmt: skip
+def test_whether_two_words_rhyme_is_said(question: str, answer: str) -> None:
+    assert rhymes_asked(question) == f"Worked out: {answer}."
+
+
+@pytest.mark.parametrize("question", [
+    "What rhymes with orange?",  # none among the common words, which is not none at all
+    "What rhymes with happy?", "What rhymes with zxq?", "Can you rhyme?", "Write a poem that rhymes with the sea.",
+    "Does day rhyme with day?", "Tell me a rhyme.", "How do you spell rhyme?",
+])  # fmt: skip
+def test_other_questions_get_nothing(question: str) -> None:
+    assert rhymes_asked(question) is None
+
+
+def test_no_rhyme_offered_is_swearing_or_a_word_piece() -> None:
+    words = {line.split("\t")[0] for line in WORDS_PATH.read_text(encoding="utf-8").splitlines()}
+    assert len(words) > 10000 and not words & {"fuck", "shit", "hell", "pre", "com", "del", "tri"}
+    said = rhymes_asked("Give me ten words that rhyme with bell")
+    assert said is not None and "hell" not in said.removesuffix(".").partition(": ")[2].split(", ")
+
+
+def test_the_rhymes_go_beside_the_question_and_come_off() -> None:
+    question = "What rhymes with cat?"
+    hinted = with_conversion_hint([{"role": "user", "content": question}])[-1]["content"]
+    assert hinted == f'{question}\n\n(Worked out: words that rhyme with "cat": that, stat, pat, mat, sat.)'
+    assert without_conversion_hint(hinted) == question
+
+
+def test_long_text_costs_next_to_nothing() -> None:
+    started = time.perf_counter()
+    for text in ["What rhymes with " + "cat " * 40 + "?", "rhyme " * 2000]:
+        rhymes_asked(text)
+    assert time.perf_counter() - started < 1.0
