@@ -21,6 +21,7 @@ from app.engine.counting import counted
 from app.engine.days import day_or_time
 from app.engine.phrasebook import phrase_in
 from app.engine.rhymes import rhymes_asked
+from app.engine.roman import roman_asked
 from app.engine.wording import capitalized, plain
 from app.engine.world_clock import NOW_ANSWER_START, asks_time_now, places_named, time_in_place
 from app.engine.years import years_counted
@@ -214,9 +215,10 @@ def figure(text: str) -> str | None:
     sum's (``app.engine.arithmetic``), the legs or wheels of some things (``app.engine.counting``), an age or years
     counted from this year (``app.engine.years``), a weekday's or clock time's counted from one it gives
     (``app.engine.days``), the time in another place (``app.engine.world_clock``), an everyday phrase's in another
-    language (``app.engine.phrasebook``), or words that rhyme (``app.engine.rhymes``)."""
+    language (``app.engine.phrasebook``), words that rhyme (``app.engine.rhymes``) or a Roman numeral's
+    (``app.engine.roman``)."""
     return (conversion(text) or worked_out(text) or counted(text) or years_counted(text) or _counted_time(text)
-            or time_in_place(text) or phrase_in(text) or rhymes_asked(text))  # fmt: skip
+            or time_in_place(text) or phrase_in(text) or rhymes_asked(text) or roman_asked(text))  # fmt: skip
 
 
 def _counted_time(text: str) -> str | None:
