@@ -30,6 +30,9 @@ from app.engine.counting import counted
     ("How many legs do five sheep have?", "the answer is 20 legs: five sheep have 4 legs each"),
     ("How many wheels are on 10 cars?", "the answer is 40 wheels: 10 cars have 4 wheels each"),
     ("How many wheels do a car and a bike have?", "the answer is 6 wheels in all: a car has 4 wheels, and a bike has 2 wheels"),
+    ("A spider and an ant, how many legs in total?", "the answer is 14 legs in all: a spider has 8 legs, and an ant has 6 legs"),
+    ("Three cats and two dogs. How many legs altogether?",
+     "the answer is 20 legs in all: three cats have 4 legs each, and two dogs have 4 legs each"),
 ])  # fmt: skip
 def test_the_count_is_worked_out(question: str, answer: str) -> None:
     assert counted(question) == f"Worked out: {answer}."

@@ -71,6 +71,11 @@ from app.engine.notes import CLOCK_NOTE
     ("How many days from March 1 through March 31?", "the answer is 31 days"),
     ("How many days from December 1 to March 1?", "the answer is 90 days, 91 in a leap year"),
     ("How many days from March 1 to March 2?", "the answer is 1 day"),
+    ("What month comes two months after November?", "the answer is January"),
+    ("What month is 3 months before February?", "the answer is November"),
+    ("Which month is 14 months from June?", "the answer is August"),
+    ("If it's March, what month will it be in 10 months?", "the answer is January"),
+    ("If it is October now, what month was it 4 months ago?", "the answer is June"),
 ])  # fmt: skip
 def test_a_day_or_time_counted_from_one_given_is_worked_out(question: str, answer: str) -> None:
     assert day_or_time(question) == f"Worked out: {answer}."
@@ -78,6 +83,7 @@ def test_a_day_or_time_counted_from_one_given_is_worked_out(question: str, answe
 
 @pytest.mark.parametrize("question", [
     "What day is it today?", "What day is it in three days?", "What time is it?", "What time is it in Tokyo?",
+    "What month comes after March?", "What month is it?", "What month is six months from now?",  # the model's; the clock's
     "What day of the month is it?", "What day is Christmas?", "What day of the week is February 30, 2024?",
     "What day of the week was March 3, 1200?",  # before the Gregorian calendar
     "How many days from March 1 to my birthday?", "What time will it be in a few hours if it's 3 pm?",

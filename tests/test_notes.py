@@ -295,6 +295,10 @@ def test_the_users_age_is_worked_out_from_the_birth_year_they_gave_and_comes_off
     assert noted == f"How old am I?\n\n({note.says})" and user_words(noted) == "How old am I?"
     assert age_note([*given, {"role": "user", "content": "How old is my cat?"}]) is None
     assert said_notes(asked, figures=False) == ()  # figures off: the model's own count
+    from app.engine.conversions import with_conversion_hint
+
+    own_year = with_conversion_hint([{"role": "user", "content": "How old am I if I was born in 1990?"}])[-1]["content"]
+    assert "Worked out" in own_year and not has_note(own_year)  # the question's own figure is no note: the others still ask
 
 
 @pytest.mark.parametrize(("said", "answer"), [

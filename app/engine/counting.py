@@ -55,7 +55,8 @@ _ASKS = re.compile(
     rf"\bhow many (?P<part>{'|'.join(_PART_NAMES)}) (?:(?:do|does|would|will) (?P<things>{_GROUPS}) "
     rf"(?:have|has)\b|(?:are (?:there )?)?(?:on|in) (?P<among>{_GROUPS})\b)"
     # "A farmer has 5 cows and 3 ducks. How many legs are there?", not "... How many legs does a cat have?"
-    rf"|\b(?:have|has|there are|there's|sees?|saw|got) (?P<before>{_GROUPS})[.,;]? how many (?P<part_after>"
+    rf"|(?:\b(?:have|has|there are|there's|sees?|saw|got) |^(?:(?:so|ok|okay|and|if i have|i have) )?)(?P<before>{_GROUPS})"
+    rf"[.,;]? how many (?P<part_after>"
     rf"{'|'.join(_PART_NAMES)})(?: (?:are there|do they have|are there in total|do they have in total|in total|altogether"
     r"|in all))?\s*[?.!]*$",
     re.I | re.ASCII,  # "ſides" folds to no part's name
@@ -79,7 +80,7 @@ def counted(text: str) -> str | None:
         if not count or each is None or (asked == "feet" and thing in _NOT_FEET) or (asked == "paws" and thing not in _PAWED):
             return None
         total += count * each
-        said.append(f"{group['count']} {group['thing']} {'has' if count == 1 else 'have'} {each} {_part(asked, each)}"
+        said.append(f"{group['count'].lower()} {group['thing']} {'has' if count == 1 else 'have'} {each} {_part(asked, each)}"
                     f"{' each' if count > 1 else ''}")
     if not said or (len(said) == 1 and total == each):
         return None  # one thing, as the model knows it ("How many legs does a spider have?")

@@ -5,9 +5,10 @@ in 4 days?" -> "Monday", "If today is Sunday, what is the day after tomorrow?" -
 time will it be in 5 hours?" -> "10 pm", and "What day of the week was July 4, 1776?" it declines as a question about
 today's date (docs/benchmarks.md, "Days and times"). As a sum gets its answer (``app.engine.arithmetic``), such a
 question gets the day or time it asks for beside it: a weekday some days after or before a given one ("... if today
-is Monday", "What day is 10 days after Saturday?"), the weekday of a date with its year ("July 4, 1776", "Christmas
-2026"), and a clock time some hours or minutes after or before a given one. Nothing here reads the clock: a question
-that does not say the day or time it counts from ("What day is it in three days?") gets nothing.
+is Monday", "What day is 10 days after Saturday?"), a month some months after or before a given one ("What month comes
+two months after November?" -> "February" once in two), the weekday of a date with its year ("July 4, 1776",
+"Christmas 2026"), and a clock time some hours or minutes after or before a given one. Nothing here reads the clock: a
+question that does not say the day or time it counts from ("What day is it in three days?") gets nothing.
 """
 
 from __future__ import annotations
@@ -52,6 +53,14 @@ _DATES = (
     re.compile(rf"\b{_MONTH} (?:the )?{_DAY_OF_MONTH}{_YEAR}", re.I),
     re.compile(rf"\b(?:the )?{_DAY_OF_MONTH}(?: of)? {_MONTH}{_YEAR}", re.I),
     re.compile(rf"\b(?P<holiday>{'|'.join(re.escape(name) for name in _HOLIDAYS)}){_YEAR}", re.I),
+)
+# a month some months after or before a given one: "What month comes two months after November?", "If it's March, what
+# month will it be in 10 months?"
+_ASKS_MONTH = re.compile(r"\b(?:what|which) month\b", re.I)
+_MONTHS_FROM = re.compile(rf"\b(?P<n>{_COUNT}) months? (?P<way>after|before|from) {_MONTH}\b", re.I)
+_MONTH_IS = re.compile(rf"\b(?:it(?:'s| is| was)|this month is|the month is) (?:now )?{_MONTH}\b", re.I)
+_MONTHS_WAY = re.compile(
+    rf"\bin (?P<n>{_COUNT}) months?\b|\b(?P<n_way>{_COUNT}) months? (?P<way>from now|later|ago|earlier)\b", re.I
 )
 _FIRST_YEAR = 1583  # the Gregorian calendar's first whole year; before it, places counted days differently
 _VERB = re.compile(r"\b(was|is|will be)\b", re.I)
@@ -114,8 +123,8 @@ def day_or_time(text: str) -> str | None:
     if len(text) > _LONGEST:
         return None
     text = plain(text)
-    answer = (_weekday_counted(text) or _weekday_of_date(text) or _time_counted(text) or _ends_at(text)
-              or _between(text))  # fmt: skip
+    answer = (_weekday_counted(text) or _weekday_of_date(text) or _month_counted(text) or _time_counted(text)
+              or _ends_at(text) or _between(text))  # fmt: skip
     return f"Worked out: {answer}." if answer else None
 
 
@@ -165,6 +174,21 @@ def _weekday_counted(text: str) -> str | None:
         return _answer(WEEKDAYS[(today + _NAMED[named[0]["named"].lower()]) % 7])
     # "If yesterday was Monday, what day is it today?"
     return _answer(WEEKDAYS[today % 7]) if given["ref"].lower() != "today" and re.search(r"\btoday\b", text, re.I) else None
+
+
+def _month_counted(text: str) -> str | None:
+    if not _ASKS_MONTH.search(text):
+        return None
+    if given := _MONTHS_FROM.search(text):
+        count, back = count_of(given["n"]), given["way"].lower() == "before"
+    elif (given := _MONTH_IS.search(text)) and (span := _MONTHS_WAY.search(text)):
+        count, back = count_of(span["n"] or span["n_way"]), (span["way"] or "").lower() in ("ago", "earlier")
+    else:
+        return None
+    if count is None:
+        return None
+    start = MONTHS.index(given["month"].capitalize())
+    return _answer(MONTHS[(start + (-count if back else count)) % 12])
 
 
 def _weekday_of_date(text: str) -> str | None:

@@ -41,7 +41,7 @@ from app.engine.prompt import texts_of
 from app.engine.spelling import NAME_KIND, NAME_KINDS, given_name, reply_word, without_spelling_hint
 from app.engine.wording import capitalized, plain
 from app.engine.world_clock import asks_time_now, time_in_place
-from app.engine.years import MY_AGE_ASKED, my_age
+from app.engine.years import MY_AGE_ASKED, asks_my_age, my_age
 
 
 def newest_user_text(messages: list[dict]) -> str | None:
@@ -112,7 +112,7 @@ def _without_notes(content: str) -> str:
     if noted and any(asks.search(plain(words)) for asks in (_KEPT, _KEPT_ASKED, _NAME_ASKED, _COIN, _DICE, _PICK)):
         content = words
     words, noted, _ = content.partition(_WORKED_OUT_START)
-    if noted and MY_AGE_ASKED.search(plain(words)):
+    if noted and asks_my_age(words):  # not a question with the birth year in it: its figure is a conversion hint
         content = words
     words, noted, _ = content.partition(f"\n\n({_IN_FULL}")
     if noted and _FOLLOW_UP.search(plain(words)):

@@ -22,16 +22,31 @@ from app.engine.wording import plain
 
 _LONGEST = 160  # characters: such a question is short, and longer text costs the patterns more
 _OLDEST = 130  # years: an age beyond this is no person's
-_YEAR = r"(?:the year )?(?P<{name}>1[0-9]{{3}}|2[01][0-9]{{2}})\b"
+_YEAR = r"(?:the year )?(?P<{name}>1[0-9]{{3}}|2[01][0-9]{{2}})\b(?! ?(?:bc|bce|b\.c\.|ad|ce)\b)"
 _A_YEAR = re.compile(r"\b\d{4}\b")
+# a number that is no age or year: "8 months old", "in 2000 days", "4 feet tall", "5 o'clock"
+_NO_YEARS = (r"(?! ?(?:months?|weeks?|days?|hours?|minutes?|seconds?|feet|foot|inches|cm|metres?|meters?|kg|kilos?|pounds"
+             r"|o'clock))")
 _NUMBER_WORD = "|".join(sorted(NUMBER_WORDS, key=len, reverse=True))
 _COUNT = rf"(?P<{{name}}>\d{{{{1,3}}}}|(?:{_NUMBER_WORD})(?:[ -](?:one|two|three|four|five|six|seven|eight|nine))?|an?)"
 _WHO = (r"(?:i|you|he|she|they|we|it|someone|somebody|anyone|anybody|one|a (?:person|man|woman|child|kid|baby)"
         r"|(?:my|your|our|his|her|their) [a-z]+)")
+_OWNER = {"my": "i", "your": "you", "his": "he", "her": "she", "their": "they"}  # "what's my age?"
+_ANYONE = {"he", "she", "they", "it", "someone", "somebody", "anyone", "anybody", "one", "a person", "a man", "a woman",
+           "a child", "a kid", "a baby"}  # fmt: skip
+# whose birth and whose age: "My son was born in 2015. When will my daughter turn 18?" asks of another
+_BORN_WHO = re.compile(rf"\b(?P<who>{_WHO}|[a-z]+) (?:was|were|is|am|'m|'s) born\b", re.I)
+_AGE_WHO = re.compile(
+    rf"\bhow old (?:am|is|are|was|were|will|would) (?P<who>{_WHO}|[a-z]+)\b|\bwhat(?:'s| is) (?P<whose>my|your|his|her|their)"
+    r" age\b",
+    re.I,
+)
 _BORN = re.compile(rf"\bborn (?:in |back in )?{_YEAR.format(name='born')}", re.I)
-_HOW_OLD = re.compile(r"\bhow old\b", re.I)  # with a birth year: "How old is Tom if he was born in 1990?"
+# with a birth year: "How old is Tom if he was born in 1990?", "What age would I be ...?", "... what's my age?"
+_HOW_OLD = re.compile(r"\bhow old\b|\bwhat age\b|\bwhat(?:'s| is) (?:my|your|his|her|their) age\b", re.I)
+_WHEN_THEN = re.compile(r"\b(?:how old|what age)\b.*\bwhen\b", re.I)  # "How old was I when the Wall fell?"
 # the year the age is asked for: "in 2030", "next year", "in 5 years", "in 5 years' time"; else this year
-_IN_YEAR = re.compile(rf"\b(?:in|by) {_YEAR.format(name='then')}", re.I)
+_IN_YEAR = re.compile(rf"\b(?:in|by) {_YEAR.format(name='then')}{_NO_YEARS}", re.I)
 _THIS_YEAR = re.compile(r"\bthis year\b", re.I)
 _NEXT_LAST = re.compile(r"\b(?P<which>next|last) year\b", re.I)
 _IN_YEARS = re.compile(
@@ -40,29 +55,31 @@ _IN_YEARS = re.compile(
 )
 _YEARS_AGO = re.compile(rf"\b{_COUNT.format(name='n')} years? (?:ago|back|before now|earlier)\b", re.I)
 _WHEN_TURNS = re.compile(
-    rf"\b(?:what year|when|which year|in what year) (?:will|would|did|does|do) {_WHO} (?:turn|be|become) (?P<age>\d{{1,3}})\b",
+    rf"\b(?:what year|when|which year|in what year) (?:will|would|did|does|do) (?P<who>{_WHO}|[a-z]+) (?:turn|be|become)"
+    rf" (?P<age>\d{{1,3}})(?: years? old)?(?=\s*(?:$|[?.!,]|if\b|and\b))",
     re.I,
 )
 # a birth year from an age: "I'm 30. What year was I born?", "If someone is 45, when were they born?"
 _AGE_NOW = re.compile(
-    rf"\b(?:i'm|you're|he's|she's|they're|{_WHO} (?:is|are|am|turned|turns)) "
-    r"(?P<age>\d{1,3})(?: years? old| years of age)?\b",
+    rf"\b(?P<who>i(?='m)|you(?='re)|he(?='s)|she(?='s)|they(?='re)|{_WHO}(?= (?:is|are|am|turned|turns)))"
+    rf"(?:'m|'re|'s| is| are| am| turned| turns) (?P<age>\d{{1,3}})\b{_NO_YEARS}",
     re.I,
 )
-_WHEN_BORN = re.compile(rf"\b(?:what year|when|which year|in what year) (?:was|were|am|is) {_WHO} born\b", re.I)
+_WHEN_BORN = re.compile(rf"\b(?:what year|when|which year|in what year) (?:was|were|am|is) (?P<who>{_WHO}) born\b", re.I)
 # the years since or until a year: "How many years ago was 1969?", "How long until 2050?", "How many years since 1989?"
 _SINCE = re.compile(
-    rf"\bhow (?:many years|long) (?:ago (?:was|is|did)(?: [\w'-]+){{0,5}}?(?: in)?|has it been since|is it since|since)"
-    rf" {_YEAR.format(name='year')}"
+    rf"\bhow (?:many years|long) (?:ago (?:was|is|did)|has it been since|is it since|since|(?:have|has) passed since)"
+    rf"(?:(?: [\w'-]+){{1,5}}? in)? {_YEAR.format(name='year')}"
     rf"|\bhow (?:many years|long) (?:until|till|to|before|is it (?:until|till|to|before)|away is|from now is|"
-    rf"(?:is|are) there (?:until|till|before)) {_YEAR.format(name='year_to')}",
+    rf"(?:is|are) there (?:until|till|before)) {_YEAR.format(name='year_to')}(?=\s*(?:$|[?.!,]))",
     re.I,
 )
 # the year some years from now or ago: "What year will it be in 10 years?", "What year was it 20 years ago?"
 _WHAT_YEAR = re.compile(r"\b(?:what|which) year (?:will it be|would it be|was it|is it|will that be|was that)\b", re.I)
 # the years between two years: "How many years are there between 1990 and 2020?", "How many years from 1776 to 2026?"
+_IN_UNITS = re.compile(r"\bin (?:days|weeks|months|hours|minutes)\b", re.I)  # "How long until 2030 in days?"
 _BETWEEN = re.compile(
-    rf"\bhow many years (?:are there |is it |were there |passed |have passed )?(?:between|from) {_YEAR.format(name='a')}"
+    rf"\bhow many years (?:are there |are |is it |were there |passed |have passed )?(?:between|from) {_YEAR.format(name='a')}"
     rf",? (?:and|to|until|till) {_YEAR.format(name='b')}",
     re.I,
 )
@@ -81,23 +98,32 @@ def years_counted(text: str, today: datetime.date | None = None) -> str | None:
 
 # "How old am I?" after "I was born in 1978.": the age from the birth year the user gave, the latest of the two said
 MY_AGE_ASKED = re.compile(
-    r"^(?:(?:so|and|ok|okay|hey|um|then)[,]? )*(?:how old (?:am i|will i be|was i|would i be)\b"
+    r"^(?:(?:so|and|ok|okay|hey|um|then)[,]? )*(?:(?:can|could) you tell me |do you know )?"
+    r"(?:how old (?:am i|will i be|was i|would i be|i am)\b|what(?:'s| is) my age\b"
     r"|(?:when|what year|which year|in what year) (?:will|do|would) i turn \d{1,3}\b)[^?.!]{0,40}[?.!]*$",
     re.I,
 )
 _I_WAS_BORN = re.compile(rf"\bi(?: was| am|'m) born (?:in |back in )?{_YEAR.format(name='born')}", re.I)
-_MY_AGE = re.compile(r"\b(?:i'm|i am|i turned|i'll be|i will be) \d{1,3}\b", re.I)
+_MY_AGE = re.compile(
+    r"\b(?:i'm|i am|i turned|i'll be|i will be) \d{1,3}(?: years? old)?(?=\s*(?:$|[.,!?;]|and\b|now\b|this year\b))", re.I
+)
+
+
+def asks_my_age(question: str) -> bool:
+    """Whether ``question`` asks the user's age without giving their birth year (which its own figure reads)."""
+    question = plain(question)
+    return MY_AGE_ASKED.search(question) is not None and _BORN.search(question) is None
 
 
 def my_age(question: str, earlier: list[str], today: datetime.date | None = None) -> str | None:
     """For a question of the user's age (``MY_AGE_ASKED``) without a year, the figure from the birth year they gave in
     ``earlier`` (their messages, oldest first), unless they gave their age after it; else None."""
-    question = plain(question)
-    if not MY_AGE_ASKED.search(question) or _A_YEAR.search(question):
+    if not asks_my_age(question):
         return None
+    question = plain(question).replace("how old i am", "how old am i")
     for text in map(plain, reversed(earlier)):
-        if born := _I_WAS_BORN.search(text):
-            return years_counted(f"I was born in {born['born']}. {question}", today)
+        if births := list(_I_WAS_BORN.finditer(text)):  # "... No wait, I was born in 1980.": the last
+            return years_counted(f"I was born in {births[-1]['born']}. {question}", today)
         if _MY_AGE.search(text):
             return None
     return None
@@ -105,13 +131,25 @@ def my_age(question: str, earlier: list[str], today: datetime.date | None = None
 
 def _age(text: str, year: int) -> str | None:
     births = _BORN.findall(text)
-    if len(births) != 1 or not (_HOW_OLD.search(text) or _WHEN_TURNS.search(text)):
-        return None
+    asked_at = _HOW_OLD.search(text) or _WHEN_TURNS.search(text)
+    if len(births) != 1 or asked_at is None or _WHEN_THEN.search(text) or _AGE_NOW.search(text):
+        return None  # "My dad was 30 when I was born in 1990. How old is he?": whose age is counted from what
     born = int(births[0])
+    born_who, asked_who = _BORN_WHO.search(text), _AGE_WHO.search(text) or _WHEN_TURNS.search(text)
+    if born_who and asked_who and not _same_person(born_who["who"], asked_who["who"] or _OWNER[asked_who["whose"].lower()]):
+        return None
     if turns := _WHEN_TURNS.search(text):
-        return f"the answer is {born + int(turns['age'])}: born in {born}, one turns {turns['age']} in {born + int(turns['age'])}"
-    asked = _year_asked(text, year, born)
-    if asked is None or not 0 <= asked[0] - born <= _OLDEST or not 0 <= year - born <= _OLDEST:
+        then = born + int(turns["age"])
+        if _years_named(text) - {born}:
+            return None
+        return f"the answer is {then}: born in {born}, one turns {turns['age']} in {then}"
+    question = re.split(r"[?.!](?:\s|$)", text[asked_at.start():])[0]  # "How old is my cat? I got her in 2015."
+    asked = _year_asked(question, year, born)
+    if asked is None or _years_named(text) - {born, asked[0]}:  # "... and married in 2015. How old am I?"
+        return None
+    if not 0 <= asked[0] - born <= _OLDEST or not 0 <= year - born <= _OLDEST:
+        return None
+    if not 0 <= asked[0] - born <= _OLDEST or not 0 <= year - born <= _OLDEST:
         return None
     then, when = asked
     age = then - born
@@ -122,9 +160,21 @@ def _age(text: str, year: int) -> str | None:
     return f"the answer is {age}: born in {born}, one {'turned' if then < year else 'turns'} {age} {when}"
 
 
+def _years_named(text: str) -> set[int]:
+    return {int(found) for found in _A_YEAR.findall(text)}
+
+
+def _same_person(born: str, asked: str) -> bool:
+    """Whether who was born and whose age is asked can be one person: "I" only with "I", "my son" not with "my daughter"."""
+    born, asked = (who.lower().removeprefix("my ").removeprefix("your ") for who in (born, asked))
+    if "i" in (born, asked) or "you" in (born, asked):
+        return born == asked
+    return born == asked or born in _ANYONE or asked in _ANYONE
+
+
 def _year_asked(text: str, year: int, born: int) -> tuple[int, str] | None:
-    """The year an age is asked for, and how the question says it ("next year, in 2027"): one named other than the
-    birth year, next or last year, some years from now, else this year."""
+    """The year an age is asked for in ``text`` (the question from its "how old" on), and how it says it ("next year,
+    in 2027"): one named other than the birth year, next or last year, some years from now or ago, else this year."""
     named = [int(found["then"]) for found in _IN_YEAR.finditer(text) if int(found["then"]) != born]
     if named:
         return (named[0], f"in {named[0]}") if len(named) == 1 else None
@@ -134,21 +184,26 @@ def _year_asked(text: str, year: int, born: int) -> tuple[int, str] | None:
     if later := _IN_YEARS.search(text):
         count = count_of(later["n"] or later["m"])
         return None if count is None else (year + count, f"in {_years(count)}, in {year + count}")
+    if earlier := _YEARS_AGO.search(text):
+        count = count_of(earlier["n"])
+        return None if count is None else (year - count, f"in {year - count}, {_years(count)} ago")
     return year, f"in {year}"
 
 
 def _birth_year(text: str, year: int) -> str | None:
-    ages = _AGE_NOW.findall(text)
-    if len(ages) != 1 or not _WHEN_BORN.search(text) or _BORN.search(text) or not 0 < int(ages[0]) <= _OLDEST:
+    ages, asked = list(_AGE_NOW.finditer(text)), _WHEN_BORN.search(text)
+    if len(ages) != 1 or asked is None or _BORN.search(text) or _A_YEAR.search(text) or not 0 < int(ages[0]["age"]) <= _OLDEST:
+        return None  # "I turned 40 in 2020. What year was I born?": counted from another year
+    if not _same_person(ages[0]["who"], asked["who"]):  # "My dad is 60. When was my son born?"
         return None
-    age = int(ages[0])
+    age = int(ages[0]["age"])
     return (f"one who is {age} in {year} was born in {year - age} if the birthday has come this year, "
             f"and in {year - age - 1} if not")
 
 
 def _since(text: str, year: int) -> str | None:
     found = _SINCE.search(text)
-    if found is None:
+    if found is None or _IN_UNITS.search(text):
         return None
     if found["year"]:
         then = int(found["year"])
@@ -158,7 +213,7 @@ def _since(text: str, year: int) -> str | None:
 
 
 def _year_of(text: str, year: int) -> str | None:
-    if not _WHAT_YEAR.search(text) or _BORN.search(text):
+    if not _WHAT_YEAR.search(text) or _A_YEAR.search(text):  # "... if it's 2020 now?": counted from that year
         return None
     later, earlier = _IN_YEARS.search(text), _YEARS_AGO.search(text)
     if (later is None) == (earlier is None):
