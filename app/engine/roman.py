@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 
+from app.engine.days import count_of
 from app.engine.wording import plain
 
 _LONGEST = 160  # characters: such a question is short, and longer text costs the patterns more
@@ -20,17 +21,21 @@ _VALUES = (("M", 1000), ("CM", 900), ("D", 500), ("CD", 400), ("C", 100), ("XC",
            ("IX", 9), ("V", 5), ("IV", 4), ("I", 1))  # fmt: skip
 _NUMERAL = r"(?P<numeral>[MDCLXVImdclxvi]{1,15})"
 _ROMAN = re.compile(r"\broman\b", re.I)
+# an upper-case numeral asked as a number needs no "Roman": "What number is MCMXC?", "What's MCMXC in numbers?"
+_UPPER = r"['\"]?(?-i:(?P<{name}>[MDCLXVI]{{1,15}}))['\"]?\b"
 _READ = re.compile(
-    rf"\b(?:(?:what|which) (?:number|year) (?:is|does)|convert|translate) (?:the (?:roman )?numeral )?['\"]?"
-    rf"(?-i:(?P<bare>[MDCLXVI]{{1,15}}))['\"]?\b"
+    rf"\b(?:(?:what|which) (?:number|year) (?:is|does)|convert|translate) (?:the (?:roman )?numeral )?"
+    rf"{_UPPER.format(name='bare')}"
+    rf"|\bwhat(?:'s| is) {_UPPER.format(name='bare_number')} (?:in (?:numbers|digits)|as a number)\b"
     rf"|\b(?:what(?:'s| is| does)|convert|translate) (?:the (?:roman )?numeral )?['\"]?{_NUMERAL}['\"]?"
     r"(?: (?:in|into|to|as|mean|stand for|represent)\b|[?.!]*$)",
     re.I,
 )
+_NUMBER = r"(?P<{name}>\d{{1,4}}|\d,\d{{3}}|[a-z]+(?:[ -][a-z]+){{0,3}}?)"  # "2024", "1,999", "twelve", "twenty-five"
 _WRITE = re.compile(
-    r"\b(?:what(?:'s| is)|how (?:do|would|can) (?:you|i|we) (?:write|say)|write|convert|translate|show me) (?:the number )?"
-    r"(?P<number>\d{1,4})(?:,? (?:in|into|to|as) (?:a )?roman numerals?)"
-    r"|\bwhat(?:'s| is) the roman numeral (?:for|of) (?P<number_for>\d{1,4})\b",
+    r"\b(?:what(?:'s| is)|how (?:do|would|can|should) (?:you|i|we) (?:write|say)|write|convert|translate|show me)"
+    rf" (?:the (?:number|year) )?{_NUMBER.format(name='number')},? (?:in|into|to|as) (?:a )?roman(?: numerals?)?\b"
+    rf"|\bwhat(?:'s| is) the roman numeral (?:for|of) (?:the (?:number|year) )?{_NUMBER.format(name='number_for')}[?.!]*$",
     re.I,
 )
 
@@ -41,14 +46,24 @@ def roman_asked(text: str) -> str | None:
     if len(text) > _LONGEST:
         return None
     text = plain(text)
-    if (found := _WRITE.search(text)) and 0 < (number := int(found["number"] or found["number_for"])) <= _LARGEST:
+    if (found := _WRITE.search(text)) and (number := _number(found["number"] or found["number_for"])):
         return f"Worked out: {number} in Roman numerals is {as_roman(number)}."
     found = _READ.search(text)
-    if found is None or not ((found["bare"] or "")[1:] or _ROMAN.search(text)):  # "What number is I?": no numeral
+    if found is None:
         return None
-    numeral = (found["bare"] or found["numeral"]).upper()
+    upper = found["bare"] or found["bare_number"] or ""
+    if not (upper[1:] or _ROMAN.search(text)):  # "What number is I?": no numeral; "What is mix?": no number asked
+        return None
+    numeral = (upper or found["numeral"]).upper()
     value = _value(numeral)
     return f"Worked out: {numeral} is {value}." if value is not None else None
+
+
+def _number(said: str) -> int | None:
+    """A number from 1 to 3999 said as digits or words ("1,999", "twelve", "twenty-five"), else None."""
+    said = said.replace(",", "")
+    number = int(said) if said.isdigit() else count_of(said)
+    return number if number is not None and 0 < number <= _LARGEST else None
 
 
 def as_roman(number: int) -> str:
