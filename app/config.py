@@ -282,10 +282,11 @@ class Settings(BaseSettings):
         "('What time is it in Tokyo if it's 3 pm in London?' -> declined otherwise; the time there now from the server's "
         "clock), the legs or wheels of some things counted ('How many legs do three cats have?' -> 'three legs') and which "
         "of two amounts is more ('a kilo of feathers or a kilo of bricks?'), an age or years counted from this year ('If I "
-        "was born in 1990, how old am I this year?' -> '31'; the year from the server's clock) and words that rhyme ('What "
-        "rhymes with dog?' -> 'Bark'), added to that question in the reply's prompt (docs/benchmarks.md, 'Conversions', "
-        "'Sums', 'Days and times', 'A phrase in another language', 'The time in another city, legs and wheels', 'Ages "
-        "and years, and rhymes').",
+        "was born in 1990, how old am I this year?' -> '31'; the year from the server's clock), words that rhyme ('What "
+        "rhymes with dog?' -> 'Bark'), a Roman numeral read or written ('What number is MCMXC?' -> '1900') and a month "
+        "counted from another, added to that question in the reply's prompt (docs/benchmarks.md, 'Conversions', 'Sums', "
+        "'Days and times', 'A phrase in another language', 'The time in another city, legs and wheels', 'Ages and "
+        "years, rhymes, Roman numerals and months').",
     )
 
     # --- speech in ---
