@@ -19,6 +19,7 @@ from fractions import Fraction
 from app.engine.arithmetic import NUMBER_WORDS, worked_out
 from app.engine.counting import counted
 from app.engine.days import day_or_time
+from app.engine.money import money_counted
 from app.engine.phrasebook import phrase_in
 from app.engine.rhymes import rhymes_asked
 from app.engine.roman import roman_asked
@@ -212,13 +213,14 @@ def _unit_name(unit: str, value: Fraction) -> str:
 
 def figure(text: str) -> str | None:
     """The worked-out figure ``text`` asks for: a unit conversion's, a temperature's or which of two amounts is more, a
-    sum's (``app.engine.arithmetic``), the legs or wheels of some things (``app.engine.counting``), an age or years
-    counted from this year (``app.engine.years``), a weekday's or clock time's counted from one it gives
-    (``app.engine.days``), the time in another place (``app.engine.world_clock``), an everyday phrase's in another
-    language (``app.engine.phrasebook``), words that rhyme (``app.engine.rhymes``) or a Roman numeral's
-    (``app.engine.roman``)."""
-    return (conversion(text) or worked_out(text) or counted(text) or years_counted(text) or _counted_time(text)
-            or time_in_place(text) or phrase_in(text) or rhymes_asked(text) or roman_asked(text))  # fmt: skip
+    sum's (``app.engine.arithmetic``), the change, money left or money saved in a story of money
+    (``app.engine.money``), the legs or wheels of some things (``app.engine.counting``), an age or years counted from
+    this year (``app.engine.years``), a weekday's or clock time's counted from one it gives (``app.engine.days``), the
+    time in another place (``app.engine.world_clock``), an everyday phrase's in another language
+    (``app.engine.phrasebook``), words that rhyme (``app.engine.rhymes``) or a Roman numeral's (``app.engine.roman``)."""
+    return (conversion(text) or worked_out(text) or money_counted(text) or counted(text) or years_counted(text)
+            or _counted_time(text) or time_in_place(text) or phrase_in(text) or rhymes_asked(text)
+            or roman_asked(text))  # fmt: skip
 
 
 def _counted_time(text: str) -> str | None:

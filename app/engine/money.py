@@ -1,0 +1,151 @@
+"""Change, money left and money saved, worked out and written into the question for the model.
+
+The 1.5B does a sum said as one ("What is 20 minus 13.50?") and gets the same sum told as a purchase wrong: "I paid
+with a 20 dollar note for something that cost 13 dollars 50. How much change should I get?" -> "7 dollars 50" (3 of
+4 runs), "I have 100 dollars and spend 35 on groceries and 20 on gas. How much is left?" -> "25", "If I save 50
+dollars a week, how much will I have after a year?" -> "1,200", "1,825" (docs/benchmarks.md, "Ages and years,
+rhymes, Roman numerals and months"). As a sum gets its answer (``app.engine.arithmetic``), these three stories get
+theirs beside them: the change from a payment, what is left of an amount after what was spent, and what a regular
+saving comes to. Money must be said as money ("$20", "20 dollars", "13 dollars 50", "£5", "50 cents"); a story of
+something else ("I have 10 apples and eat 3") gets nothing here.
+"""
+
+from __future__ import annotations
+
+import re
+from fractions import Fraction
+
+from app.engine.arithmetic import NUMBER_WORDS
+from app.engine.wording import plain
+
+_LONGEST = 200  # characters: such a question is short, and longer text costs the patterns more
+_CURRENCIES = {"$": "dollars", "£": "pounds", "€": "euros", "dollar": "dollars", "buck": "dollars", "pound": "pounds",
+               "quid": "pounds", "euro": "euros"}  # fmt: skip
+_FIGURE = r"\d{1,7}(?:,\d{3})*(?:\.\d{1,2})?"
+_MONEY = re.compile(
+    rf"(?P<symbol>[$£€]) ?(?P<amount>{_FIGURE})"
+    rf"|(?P<amount_said>{_FIGURE}) ?(?P<name>dollars?|bucks?|pounds?|quid|euros?)\b(?:,? (?:and )?(?P<cents>\d{{1,2}})\b"
+    r"(?! ?(?:dollars?|pounds?|euros?|percent|%))(?: cents| pence| p\b)?)?"
+    r"|(?P<cents_only>\d{1,2}) (?:cents|pence)\b",
+    re.I,
+)
+_NOT_MONEY = re.compile(r"\b\d+ ?pounds? (?:of|in weight|heavier|lighter)\b|\bweigh", re.I)  # "5 pounds of apples"
+# the change from a payment: "I paid with a $20 bill for something that cost $13.50. How much change do I get?"
+_CHANGE = re.compile(
+    r"\bhow much change\b|\bwhat(?:'s| is) (?:my|the) change\b|\bchange (?:should|will|do|would) i (?:get|receive)\b", re.I
+)
+_PAID = re.compile(r"\b(?:paid|pay|paying|gave|give|giving|hand(?:ed)?|used?|with)\b", re.I)
+_COST = re.compile(r"\b(?:costs?|costing|priced|comes? to|came to|was|is|for|bill (?:is|was|of))\b", re.I)
+# what is left: "I have $100 and spend $35 on groceries and $20 on gas. How much is left?"
+_LEFT = re.compile(
+    r"\bhow much (?:money )?(?:is|do i have|will i have|have i got|would i have|does (?:she|he|they) have|is there)?"
+    r" ?(?:left|remaining|left over)\b|\bhow much remains\b",
+    re.I,
+)
+_THEN = r"(?= ?(?:dollars?|bucks|pounds|quid|euros?|cents)?\s*(?:on|for|at|and\b|[.,;!?]|$))"  # an amount, not "2 shirts"
+_SPENT = re.compile(
+    rf"\b(?:spen[dt]|spending|bought|buy|buying|paid|pay|paying|used?|lost|lose|gave away)\b(?: (?:another|a further))?"
+    rf" (?:[$£€] ?)?(?P<amount>{_FIGURE})\b{_THEN}"
+    rf"|\b(?:and|then|plus|,) (?:another |a further )?(?:[$£€] ?)?(?P<more>{_FIGURE})\b(?= ?(?:[a-z]+ )?(?:on|for|at)\b)"
+    rf"|\b(?:for|costing) (?:[$£€] ?)?(?P<price>{_FIGURE})\b{_THEN}",  # "bought a book for $12"
+    re.I,
+)
+# a saving: "If I save 50 dollars a week, how much will I have after a year?"
+_IN = {"day": {"day": 1, "week": 7, "year": 365}, "week": {"week": 1, "year": 52}, "month": {"month": 1, "year": 12},
+       "year": {"year": 1}}  # fmt: skip
+_SAVE = re.compile(
+    r"\b(?:save|saving|saved|put (?:away|aside)|set aside|earn|earning|make|making) .{0,30}?"
+    r"\b(?:a|an|per|each|every) (?P<every>day|week|month|year)\b",
+    re.I,
+)
+_FOR = re.compile(
+    r"\b(?:after|in|for|over|within) (?P<count>\d{1,3}|an?|one|two|three|four|five|six|seven|eight|nine|ten|twelve) "
+    r"(?P<unit>days?|weeks?|months?|years?)\b",
+    re.I,
+)
+
+
+def money_counted(text: str) -> str | None:
+    """The change, the money left or the money saved ``text`` asks for, as "Worked out: the change is 6.50 dollars:
+    20 dollars paid for 13.50 dollars."; else None."""
+    if len(text) > _LONGEST or not re.search(r"\d", text) or _NOT_MONEY.search(text):
+        return None
+    text = plain(text)
+    amounts = [(found, _value(found)) for found in _MONEY.finditer(text)]
+    currencies = {_currency(found) for found, _ in amounts if _currency(found)}
+    if not amounts or len(currencies) > 1:  # "I paid 20 euros for 15 dollars": another sum
+        return None
+    currency = currencies.pop() if currencies else "cents"
+    answer = _change(text, amounts, currency) or _left(text, amounts, currency) or _saved(text, amounts, currency)
+    return f"Worked out: {answer}." if answer else None
+
+
+def _change(text: str, amounts: list[tuple[re.Match[str], Fraction]], currency: str) -> str | None:
+    if not _CHANGE.search(text) or len(amounts) != 2:
+        return None
+    (first, first_value), (second, second_value) = amounts
+    before_first, between = text[: first.start()], text[first.end() : second.start()]
+    if _PAID.search(before_first) and _COST.search(between):
+        paid, cost = first_value, second_value  # "I paid $20 for something that cost $13.50"
+    elif _COST.search(before_first) and _PAID.search(between):
+        paid, cost = second_value, first_value  # "It cost $13.50 and I paid with $20"
+    else:
+        return None
+    if paid < cost:
+        return None
+    return f"the change is {_said(paid - cost, currency)}: {_said(paid, currency)} paid for {_said(cost, currency)}"
+
+
+def _left(text: str, amounts: list[tuple[re.Match[str], Fraction]], currency: str) -> str | None:
+    if not _LEFT.search(text) or _CHANGE.search(text):
+        return None
+    start, start_value = amounts[0]
+    spent = [_number(found["amount"] or found["more"] or found["price"]) for found in _SPENT.finditer(text, start.end())]
+    if not spent or _SPENT.search(text[: start.start()]):  # spent before the amount it is taken from
+        return None
+    left = start_value - sum(spent)
+    if left < 0:
+        return None
+    return (f"{_said(left, currency)} is left: {_said(start_value, currency)} less "
+            f"{' and '.join(_said(value, currency) for value in spent)}")
+
+
+def _saved(text: str, amounts: list[tuple[re.Match[str], Fraction]], currency: str) -> str | None:
+    saving, span = _SAVE.search(text), _FOR.search(text)
+    if saving is None or span is None or len(amounts) != 1 or not saving.start() <= amounts[0][0].start() < saving.end():
+        return None
+    every, unit = saving["every"].lower(), span["unit"].lower().rstrip("s")
+    count = NUMBER_WORDS.get(span["count"].lower(), 1 if span["count"].lower() in ("a", "an") else None)
+    count = int(span["count"]) if span["count"].isdigit() else count
+    times = _IN[every].get(unit)
+    if count is None or times is None:
+        return None  # "50 a week for 6 months": weeks in a month are no whole number
+    total = amounts[0][1] * times * count
+    return (f"the answer is {_said(total, currency)}: {_said(amounts[0][1], currency)} a {every}, "
+            f"{times * count} times in {count} {unit}{'' if count == 1 else 's'}")
+
+
+def _value(found: re.Match[str]) -> Fraction:
+    if found["cents_only"]:
+        return Fraction(int(found["cents_only"]), 100)
+    value = _number(found["amount"] or found["amount_said"])
+    return value + Fraction(int(found["cents"]), 100) if found["cents"] else value
+
+
+def _number(said: str) -> Fraction:
+    return Fraction(said.replace(",", ""))
+
+
+def _currency(found: re.Match[str]) -> str | None:
+    if found["cents_only"]:
+        return None
+    said = (found["symbol"] or found["name"]).lower()
+    return _CURRENCIES.get(said.rstrip("s") if said not in _CURRENCIES else said)
+
+
+def _said(value: Fraction, currency: str) -> str:
+    """``value`` as a voice says an amount: "6.50 dollars", "2,600 dollars", "45 cents"."""
+    if currency == "cents":
+        return f"{round(value * 100)} cents"
+    figure = f"{float(value):,.2f}".removesuffix(".00")
+    return f"{figure} {currency}"

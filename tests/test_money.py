@@ -1,0 +1,59 @@
+"""Change, money left and money saved (app.engine.money), and their place beside the question."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from app.engine.conversions import with_conversion_hint, without_conversion_hint
+from app.engine.money import money_counted
+
+
+@pytest.mark.parametrize(("question", "answer"), [
+    ("I paid with a 20 dollar note for something that cost 13 dollars 50. How much change should I get?",
+     "the change is 6.50 dollars: 20 dollars paid for 13.50 dollars"),
+    ("I gave the cashier 50 dollars for a 37 dollar meal. How much change?",
+     "the change is 13 dollars: 50 dollars paid for 37 dollars"),
+    ("If I pay with a $20 bill for something that costs $13.50, how much change do I get?",
+     "the change is 6.50 dollars: 20 dollars paid for 13.50 dollars"),
+    ("It cost £7.20 and I paid with a £10 note. What's my change?", "the change is 2.80 pounds: 10 pounds paid for 7.20 pounds"),
+    ("I have 100 dollars and spend 35 on groceries and 20 on gas. How much is left?",
+     "45 dollars is left: 100 dollars less 35 dollars and 20 dollars"),
+    ("I had $50 and bought a book for $12 and a pen for $3. How much do I have left?",
+     "35 dollars is left: 50 dollars less 12 dollars and 3 dollars"),
+    ("I had $40 and bought 2 shirts for $15. How much is left?", "25 dollars is left: 40 dollars less 15 dollars"),
+    ("If I save 50 dollars a week, how much will I have after a year?",
+     "the answer is 2,600 dollars: 50 dollars a week, 52 times in 1 year"),
+    ("I save $10 a day. How much will I have in 2 weeks?", "the answer is 140 dollars: 10 dollars a day, 14 times in 2 weeks"),
+    ("If I save 100 euros a month, how much will I have saved in 3 years?",
+     "the answer is 3,600 euros: 100 euros a month, 36 times in 3 years"),
+])  # fmt: skip
+def test_the_money_is_worked_out(question: str, answer: str) -> None:
+    assert money_counted(question) == f"Worked out: {answer}."
+
+
+@pytest.mark.parametrize("question", [
+    "I have 10 apples and eat 3. How many are left?", "What is 20 minus 13.50?",  # no money; a sum (arithmetic's)
+    "I have $100. How much is left?", "I have 20 dollars. I spend 25 on a game. How much is left?",  # nothing spent; too much
+    "I paid 20 euros for something that cost 15 dollars. How much change?",  # two currencies
+    "If I save 50 dollars a week for 6 months, how much will I have?",  # weeks in a month: no whole number
+    "I bought 5 pounds of apples for $10. How much change from $20?", "If I earn 15 dollars an hour, how much in 8 hours?",
+    "I paid $10 for a $20 meal. How much change?", "How much change is there in the world?",
+])  # fmt: skip
+def test_other_questions_get_nothing(question: str) -> None:
+    assert money_counted(question) is None
+
+
+def test_the_money_goes_beside_the_question_and_comes_off() -> None:
+    question = "I gave the cashier 50 dollars for a 37 dollar meal. How much change?"
+    hinted = with_conversion_hint([{"role": "user", "content": question}])[-1]["content"]
+    assert hinted == f"{question}\n\n(Worked out: the change is 13 dollars: 50 dollars paid for 37 dollars.)"
+    assert without_conversion_hint(hinted) == question
+
+
+def test_long_text_costs_next_to_nothing() -> None:
+    started = time.perf_counter()
+    for text in ["I have $1 and spend " + "1 on a and " * 18 + "how much is left?", "$1 " * 100, "how much change " + "1 " * 90]:
+        money_counted(text)
+    assert time.perf_counter() - started < 1.0
