@@ -23,6 +23,7 @@ from app.engine.money import money_counted
     ("I had $50 and bought a book for $12 and a pen for $3. How much do I have left?",
      "35 dollars is left: 50 dollars less 12 dollars and 3 dollars"),
     ("I had $40 and bought 2 shirts for $15. How much is left?", "25 dollars is left: 40 dollars less 15 dollars"),
+    ("I had 60 pounds and spent 22 pounds 50 on dinner. How much is left?", "37.50 pounds is left: 60 pounds less 22.50 pounds"),
     ("If I save 50 dollars a week, how much will I have after a year?",
      "the answer is 2,600 dollars: 50 dollars a week, 52 times in 1 year"),
     ("I save $10 a day. How much will I have in 2 weeks?", "the answer is 140 dollars: 10 dollars a day, 14 times in 2 weeks"),

@@ -42,7 +42,8 @@ _LEFT = re.compile(
     r" ?(?:left|remaining|left over)\b|\bhow much remains\b",
     re.I,
 )
-_THEN = r"(?= ?(?:dollars?|bucks|pounds|quid|euros?|cents)?\s*(?:on|for|at|and\b|[.,;!?]|$))"  # an amount, not "2 shirts"
+# an amount, not "2 shirts": what follows it is money's name (and its cents) and what it went on, or the clause's end
+_THEN = r"(?= ?(?:(?:dollars?|bucks|pounds|quid|euros?)(?:,? (?:and )?\d{1,2}\b)?|cents)?\s*(?:on|for|at|and\b|[.,;!?]|$))"
 _SPENT = re.compile(
     rf"\b(?:spen[dt]|spending|bought|buy|buying|paid|pay|paying|used?|lost|lose|gave away)\b(?: (?:another|a further))?"
     rf" (?:[$£€] ?)?(?P<amount>{_FIGURE})\b{_THEN}"
@@ -100,7 +101,7 @@ def _left(text: str, amounts: list[tuple[re.Match[str], Fraction]], currency: st
     if not _LEFT.search(text) or _CHANGE.search(text):
         return None
     start, start_value = amounts[0]
-    spent = [_number(found["amount"] or found["more"] or found["price"]) for found in _SPENT.finditer(text, start.end())]
+    spent = [_spent(text, found) for found in _SPENT.finditer(text, start.end())]
     if not spent or _SPENT.search(text[: start.start()]):  # spent before the amount it is taken from
         return None
     left = start_value - sum(spent)
@@ -123,6 +124,13 @@ def _saved(text: str, amounts: list[tuple[re.Match[str], Fraction]], currency: s
     total = amounts[0][1] * times * count
     return (f"the answer is {_said(total, currency)}: {_said(amounts[0][1], currency)} a {every}, "
             f"{times * count} times in {count} {unit}{'' if count == 1 else 's'}")
+
+
+def _spent(text: str, found: re.Match[str]) -> Fraction:
+    """An amount spent, with its cents where money's name follows it ("22 pounds 50")."""
+    group = next(name for name in ("amount", "more", "price") if found[name])
+    money = _MONEY.match(text, found.start(group))
+    return _value(money) if money else _number(found[group])
 
 
 def _value(found: re.Match[str]) -> Fraction:
