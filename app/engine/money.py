@@ -7,7 +7,9 @@ dollars a week, how much will I have after a year?" -> "1,200", "1,825" (docs/be
 rhymes, Roman numerals and months"). As a sum gets its answer (``app.engine.arithmetic``), these three stories get
 theirs beside them: the change from a payment, what is left of an amount after what was spent, and what a regular
 saving comes to. Money must be said as money ("$20", "20 dollars", "13 dollars 50", "£5", "50 cents"); a story of
-something else ("I have 10 apples and eat 3") gets nothing here.
+something else ("I have 10 apples and eat 3") gets nothing here. The model repeats a figure beside it, so a wrong one
+is worse than none: a story with anything these do not count (a number that is no amount of it, a price a piece,
+money coming in, a share, a number said as a word, how often said twice) gets nothing either.
 """
 
 from __future__ import annotations
@@ -29,7 +31,20 @@ _MONEY = re.compile(
     r"|(?P<cents_only>\d{1,2}) (?:cents|pence)\b",
     re.I,
 )
-_NOT_MONEY = re.compile(r"\b\d+ ?pounds? (?:of|in weight|heavier|lighter)\b|\bweigh", re.I)  # "5 pounds of apples"
+# a story these do not count right, so none is better than a wrong figure: weight ("5 pounds of apples", "lost 3
+# pounds"), a price a piece ("3 tickets at $12 each"), a share ("a 15% tip"), money coming in ("sold my phone for
+# $40", "a $20 refund"), a decimal comma ("13,50"), or how often said another way ("every other week", "twice a week")
+_NOT_COUNTED = re.compile(
+    r"\b\d+ ?pounds? (?:of|in weight|heavier|lighter)\b|\bweigh|\b(?:lost|gained|put on) \d+ pounds?\b|\bkilo|\bkg\b"
+    r"|\beach\b|\bper (?:item|piece|person|ticket|one)\b|\bapiece\b|\ba piece\b|%|\bpercent|\binterest\b|\btax\b|\btip\b"
+    r"|\bdiscount|\boff\b|\bsold\b|\bsell|\brefund"
+    r"|\b(?:got|get|gets|getting|received?|earned|won|found|made) (?:paid|back|\$|£|€|\d)"
+    r"|\bgives? me\b|\bgave me\b|\bpaid me\b|\bpays me\b|\bback\b|\bbirthday\b|\bsalary\b|\bowe"
+    r"|\d,\d{1,2}\b|\bother\b|\btwice\b|\btimes\b|\bhours?\b|\band a half\b",
+    re.I,
+)
+_A_NUMBER = re.compile(r"\d[\d,.]*\d|\d")
+_NUMBER_WORD = re.compile(rf"\b(?:{'|'.join(word for word in NUMBER_WORDS if ' ' not in word and word != 'one')})\b", re.I)
 # the change from a payment: "I paid with a $20 bill for something that cost $13.50. How much change do I get?"
 _CHANGE = re.compile(
     r"\bhow much change\b|\bwhat(?:'s| is) (?:my|the) change\b|\bchange (?:should|will|do|would) i (?:get|receive)\b", re.I
@@ -37,6 +52,7 @@ _CHANGE = re.compile(
 _PAID = re.compile(r"\b(?:paid|pay|paying|gave|give|giving|hand(?:ed)?|used?|with)\b", re.I)
 _COST = re.compile(r"\b(?:costs?|costing|priced|comes? to|came to|was|is|for|bill (?:is|was|of))\b", re.I)
 # what is left: "I have $100 and spend $35 on groceries and $20 on gas. How much is left?"
+_HAD = re.compile(r"\b(?:have|had|has|got|with|start(?:ed)? with|there(?:'s| is| was))\b(?: (?:only|just|about))?\s*$", re.I)
 _LEFT = re.compile(
     r"\bhow much (?:money )?(?:is|do i have|will i have|have i got|would i have|does (?:she|he|they) have|is there)?"
     r" ?(?:left|remaining|left over)\b|\bhow much remains\b",
@@ -46,7 +62,8 @@ _LEFT = re.compile(
 _THEN = r"(?= ?(?:(?:dollars?|bucks|pounds|quid|euros?)(?:,? (?:and )?\d{1,2}\b)?|cents)?\s*(?:on|for|at|and\b|[.,;!?]|$))"
 _SPENT = re.compile(
     rf"\b(?:spen[dt]|spending|bought|buy|buying|paid|pay|paying|used?|lost|lose|gave away)\b(?: (?:another|a further))?"
-    rf" (?:[$£€] ?)?(?P<amount>{_FIGURE})\b{_THEN}"
+    rf" (?:[$£€] ?(?P<amount>{_FIGURE})\b{_THEN}"
+    rf"|(?P<amount_bare>{_FIGURE})\b(?= ?(?:dollars?|bucks|pounds|quid|euros?|cents)\b| on\b))"  # not "bought 2 for $30"
     rf"|\b(?:and|then|plus|,) (?:another |a further )?(?:[$£€] ?)?(?P<more>{_FIGURE})\b(?= ?(?:[a-z]+ )?(?:on|for|at)\b)"
     rf"|\b(?:for|costing) (?:[$£€] ?)?(?P<price>{_FIGURE})\b{_THEN}",  # "bought a book for $12"
     re.I,
@@ -55,8 +72,9 @@ _SPENT = re.compile(
 _IN = {"day": {"day": 1, "week": 7, "year": 365}, "week": {"week": 1, "year": 52}, "month": {"month": 1, "year": 12},
        "year": {"year": 1}}  # fmt: skip
 _SAVE = re.compile(
-    r"\b(?:save|saving|saved|put (?:away|aside)|set aside|earn|earning|make|making) .{0,30}?"
-    r"\b(?:a|an|per|each|every) (?P<every>day|week|month|year)\b",
+    r"\b(?:save|saving|saved|put (?:away|aside)|set aside|put in|deposit|earn|earning|make|making) "
+    r"(?P<money>(?:[$£€] ?\d[\d,.]*|\d[\d,.]* ?(?:dollars?|bucks|pounds|quid|euros?)))"
+    r" (?:a|an|per|each|every) (?P<every>day|week|month|year)\b",
     re.I,
 )
 _FOR = re.compile(
@@ -69,8 +87,8 @@ _FOR = re.compile(
 def money_counted(text: str) -> str | None:
     """The change, the money left or the money saved ``text`` asks for, as "Worked out: the change is 6.50 dollars:
     20 dollars paid for 13.50 dollars."; else None."""
-    if len(text) > _LONGEST or not re.search(r"\d", text) or _NOT_MONEY.search(text):
-        return None
+    if len(text) > _LONGEST or not re.search(r"\d", text) or _NOT_COUNTED.search(text) or _NUMBER_WORD.search(text):
+        return None  # "spend twenty on food": a number said as a word is not counted here, so no story is
     text = plain(text)
     amounts = [(found, _value(found)) for found in _MONEY.finditer(text)]
     currencies = {_currency(found) for found, _ in amounts if _currency(found)}
@@ -82,8 +100,8 @@ def money_counted(text: str) -> str | None:
 
 
 def _change(text: str, amounts: list[tuple[re.Match[str], Fraction]], currency: str) -> str | None:
-    if not _CHANGE.search(text) or len(amounts) != 2:
-        return None
+    if not _CHANGE.search(text) or len(amounts) != 2 or _uncounted(text, [found.span() for found, _ in amounts]):
+        return None  # "I paid $20 for 2 $5 items": a number beside the two amounts
     (first, first_value), (second, second_value) = amounts
     before_first, between = text[: first.start()], text[first.end() : second.start()]
     if _PAID.search(before_first) and _COST.search(between):
@@ -101,9 +119,13 @@ def _left(text: str, amounts: list[tuple[re.Match[str], Fraction]], currency: st
     if not _LEFT.search(text) or _CHANGE.search(text):
         return None
     start, start_value = amounts[0]
-    spent = [_spent(text, found) for found in _SPENT.finditer(text, start.end())]
-    if not spent or _SPENT.search(text[: start.start()]):  # spent before the amount it is taken from
+    if not _HAD.search(text[max(0, start.start() - 24) : start.start()]):  # "A game costs $60. I have $100 ...": not had
         return None
+    spending = list(_SPENT.finditer(text, start.end()))
+    counted = [start.span(), *(_spent_span(text, found) for found in spending)]
+    if not spending or _uncounted(text, counted):
+        return None  # "... bought 2 for $30": a number that is no amount spent
+    spent = [_spent(text, found) for found in spending]
     left = start_value - sum(spent)
     if left < 0:
         return None
@@ -114,6 +136,8 @@ def _left(text: str, amounts: list[tuple[re.Match[str], Fraction]], currency: st
 def _saved(text: str, amounts: list[tuple[re.Match[str], Fraction]], currency: str) -> str | None:
     saving, span = _SAVE.search(text), _FOR.search(text)
     if saving is None or span is None or len(amounts) != 1 or not saving.start() <= amounts[0][0].start() < saving.end():
+        return None
+    if len(_A_NUMBER.findall(text)) != 1 + span["count"].isdigit():  # "$50 a day, 5 days a week": how often, said again
         return None
     every, unit = saving["every"].lower(), span["unit"].lower().rstrip("s")
     count = NUMBER_WORDS.get(span["count"].lower(), 1 if span["count"].lower() in ("a", "an") else None)
@@ -126,11 +150,24 @@ def _saved(text: str, amounts: list[tuple[re.Match[str], Fraction]], currency: s
             f"{times * count} times in {count} {unit}{'' if count == 1 else 's'}")
 
 
+def _uncounted(text: str, counted: list[tuple[int, int]]) -> bool:
+    """Whether ``text`` has a number outside the spans ``counted``."""
+    return any(not any(a <= found.start() < b for a, b in counted) for found in _A_NUMBER.finditer(text))
+
+
+def _group(found: re.Match[str]) -> str:
+    return next(name for name in ("amount", "amount_bare", "more", "price") if found[name])
+
+
+def _spent_span(text: str, found: re.Match[str]) -> tuple[int, int]:
+    money = _MONEY.match(text, found.start(_group(found)))
+    return money.span() if money else found.span(_group(found))
+
+
 def _spent(text: str, found: re.Match[str]) -> Fraction:
     """An amount spent, with its cents where money's name follows it ("22 pounds 50")."""
-    group = next(name for name in ("amount", "more", "price") if found[name])
-    money = _MONEY.match(text, found.start(group))
-    return _value(money) if money else _number(found[group])
+    money = _MONEY.match(text, found.start(_group(found)))
+    return _value(money) if money else _number(found[_group(found)])
 
 
 def _value(found: re.Match[str]) -> Fraction:
@@ -156,4 +193,4 @@ def _said(value: Fraction, currency: str) -> str:
     if currency == "cents":
         return f"{round(value * 100)} cents"
     figure = f"{float(value):,.2f}".removesuffix(".00")
-    return f"{figure} {currency}"
+    return f"{figure} {currency.removesuffix('s') if value == 1 else currency}"
