@@ -283,10 +283,11 @@ class Settings(BaseSettings):
         "clock), the legs or wheels of some things counted ('How many legs do three cats have?' -> 'three legs') and which "
         "of two amounts is more ('a kilo of feathers or a kilo of bricks?'), an age or years counted from this year ('If I "
         "was born in 1990, how old am I this year?' -> '31'; the year from the server's clock), words that rhyme ('What "
-        "rhymes with dog?' -> 'Bark'), a Roman numeral read or written ('What number is MCMXC?' -> '1900') and a month "
-        "counted from another, added to that question in the reply's prompt (docs/benchmarks.md, 'Conversions', 'Sums', "
-        "'Days and times', 'A phrase in another language', 'The time in another city, legs and wheels', 'Ages and "
-        "years, rhymes, Roman numerals and months').",
+        "rhymes with dog?' -> 'Bark'), a Roman numeral read or written ('What number is MCMXC?' -> '1900'), a month "
+        "counted from another, and the change, money left or money saved in a story of money ('paid with a 20 dollar note "
+        "for something that cost 13 dollars 50' -> '7 dollars 50'), added to that question in the reply's prompt "
+        "(docs/benchmarks.md, 'Conversions', 'Sums', 'Days and times', 'A phrase in another language', 'The time in "
+        "another city, legs and wheels', 'Ages and years, rhymes, Roman numerals, months and money').",
     )
 
     # --- speech in ---

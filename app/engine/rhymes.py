@@ -2,7 +2,7 @@
 
 Asked "What rhymes with dog?", the 1.5B says "Bark"; "What rhymes with star?" gets "The word "star" rhymes with
 "star".", and "Tell me some words that rhyme with moon." "Moon, moon, moon, moon, moon." (2 of 16 replies right;
-docs/benchmarks.md, "Rhymes"): it reads tokens, not sounds. As a spelling question gets its word's letters
+docs/benchmarks.md, "Ages and years, rhymes"): it reads tokens, not sounds. As a spelling question gets its word's letters
 (``app.engine.spelling``), a question for rhymes gets some beside it, and "Does cat rhyme with hat?" its yes or no.
 
 The words and their sounds are in ``rhymes.tsv``: the whole words of three letters or more (and two dozen of two)
