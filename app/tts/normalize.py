@@ -101,6 +101,10 @@ _CURRENCY_BEFORE = re.compile(
     rf"([$€£¥₹])\s?({_NUMBER})(?:\s?(thousand|million|billion|trillion|bn|[kmb])\b)?", re.I
 )
 _CURRENCY_AFTER = re.compile(rf"\b({_NUMBER})\s?([€£¥₹])")
+# money with its cents before the currency's name, as a worked-out figure writes it: "6.50 dollars", not "six point
+# five zero dollars"; not a weight ("2.25 pounds of flour")
+_CURRENCY_NAMED = re.compile(r"\b(\d{1,3}(?:,\d{3})+|\d+)\.(\d{2}) (dollars|euros|pounds)\b(?! of\b)", re.I)
+_NAMED_SYMBOLS = {"dollars": "$", "euros": "€", "pounds": "£"}
 _PERCENT = re.compile(rf"(-?)({_NUMBER})\s?%")
 _DEGREES = re.compile(rf"(-?)({_NUMBER})\s?°\s?([CF])\b")
 # a unit written short after a number: the synthesiser reads it letter by letter ("8,848 m" as "em", "70 mph" as "em pee
@@ -165,6 +169,7 @@ def normalize_for_speech(text: str) -> str:
     text = _HOUR_AMPM.sub(lambda m: f"{number_to_words(int(m[1]))} {m[2].lower()} m{_kept_period(m)}", text)
     text = _CURRENCY_BEFORE.sub(lambda m: _speak_money(m[1], m[2], m[3]), text)
     text = _CURRENCY_AFTER.sub(lambda m: _speak_money(m[2], m[1], None), text)
+    text = _CURRENCY_NAMED.sub(lambda m: _speak_money(_NAMED_SYMBOLS[m[3].lower()], f"{m[1]}.{m[2]}", None), text)
     text = _PERCENT.sub(lambda m: f"{'minus ' if m[1] else ''}{decimal_to_words(m[2])} percent", text)
     text = _DEGREES.sub(lambda m: f"{'minus ' if m[1] else ''}{decimal_to_words(m[2])} degrees "
                         f"{'Celsius' if m[3] == 'C' else 'Fahrenheit'}", text)  # fmt: skip
