@@ -76,6 +76,15 @@ from app.engine.notes import CLOCK_NOTE
     ("Which month is 14 months from June?", "the answer is August"),
     ("If it's March, what month will it be in 10 months?", "the answer is January"),
     ("If it is October now, what month was it 4 months ago?", "the answer is June"),
+    # a clock time said in words
+    ("If it's half past seven, what time will it be in 2 hours?", "the answer is 9:30"),
+    ("If it's quarter to nine now, what time will it be in 45 minutes?", "the answer is 9:30"),
+    ("The film starts at quarter past eight and lasts 2 hours. When does it end?", "the answer is 10:15"),
+    ("If it's twenty to six, what time will it be in 30 minutes?", "the answer is 6:10"),
+    ("What time will it be 3 hours after half past eleven at night?", "the answer is 2:30 am"),
+    ("It's a quarter after three in the afternoon, what time will it be in 90 minutes?", "the answer is 4:45 pm"),
+    ("If it is ten minutes past four pm, what time is it in 20 minutes?", "the answer is 4:30 pm"),
+    ("It's seven o'clock in the morning, what time will it be in 5 hours?", "the answer is noon"),
 ])  # fmt: skip
 def test_a_day_or_time_counted_from_one_given_is_worked_out(question: str, answer: str) -> None:
     assert day_or_time(question) == f"Worked out: {answer}."
@@ -84,6 +93,7 @@ def test_a_day_or_time_counted_from_one_given_is_worked_out(question: str, answe
 @pytest.mark.parametrize("question", [
     "What day is it today?", "What day is it in three days?", "What time is it?", "What time is it in Tokyo?",
     "What month comes after March?", "What month is it?", "What month is six months from now?",  # the model's; the clock's
+    "If it's half to nine, what time will it be in an hour?", "What time is it 2 hours after ten after six?",  # no clock time
     "What day of the month is it?", "What day is Christmas?", "What day of the week is February 30, 2024?",
     "What day of the week was March 3, 1200?",  # before the Gregorian calendar
     "How many days from March 1 to my birthday?", "What time will it be in a few hours if it's 3 pm?",

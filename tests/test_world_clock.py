@@ -48,6 +48,8 @@ SUMMER = datetime.datetime(2026, 7, 6, 12, 30, tzinfo=datetime.UTC)
     ("What's the current time in Tokyo, please?", "it is 9:30 pm on Sunday in Tokyo now", "it is 9:30 pm on Monday in Tokyo now"),
     ("If it's 11 pm in Pago Pago, what time is it in Kiritimati?",
      "when it is 11 pm in Pago Pago, it is midnight two days later in Kiritimati", None),
+    ("If it's half past three in the afternoon in London, what time is it in New York?",
+     "when it is 3:30 pm in London, it is 10:30 am in New York", None),  # a clock time said in words
 ])  # fmt: skip
 def test_the_time_in_another_place_is_worked_out(question: str, winter: str, summer: str | None) -> None:
     assert time_in_place(question, WINTER) == f"Worked out: {winter}."
@@ -61,6 +63,7 @@ def test_the_time_in_another_place_is_worked_out(question: str, winter: str, sum
     "What time is it in Tokyo if it's 3 pm in London or in Paris?", "What time should I call my mum in Sydney?",
     "What time will it be in Tokyo in 3 hours if it's 3 pm in London?",  # counted from one of them: neither's
     "If it's 10 in Tokyo, what time is it in New York?",  # am or pm?
+    "What time is it in Tokyo if it's half past three in London?",  # the same, said in words: and no time now either
     "What time is it at the reunion?", "What time is it in İstanbul?", "What time is it in ıstanbul?",
 ])  # fmt: skip
 def test_other_questions_get_nothing(question: str) -> None:

@@ -62,6 +62,20 @@ _MONTH_IS = re.compile(rf"\b(?:it(?:'s| is| was)|this month is|the month is) (?:
 _MONTHS_WAY = re.compile(
     rf"\bin (?P<n>{_COUNT}) months?\b|\b(?P<n_way>{_COUNT}) months? (?P<way>from now|later|ago|earlier)\b", re.I
 )
+# a clock time said in words, which the patterns here read once written in digits: "half past seven" -> "7:30",
+# "quarter to nine" -> "8:45", "twenty past six in the evening" -> "6:20 pm", "seven o'clock" -> "7 o'clock"
+_HOUR_WORDS = {word: hour for hour, word in enumerate("one two three four five six seven eight nine ten eleven twelve".split(),
+                                                      1)}  # fmt: skip
+_HOUR_SAID = rf"(?:{'|'.join(_HOUR_WORDS)}|1[0-2]|[1-9])"
+_MINUTE_WORDS = {"quarter": 15, "half": 30, "five": 5, "ten": 10, "twenty": 20, "twenty-five": 25, "twenty five": 25}
+_DAY_PART = r"(?P<part> in the (?:morning|afternoon|evening)| at night| ?[ap]\.?m\b\.?)?"
+_CLOCK_SAID = re.compile(
+    r"\b(?:a )?(?:(?P<words>quarter|half|twenty[ -]five|twenty|ten|five)(?: minutes)? (?P<way>past|after|to|till|til|of|before)"
+    rf"|(?P<digits>[1-5]?[0-9]) minutes? (?P<digits_way>past|to)) (?P<hour>{_HOUR_SAID})\b(?! ?(?:hours?|minutes?|days?)\b)"
+    rf"(?: o'clock)?{_DAY_PART}"
+    rf"|\b(?P<hour_only>{'|'.join(_HOUR_WORDS)}) o'clock{_DAY_PART.replace('part', 'part_only')}",
+    re.I,
+)
 _FIRST_YEAR = 1583  # the Gregorian calendar's first whole year; before it, places counted days differently
 _VERB = re.compile(r"\b(was|is|will be)\b", re.I)
 # a clock time counted from: "if it's 3 pm", "5 hours after 10:30", and how long: "in 45 minutes", "2 hours later"
@@ -122,7 +136,7 @@ def day_or_time(text: str) -> str | None:
     "Worked out: July 4, 1776 was a Thursday."; else None."""
     if len(text) > _LONGEST:
         return None
-    text = plain(text)
+    text = clock_in_digits(plain(text))
     answer = (_weekday_counted(text) or _weekday_of_date(text) or _month_counted(text) or _time_counted(text)
               or _ends_at(text) or _between(text))  # fmt: skip
     return f"Worked out: {answer}." if answer else None
@@ -254,6 +268,41 @@ def _minutes(found: re.Match[str]) -> int | None:
     if hours is None or extra is None:
         return None
     return hours * 60 + (30 if found["and_half"] or found["half_after"] else 0) + extra
+
+
+def clock_in_digits(text: str) -> str:
+    """``text`` with the clock times it says in words written in digits ("half past seven in the evening" -> "7:30 pm")."""
+    if "o'clock" not in text and not re.search(r"\b(?:past|to|till|til|after|of|before)\b", text):
+        return text  # no clock time said in words: the common case, at the cost of a search
+    return _CLOCK_SAID.sub(_in_digits, text)
+
+
+def _in_digits(found: re.Match[str]) -> str:
+    said = (found["hour"] or found["hour_only"]).lower()
+    hour = _HOUR_WORDS.get(said) or int(said)
+    part = (found["part"] or found["part_only"] or "").strip().lower()
+    if found["hour_only"]:  # "seven o'clock in the morning" -> "7 am"
+        return f"{hour}{_half_of_day(hour, part)}" if part else f"{hour} o'clock"
+    way = (found["way"] or found["digits_way"]).lower()
+    if found["digits"] is None and way in ("after", "before") and found["words"].lower() not in ("quarter", "half"):
+        return found[0]  # "ten after six" is a clock time, "ten minutes after six" a while after one: left as said
+    minutes = _MINUTE_WORDS[found["words"].lower()] if found["words"] else int(found["digits"])
+    if way in ("to", "till", "til", "of", "before"):
+        if found["words"] and found["words"].lower() == "half":
+            return found[0]  # "half to nine" is no English clock time
+        hour, minutes = (hour - 2) % 12 + 1, 60 - minutes
+    return f"{hour}:{minutes:02d}{_half_of_day(hour, part)}"
+
+
+def _half_of_day(hour: int, part: str) -> str:
+    """" am" or " pm" for a part of the day said with a clock time ("in the evening", "at night", "p.m."), else ""."""
+    if not part:
+        return ""
+    if part.startswith(("a", "p")) and len(part.rstrip(".")) <= 3:
+        return f" {part[0]}m"
+    if part == "at night":
+        return " am" if hour == 12 or hour < 5 else " pm"
+    return " am" if part.endswith("morning") else " pm"
 
 
 def clock_minutes(found: re.Match[str]) -> int | None:

@@ -18,7 +18,7 @@ import datetime
 import re
 import zoneinfo
 
-from app.engine.days import CLOCK, clock_minutes, clock_style, said_clock
+from app.engine.days import CLOCK, clock_in_digits, clock_minutes, clock_style, said_clock
 from app.engine.wording import capitalized, plain
 
 _LONGEST = 160  # characters: such a question is short, and longer text costs the patterns more
@@ -142,7 +142,7 @@ def time_in_place(text: str, now: datetime.datetime | None = None) -> str | None
     else None. ``now`` (the server's clock when None) sets the date whose summer time counts."""
     if len(text) > _LONGEST:
         return None
-    text = plain(text)
+    text = clock_in_digits(plain(text))
     now = now or datetime.datetime.now(datetime.UTC)
     answer = _said_elsewhere(text, now) or _difference(text, now) or _now_in(text, now)
     return f"Worked out: {answer}." if answer else None
@@ -214,7 +214,7 @@ def places_named(text: str) -> set[str]:
 def asks_time_now(text: str) -> bool:
     """Whether ``text`` asks the time in a place now, which :func:`time_in_place` answers from the server's clock: a
     question that names one place and no other time (not "I'm in London and it's 3 pm. What time is it in Tokyo?")."""
-    text = plain(text)
+    text = clock_in_digits(plain(text))
     return len(text) <= _LONGEST and _asked_now(text) is not None
 
 
