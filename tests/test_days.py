@@ -85,6 +85,12 @@ from app.engine.notes import CLOCK_NOTE
     ("It's a quarter after three in the afternoon, what time will it be in 90 minutes?", "the answer is 4:45 pm"),
     ("If it is ten minutes past four pm, what time is it in 20 minutes?", "the answer is 4:30 pm"),
     ("It's seven o'clock in the morning, what time will it be in 5 hours?", "the answer is noon"),
+    # from the time it is to another
+    ("If it's half past seven, how many minutes until eight?", "the answer is 30 minutes"),
+    ("How long until eight if it's half past seven?", "the answer is 30 minutes"),
+    ("If it's 3 pm, how many hours until midnight?", "the answer is 9 hours"),
+    ("If it's 9 am, how long until 5 pm?", "the answer is 8 hours"),
+    ("If it's 3:40, how long until 5?", "the answer is 1 hour and 20 minutes"),
 ])  # fmt: skip
 def test_a_day_or_time_counted_from_one_given_is_worked_out(question: str, answer: str) -> None:
     assert day_or_time(question) == f"Worked out: {answer}."
@@ -94,6 +100,7 @@ def test_a_day_or_time_counted_from_one_given_is_worked_out(question: str, answe
     "What day is it today?", "What day is it in three days?", "What time is it?", "What time is it in Tokyo?",
     "What month comes after March?", "What month is it?", "What month is six months from now?",  # the model's; the clock's
     "If it's half to nine, what time will it be in an hour?", "What time is it 2 hours after ten after six?",  # no clock time
+    "How many minutes until dinner if it's 6 pm?", "If it's 5 pm, how long until the weekend?", "How long until eight?",
     "What day of the month is it?", "What day is Christmas?", "What day of the week is February 30, 2024?",
     "What day of the week was March 3, 1200?",  # before the Gregorian calendar
     "How many days from March 1 to my birthday?", "What time will it be in a few hours if it's 3 pm?",

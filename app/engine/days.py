@@ -122,6 +122,12 @@ _SHORT_DATES = (
     re.compile(rf"(?:the )?{_DAY_OF_MONTH}(?: of)? {_MONTH}(?:,? (?P<year>\d{{4}}))?", re.I),
 )
 _CLOCK_ALONE = re.compile(CLOCK, re.I)
+# how long from the time it is to another: "If it's half past seven, how many minutes until eight?"
+_UNTIL = re.compile(
+    r"\bhow (?:many (?P<unit>minutes|hours)|long)(?: (?:is it|are there|is there|do i have|have i got|left|more))?"
+    r" (?:until|till|til|to|before) (?P<b>\d{1,2}(?:[:.]\d{2})?(?: ?[ap]\.?m\b\.?)?|[a-z]+(?: o'clock)?)(?=\s*(?:[?.!,]|if\b|$))",
+    re.I,
+)
 # how long from one clock time to another said as two events: "If I go to bed at 11 pm and wake up at 7 am, how many
 # hours did I sleep?" (the model: "4 hours"), "I start at 9 am and finish at 5:30 pm. How long is my day?"
 _AT_AND_AT = re.compile(
@@ -342,6 +348,10 @@ def said_clock(minutes: int, style: str) -> str:
 
 
 def _between(text: str) -> str | None:
+    if (until := _UNTIL.search(text)) and (now := _IT_IS.search(text)):
+        target = until["b"].lower().removesuffix(" o'clock")
+        target = str(_HOUR_WORDS[target]) if target in _HOUR_WORDS else until["b"]
+        return _clock_between(_CLOCK_ALONE.search(now[0])[0], target, (until["unit"] or "long").lower())
     if at_and_at := _AT_AND_AT.search(text):
         return _clock_between(at_and_at["a"], at_and_at["b"], (at_and_at["unit"] or "hours").lower())
     found = _BETWEEN.search(text)
@@ -386,13 +396,14 @@ def _plural(count: int, noun: str) -> str:
 
 
 def _clock_between(a: str, b: str, unit: str) -> str | None:
+    """The hours or minutes from ``a`` to ``b``; ``unit`` "long" says minutes under an hour and hours from one on."""
     clocks = [_CLOCK_ALONE.fullmatch(side) for side in (a, b)]
     if None in clocks or (start := clock_minutes(clocks[0])) is None or (end := clock_minutes(clocks[1])) is None:
         return None
     # "from 9 to 5" and "from 9 am to 5" are 8 hours: a time on a dial is the next one of its two
     dial = any(map(_on_a_dial, clocks)) and not any(clock_style(clock) == "24-hour" for clock in clocks)
     minutes = (end - start) % ((12 if dial else 24) * 60)
-    if unit == "minutes":
+    if unit == "minutes" or (unit == "long" and minutes < 60):
         return _answer(_plural(minutes, "minute"))
     hours, rest = divmod(minutes, 60)
     return _answer(_plural(hours, "hour") + (f" and {_plural(rest, 'minute')}" if rest else ""))
