@@ -18,8 +18,8 @@ import re
 from collections.abc import Callable
 from fractions import Fraction
 
-from app.tts.numbers import number_to_words
 from app.engine.wording import plain
+from app.tts.numbers import number_to_words
 
 # a whole number said as words, as a question says one ("between one and ten", "twenty metres")
 NUMBER_WORDS = {word: value for value, word in enumerate(

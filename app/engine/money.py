@@ -18,6 +18,7 @@ import re
 from fractions import Fraction
 
 from app.engine.arithmetic import NUMBER_WORDS
+from app.engine.days import count_of
 from app.engine.wording import plain
 
 _LONGEST = 200  # characters: such a question is short, and longer text costs the patterns more
@@ -121,11 +122,10 @@ def _left(text: str, amounts: list[tuple[re.Match[str], Fraction]], currency: st
     start, start_value = amounts[0]
     if not _HAD.search(text[max(0, start.start() - 24) : start.start()]):  # "A game costs $60. I have $100 ...": not had
         return None
-    spending = list(_SPENT.finditer(text, start.end()))
-    counted = [start.span(), *(_spent_span(text, found) for found in spending)]
-    if not spending or _uncounted(text, counted):
+    spending = [_spent(text, found) for found in _SPENT.finditer(text, start.end())]
+    if not spending or _uncounted(text, [start.span(), *(span for span, _ in spending)]):
         return None  # "... bought 2 for $30": a number that is no amount spent
-    spent = [_spent(text, found) for found in spending]
+    spent = [value for _, value in spending]
     left = start_value - sum(spent)
     if left < 0:
         return None
@@ -140,9 +140,7 @@ def _saved(text: str, amounts: list[tuple[re.Match[str], Fraction]], currency: s
     if len(_A_NUMBER.findall(text)) != 1 + span["count"].isdigit():  # "$50 a day, 5 days a week": how often, said again
         return None
     every, unit = saving["every"].lower(), span["unit"].lower().rstrip("s")
-    count = NUMBER_WORDS.get(span["count"].lower(), 1 if span["count"].lower() in ("a", "an") else None)
-    count = int(span["count"]) if span["count"].isdigit() else count
-    times = _IN[every].get(unit)
+    count, times = count_of(span["count"]), _IN[every].get(unit)
     if count is None or times is None:
         return None  # "50 a week for 6 months": weeks in a month are no whole number
     total = amounts[0][1] * times * count
@@ -159,15 +157,11 @@ def _group(found: re.Match[str]) -> str:
     return next(name for name in ("amount", "amount_bare", "more", "price") if found[name])
 
 
-def _spent_span(text: str, found: re.Match[str]) -> tuple[int, int]:
-    money = _MONEY.match(text, found.start(_group(found)))
-    return money.span() if money else found.span(_group(found))
-
-
-def _spent(text: str, found: re.Match[str]) -> Fraction:
-    """An amount spent, with its cents where money's name follows it ("22 pounds 50")."""
-    money = _MONEY.match(text, found.start(_group(found)))
-    return _value(money) if money else _number(found[_group(found)])
+def _spent(text: str, found: re.Match[str]) -> tuple[tuple[int, int], Fraction]:
+    """Where an amount spent is said and what it is, with its cents where money's name follows it ("22 pounds 50")."""
+    group = _group(found)
+    money = _MONEY.match(text, found.start(group))
+    return (money.span(), _value(money)) if money else (found.span(group), _number(found[group]))
 
 
 def _value(found: re.Match[str]) -> Fraction:

@@ -12,6 +12,7 @@ given in Latin letters, as the voice can say them. A phrase or a language not he
 from __future__ import annotations
 
 import re
+
 from app.engine.wording import plain
 
 LANGUAGES = ("Spanish", "French", "German", "Italian", "Portuguese", "Dutch", "Japanese", "Chinese", "Russian")

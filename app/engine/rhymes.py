@@ -21,6 +21,7 @@ import re
 from pathlib import Path
 
 from app.engine.arithmetic import NUMBER_WORDS
+from app.engine.days import count_of
 from app.engine.wording import plain
 
 WORDS_PATH = Path(__file__).with_name("rhymes.tsv")
@@ -94,15 +95,15 @@ def rhymes_asked(text: str) -> str | None:
         a, b = ((pair["a"] or pair["a_is"]).lower(), (pair["b"] or pair["b_and"] or pair["b_is"] or "").lower())
         if a not in _ANY_WORD and b not in _ANY_WORD:
             return _whether(a, b)
-        return _listed(b if a in _ANY_WORD else a, _SHOWN) if (b if a in _ANY_WORD else a) else None
+        word = b if a in _ANY_WORD else a  # "Does anything rhyme with cat?", "Does cat rhyme with anything?"
+        return _listed(word, _SHOWN) if word else None
     found = _ASKS.search(text)
     if found is None:
         return None
     word = (found["word"] or found["word_for"] or found["word_of"]).lower()
     if word in _A_VERSE_FOR and not found["word"]:
         return None
-    count = found["count"]
-    wanted = min(int(count) if count.isdigit() else NUMBER_WORDS[count.lower()], _MOST_SHOWN) if count else _SHOWN
+    wanted = min(count_of(found["count"]), _MOST_SHOWN) if found["count"] else _SHOWN
     return _listed(word, wanted) if wanted else None
 
 
