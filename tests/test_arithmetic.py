@@ -1,11 +1,11 @@
-"""The answer to a sum said aloud (app.engine.arithmetic), and its place beside the question."""
+"""The answer to a sum said aloud (app.answers.arithmetic), and its place beside the question."""
 
 from __future__ import annotations
 
 import pytest
 
-from app.engine.arithmetic import worked_out
-from app.engine.conversions import with_conversion_hint, without_conversion_hint
+from app.answers.arithmetic import worked_out
+from app.answers.conversions import with_conversion_hint, without_conversion_hint
 
 
 @pytest.mark.parametrize(("question", "said"), [

@@ -6,8 +6,8 @@ import pytest
 from sdk_helpers import text_replies
 
 from app.bench.quality import matches
-from app.engine.conversions import conversion, with_conversion_hint, without_conversion_hint
-from app.engine.notes import user_words
+from app.answers.conversions import conversion, with_conversion_hint, without_conversion_hint
+from app.answers.notes import user_words
 
 
 @pytest.mark.parametrize(("question", "figure"), [

@@ -1,4 +1,4 @@
-"""Legs, wheels and sides counted for some things (app.engine.counting), and their place beside the question."""
+"""Legs, wheels and sides counted for some things (app.answers.counting), and their place beside the question."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ import time
 
 import pytest
 
-from app.engine.conversions import with_conversion_hint, without_conversion_hint
-from app.engine.counting import counted
+from app.answers.conversions import with_conversion_hint, without_conversion_hint
+from app.answers.counting import counted
 
 
 @pytest.mark.parametrize(("question", "answer"), [

@@ -1,4 +1,4 @@
-"""The weekday or clock time a question counts to (app.engine.days), and its place beside the question."""
+"""The weekday or clock time a question counts to (app.answers.days), and its place beside the question."""
 
 from __future__ import annotations
 
@@ -6,9 +6,9 @@ import time
 
 import pytest
 
-from app.engine.conversions import with_conversion_hint, without_conversion_hint
-from app.engine.days import day_or_time
-from app.engine.notes import CLOCK_NOTE
+from app.answers.conversions import with_conversion_hint, without_conversion_hint
+from app.answers.days import day_or_time
+from app.answers.notes import CLOCK_NOTE
 
 
 @pytest.mark.parametrize(("question", "answer"), [

@@ -11,9 +11,9 @@ from engine_helpers import collect
 
 from app.engine import Priority, SamplingParams, create_backend
 from app.engine.prompt import render
-from app.engine.conversions import with_conversion_hint
-from app.engine.notes import PERSON_NOTE, WITHOUT_TOOLS, add_first
-from app.engine.spelling import with_spelling_hint
+from app.answers.conversions import with_conversion_hint
+from app.answers.notes import PERSON_NOTE, WITHOUT_TOOLS, add_first
+from app.answers.spelling import with_spelling_hint
 from app.vad.end_of_turn import EndOfTurnScorer
 
 pytestmark = pytest.mark.asyncio(loop_scope="session")

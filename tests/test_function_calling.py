@@ -9,7 +9,7 @@ import json
 
 from realtime_fakes import Rig
 
-from app.engine.notes import MUSIC_NOTE
+from app.answers.notes import MUSIC_NOTE
 from app.engine.tool_calls import forced_call_prefix
 
 TIMER = {

@@ -1,4 +1,4 @@
-"""Change, money left and money saved (app.engine.money), and their place beside the question."""
+"""Change, money left and money saved (app.answers.money), and their place beside the question."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ import time
 
 import pytest
 
-from app.engine.conversions import with_conversion_hint, without_conversion_hint
-from app.engine.money import money_counted
+from app.answers.conversions import with_conversion_hint, without_conversion_hint
+from app.answers.money import money_counted
 
 
 @pytest.mark.parametrize(("question", "answer"), [

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from app.engine.notes import (AGE_NOTE, ANY_REPLY, BODY_NOTE, CALENDAR_NOTE, CLOCK_NOTE, CONDITION_NOTE, CORRECTION_NOTE,
+from app.answers.notes import (AGE_NOTE, ANY_REPLY, BODY_NOTE, CALENDAR_NOTE, CLOCK_NOTE, CONDITION_NOTE, CORRECTION_NOTE,
                               DOUBT_NOTE, DAY_NOTE,
                               EMERGENCY_NOTE, FAMILY_NOTE, FASTER_NOTE, FASTEST_NOTE, HOME_NOTE, LIKES_NOTE, MEMO_NOTE,
                               MESSAGE_NOTE, MUSIC_NOTE, NEVER_MIND_NOTE, NEWS_NOTE, ONE_RATE_NOTE, PERSON_NOTE, PURCHASE_NOTE,
@@ -295,7 +295,7 @@ def test_the_users_age_is_worked_out_from_the_birth_year_they_gave_and_comes_off
     assert noted == f"How old am I?\n\n({note.says})" and user_words(noted) == "How old am I?"
     assert age_note([*given, {"role": "user", "content": "How old is my cat?"}]) is None
     assert said_notes(asked, figures=False) == ()  # figures off: the model's own count
-    from app.engine.conversions import with_conversion_hint
+    from app.answers.conversions import with_conversion_hint
 
     own_year = with_conversion_hint([{"role": "user", "content": "How old am I if I was born in 1990?"}])[-1]["content"]
     assert "Worked out" in own_year and not has_note(own_year)  # the question's own figure is no note: the others still ask
@@ -881,7 +881,7 @@ def _pattern_words() -> list[str]:
     """Every word the notes' patterns are written with ("hmm", "short", "answer", ...)."""
     import re
 
-    import app.engine.notes as notes
+    import app.answers.notes as notes
 
     sources = " ".join(value.pattern for value in vars(notes).values() if isinstance(value, re.Pattern))
     return sorted(set(re.findall(r"[a-z']{2,}", sources)))

@@ -1,12 +1,12 @@
-"""Everyday phrases in other languages from the phrasebook (app.engine.phrasebook), beside the question that asks."""
+"""Everyday phrases in other languages from the phrasebook (app.answers.phrasebook), beside the question that asks."""
 
 from __future__ import annotations
 
 import pytest
 
-from app.engine.conversions import with_conversion_hint, without_conversion_hint
-from app.engine.notes import follow_up_note
-from app.engine.phrasebook import LANGUAGES, PHRASES, phrase_in
+from app.answers.conversions import with_conversion_hint, without_conversion_hint
+from app.answers.notes import follow_up_note
+from app.answers.phrasebook import LANGUAGES, PHRASES, phrase_in
 
 
 @pytest.mark.parametrize(("question", "phrase", "language", "said"), [

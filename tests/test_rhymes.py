@@ -1,4 +1,4 @@
-"""Words that rhyme, looked up by their sounds (app.engine.rhymes), and their place beside the question."""
+"""Words that rhyme, looked up by their sounds (app.answers.rhymes), and their place beside the question."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ import time
 
 import pytest
 
-from app.engine.conversions import with_conversion_hint, without_conversion_hint
-from app.engine.rhymes import WORDS_PATH, rhymes_asked
+from app.answers.conversions import with_conversion_hint, without_conversion_hint
+from app.answers.rhymes import WORDS_PATH, rhymes_asked
 
 
 @pytest.mark.parametrize(("question", "rhymes"), [

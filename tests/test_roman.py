@@ -1,4 +1,4 @@
-"""Roman numerals read and written (app.engine.roman), and their place beside the question."""
+"""Roman numerals read and written (app.answers.roman), and their place beside the question."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ import time
 
 import pytest
 
-from app.engine.conversions import with_conversion_hint, without_conversion_hint
-from app.engine.roman import as_roman, roman_asked
+from app.answers.conversions import with_conversion_hint, without_conversion_hint
+from app.answers.roman import as_roman, roman_asked
 
 
 @pytest.mark.parametrize(("question", "answer"), [

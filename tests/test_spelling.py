@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from app.bench.quality import spelled_words
-from app.engine.spelling import (asked_word, counted, given_name, letters, my_name_asked, reply_word, that_asked,
+from app.answers.spelling import (asked_word, counted, given_name, letters, my_name_asked, reply_word, that_asked,
                                  with_spelling_hint, without_spelling_hint)
 
 

@@ -1,4 +1,4 @@
-"""The time in another place (app.engine.world_clock), and its place beside the question."""
+"""The time in another place (app.answers.world_clock), and its place beside the question."""
 
 from __future__ import annotations
 
@@ -7,9 +7,9 @@ import time
 
 import pytest
 
-from app.engine.conversions import figure, with_conversion_hint, without_conversion_hint
-from app.engine.notes import CLOCK_NOTE
-from app.engine.world_clock import asks_time_now, time_in_place
+from app.answers.conversions import figure, with_conversion_hint, without_conversion_hint
+from app.answers.notes import CLOCK_NOTE
+from app.answers.world_clock import asks_time_now, time_in_place
 
 WINTER = datetime.datetime(2026, 12, 6, 12, 30, tzinfo=datetime.UTC)  # a Sunday; no summer time in the north
 SUMMER = datetime.datetime(2026, 7, 6, 12, 30, tzinfo=datetime.UTC)

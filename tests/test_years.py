@@ -1,4 +1,4 @@
-"""Ages and years counted from this year (app.engine.years), and their place beside the question."""
+"""Ages and years counted from this year (app.answers.years), and their place beside the question."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ import time
 
 import pytest
 
-from app.engine.conversions import with_conversion_hint, without_conversion_hint
-from app.engine.years import my_age, years_counted
+from app.answers.conversions import with_conversion_hint, without_conversion_hint
+from app.answers.years import my_age, years_counted
 
 TODAY = datetime.date(2026, 12, 6)
 

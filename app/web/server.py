@@ -69,7 +69,7 @@ def _build_parts(settings: Settings, prepared: Any, engine: Any, recognizer: Any
         tts = create_worker(settings, prepared)
         owned.append(tts)
     if settings.spelling_hints:
-        from app.engine.spelling import load_dictionary
+        from app.answers.spelling import load_dictionary
 
         load_dictionary()  # here, not on the event loop at the first spelling question
     return engine, recognizer, tts, owned

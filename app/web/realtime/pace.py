@@ -1,6 +1,6 @@
 """A user who asks in words to be spoken to slower or faster gets it: the session's ``audio.output.speed`` moves a step.
 
-The answer is a note beside the request (``app/engine/notes.py``), as for the other requests the model meets by
+The answer is a note beside the request (``app/answers/notes.py``), as for the other requests the model meets by
 habit with a promise: here the promise is kept. Which note a reply gets follows from the session's speed (at the
 slowest or fastest it says it cannot go further), and the speed follows from the note its prompt carries, so the
 words and the change never disagree. The reply that says it comes at the new speed; the session takes the speed
@@ -9,7 +9,7 @@ when that reply is sent (a reply produced ahead of a turn the user then went on 
 
 from __future__ import annotations
 
-from app.engine.notes import FASTER_NOTE, FASTEST_NOTE, SLOWER_AGAIN_START, SLOWER_NOTE, SLOWEST_NOTE, Note, newest_user_text
+from app.answers.notes import FASTER_NOTE, FASTEST_NOTE, SLOWER_AGAIN_START, SLOWER_NOTE, SLOWEST_NOTE, Note, newest_user_text
 
 # the speeds a request in words steps along (the protocol allows 0.25-1.5 to a client; below 0.5 is too slow to ask for in
 # two words); a speed between two of them steps to the next in the direction asked, so the steps retrace

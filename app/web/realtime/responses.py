@@ -15,10 +15,10 @@ from collections import deque
 from typing import TYPE_CHECKING, Any, Callable
 
 from app.engine.api import Priority, SamplingParams
-from app.engine.conversions import with_conversion_hint
-from app.engine.notes import (ANY_REPLY, ONE_RATE_NOTE, PERSON_NOTE, SUGGEST_NOTE, WITHOUT_TOOLS, YES_NO_NOTE, add_first,
+from app.answers.conversions import with_conversion_hint
+from app.answers.notes import (ANY_REPLY, ONE_RATE_NOTE, PERSON_NOTE, SUGGEST_NOTE, WITHOUT_TOOLS, YES_NO_NOTE, add_first,
                               has_note, newest_user_text, pointing_note, said_notes)
-from app.engine.spelling import with_spelling_hint
+from app.answers.spelling import with_spelling_hint
 from app.web.realtime import server_events as ev
 from app.web.realtime.client_events import ResponseCancel, ResponseCreate
 from app.web.realtime.conversation import Context
@@ -79,7 +79,7 @@ class Responses:
         given) has no tools. With ``hints``, a newest user message that asks how a word is spelled gets the word's
         letters (``spelling_hints``), one that asks for a unit conversion or a sum its figure (``conversion_hints``), and one the
         model answers "Yes" by habit the answer to say and one asking for a suggestion the word to suggest, where the
-        session is on the server's own system prompt (``answer_hints``, ``app/engine/notes.py``); none where the
+        session is on the server's own system prompt (``answer_hints``, ``app/answers/notes.py``); none where the
         response brings its own ``instructions`` (a task of the client's, not an answer)."""
         system = instructions
         tools = (tool_use or self.session_tool_use()).active
@@ -157,7 +157,7 @@ class Responses:
                                   system, tools=False)  # fmt: skip
 
     def _answer_notes(self, messages: list[dict[str, str]], instructions: str, *, tools: bool) -> list[dict[str, str]]:
-        """``answer_hints``' notes (``app/engine/notes.py``) for a reply on ``instructions``: on the server's own system
+        """``answer_hints``' notes (``app/answers/notes.py``) for a reply on ``instructions``: on the server's own system
         prompt only; those of a reply without tools (the clock, requests only a tool meets) only where ``_system`` adds
         ``limits_prompt``, whose examples they follow, and before those the ones read from the conversation (``said_notes``:
         the last reply said again, a number or name given, the last question in full, a coin or dice drawn), a request

@@ -2,7 +2,7 @@
 
 The 1.5B reads short numerals right and long ones by their first letters: "What number is MCMXC?" -> "MCMXC is
 1900." (both runs), "What number is XIV in Roman numerals?" -> "XIV in Roman numerals represents four." once in two
-(docs/benchmarks.md, "Ages and years, rhymes"). As a sum gets its answer (``app.engine.arithmetic``), a question
+(docs/benchmarks.md, "Ages and years, rhymes"). As a sum gets its answer (``app.answers.arithmetic``), a question
 that reads a numeral or writes a number as one gets it beside it. A numeral must be written as the Romans' rules
 have it ("MCMXC", not "MCMLXXXX") and, where the question does not say "Roman", be asked as a number: "What does MIX
 mean?" gets nothing.
@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import re
 
-from app.engine.days import count_of
-from app.engine.wording import plain
+from app.answers.days import count_of
+from app.answers.wording import plain
 
 _LONGEST = 160  # characters: such a question is short, and longer text costs the patterns more
 _LARGEST = 3999  # the largest number the Romans' letters write without a bar over them

@@ -3,7 +3,7 @@
 Asked "What time is it in Tokyo if it's 3 pm in London?", the 1.5B declines as if asked the time here ("Sorry, I can't
 check the time from here."), and "If it's noon in New York, what time is it in Los Angeles?" as the weather; asked the
 difference, it guesses (docs/benchmarks.md, "The time in another city"). As a sum gets its answer
-(``app.engine.arithmetic``), such a question gets the time it asks for beside it: a clock time in one place said in
+(``app.answers.arithmetic``), such a question gets the time it asks for beside it: a clock time in one place said in
 another, the hours between two places, and the time in a named place now. That last is the one figure here that reads
 the server's clock: the time in Tokyo is the same wherever the server is, while the user's own time is not known to it
 (the page's ``get_current_time`` tool tells it), so "What time is it?" is still declined. Summer time is that of today's
@@ -18,8 +18,8 @@ import datetime
 import re
 import zoneinfo
 
-from app.engine.days import CLOCK, clock_in_digits, clock_minutes, clock_style, said_clock
-from app.engine.wording import capitalized, plain
+from app.answers.days import CLOCK, clock_in_digits, clock_minutes, clock_style, said_clock
+from app.answers.wording import capitalized, plain
 
 _LONGEST = 160  # characters: such a question is short, and longer text costs the patterns more
 NOW_ANSWER_START = "it is "  # the time in a place now: "it is 9:30 pm on Sunday in Tokyo now"

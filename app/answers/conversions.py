@@ -8,7 +8,7 @@ keeps the user's own words. Only units of one kind with a fixed factor are conve
 the metric system): "How many days are in a month?" has no one answer, and gets no figure. Temperatures have a formula,
 which the model read out step by step ("... you can use the formula: Celsius = (Fahrenheit - 32) * 5/9. Plugging in
 100, ...") or got wrong ("300 Kelvin is equivalent to 273.15 degrees Celsius."), and get their figure too, as a sum
-said aloud gets its answer (``app.engine.arithmetic``).
+said aloud gets its answer (``app.answers.arithmetic``).
 """
 
 from __future__ import annotations
@@ -16,16 +16,16 @@ from __future__ import annotations
 import re
 from fractions import Fraction
 
-from app.engine.arithmetic import NUMBER_WORDS, worked_out
-from app.engine.counting import counted
-from app.engine.days import day_or_time
-from app.engine.money import money_counted
-from app.engine.phrasebook import phrase_in
-from app.engine.rhymes import rhymes_asked
-from app.engine.roman import roman_asked
-from app.engine.wording import capitalized, plain
-from app.engine.world_clock import NOW_ANSWER_START, asks_time_now, places_named, time_in_place
-from app.engine.years import years_counted
+from app.answers.arithmetic import NUMBER_WORDS, worked_out
+from app.answers.counting import counted
+from app.answers.days import day_or_time
+from app.answers.money import money_counted
+from app.answers.phrasebook import phrase_in
+from app.answers.rhymes import rhymes_asked
+from app.answers.roman import roman_asked
+from app.answers.wording import capitalized, plain
+from app.answers.world_clock import NOW_ANSWER_START, asks_time_now, places_named, time_in_place
+from app.answers.years import years_counted
 
 # each unit's size in its kind's base unit; a name's plural is its name + "s" unless listed
 _UNITS: dict[str, dict[str, Fraction]] = {
@@ -213,18 +213,18 @@ def _unit_name(unit: str, value: Fraction) -> str:
 
 def figure(text: str) -> str | None:
     """The worked-out figure ``text`` asks for: a unit conversion's, a temperature's or which of two amounts is more, a
-    sum's (``app.engine.arithmetic``), the change, money left or money saved in a story of money
-    (``app.engine.money``), the legs or wheels of some things (``app.engine.counting``), an age or years counted from
-    this year (``app.engine.years``), a weekday's or clock time's counted from one it gives (``app.engine.days``), the
-    time in another place (``app.engine.world_clock``), an everyday phrase's in another language
-    (``app.engine.phrasebook``), words that rhyme (``app.engine.rhymes``) or a Roman numeral's (``app.engine.roman``)."""
+    sum's (``app.answers.arithmetic``), the change, money left or money saved in a story of money
+    (``app.answers.money``), the legs or wheels of some things (``app.answers.counting``), an age or years counted from
+    this year (``app.answers.years``), a weekday's or clock time's counted from one it gives (``app.answers.days``), the
+    time in another place (``app.answers.world_clock``), an everyday phrase's in another language
+    (``app.answers.phrasebook``), words that rhyme (``app.answers.rhymes``) or a Roman numeral's (``app.answers.roman``)."""
     return (conversion(text) or worked_out(text) or money_counted(text) or counted(text) or years_counted(text)
             or _counted_time(text) or time_in_place(text) or phrase_in(text) or rhymes_asked(text)
             or roman_asked(text))  # fmt: skip
 
 
 def _counted_time(text: str) -> str | None:
-    """``app.engine.days``' figure, but for a question naming two places: in which place's time would it count?"""
+    """``app.answers.days``' figure, but for a question naming two places: in which place's time would it count?"""
     said = day_or_time(text)
     return None if said is None or len(places_named(text)) > 1 else said
 

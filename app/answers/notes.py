@@ -34,14 +34,14 @@ import random
 import re
 from dataclasses import dataclass
 
-from app.engine.arithmetic import NUMBER_WORDS
-from app.engine.conversions import conversion, without_conversion_hint
-from app.engine.phrasebook import phrase_in
+from app.answers.arithmetic import NUMBER_WORDS
+from app.answers.conversions import conversion, without_conversion_hint
+from app.answers.phrasebook import phrase_in
 from app.engine.prompt import texts_of
-from app.engine.spelling import NAME_KIND, NAME_KINDS, given_name, reply_word, without_spelling_hint
-from app.engine.wording import capitalized, plain
-from app.engine.world_clock import asks_time_now, time_in_place
-from app.engine.years import MY_AGE_ASKED, asks_my_age, my_age
+from app.answers.spelling import NAME_KIND, NAME_KINDS, given_name, reply_word, without_spelling_hint
+from app.answers.wording import capitalized, plain
+from app.answers.world_clock import asks_time_now, time_in_place
+from app.answers.years import MY_AGE_ASKED, asks_my_age, my_age
 
 
 def newest_user_text(messages: list[dict]) -> str | None:
@@ -196,7 +196,7 @@ _CLOCK_QUESTION = re.compile(
     rf"|\bwhat(?:'s| is) (?:the )?(?:date|time|day)(?: today)?{_NOW}"  # "What's the date?"
     rf"|\bwhat(?:'s| is) today(?:'s date)?{_NOW}"
     r"|\bwhat day of the week\b(?![^.?!]*\b(?:\d{4}|after|before|ago|later|from now|from today"
-    r"|(?:today|yesterday|tomorrow)(?:'s| is| was))\b)"  # one counted from a day it gives (app.engine.days)
+    r"|(?:today|yesterday|tomorrow)(?:'s| is| was))\b)"  # one counted from a day it gives (app.answers.days)
     r"|\bwhich (?:day|month|year) (?:is it|are we in|is today)\b"
     r"|\bdo you know (?:what|the) (?:day|date|time)\b",
     re.I,

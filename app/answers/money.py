@@ -4,7 +4,7 @@ The 1.5B does a sum said as one ("What is 20 minus 13.50?") and gets the same su
 with a 20 dollar note for something that cost 13 dollars 50. How much change should I get?" -> "7 dollars 50" (3 of
 4 runs), "I have 100 dollars and spend 35 on groceries and 20 on gas. How much is left?" -> "25", "If I save 50
 dollars a week, how much will I have after a year?" -> "1,200", "1,825" (docs/benchmarks.md, "Ages and years,
-rhymes"). As a sum gets its answer (``app.engine.arithmetic``), these three stories get
+rhymes"). As a sum gets its answer (``app.answers.arithmetic``), these three stories get
 theirs beside them: the change from a payment, what is left of an amount after what was spent, and what a regular
 saving comes to. Money must be said as money ("$20", "20 dollars", "13 dollars 50", "£5", "50 cents"); a story of
 something else ("I have 10 apples and eat 3") gets nothing here. The model repeats a figure beside it, so a wrong one
@@ -17,9 +17,9 @@ from __future__ import annotations
 import re
 from fractions import Fraction
 
-from app.engine.arithmetic import NUMBER_WORDS
-from app.engine.days import count_of
-from app.engine.wording import plain
+from app.answers.arithmetic import NUMBER_WORDS
+from app.answers.days import count_of
+from app.answers.wording import plain
 
 _LONGEST = 200  # characters: such a question is short, and longer text costs the patterns more
 _CURRENCIES = {"$": "dollars", "£": "pounds", "€": "euros", "dollar": "dollars", "buck": "dollars", "pound": "pounds",

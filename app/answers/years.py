@@ -3,10 +3,10 @@
 Asked "If I was born in 1990, how old am I this year?", the 1.5B answers "31" run after run; "How many years ago was
 1969?" gets "50", "How many years until 2050?" "100", and "My daughter was born in 2019. How old will she be next
 year?" "20" (docs/benchmarks.md, "Ages and years"): it has no year to count from, and counts badly from the years it
-read most. As a sum gets its answer (``app.engine.arithmetic``), such a question gets the count beside it: an age from
+read most. As a sum gets its answer (``app.answers.arithmetic``), such a question gets the count beside it: an age from
 a birth year (now, in a year it names, next year, in some years), a birth year from an age, the year some years from
 now or ago, and the years since or until a year; "How old am I?" after "I was born in 1978." gets the age too
-(``my_age``, for ``app.engine.notes``). These read the server's clock for the year, which is the user's
+(``my_age``, for ``app.answers.notes``). These read the server's clock for the year, which is the user's
 everywhere but for a few hours at New Year (the limits prompt still declines "What year is it?", as it does the date,
 whose day is not the same everywhere). The years between two years a question names count no clock.
 """
@@ -16,9 +16,9 @@ from __future__ import annotations
 import datetime
 import re
 
-from app.engine.arithmetic import NUMBER_WORDS
-from app.engine.days import count_of
-from app.engine.wording import plain
+from app.answers.arithmetic import NUMBER_WORDS
+from app.answers.days import count_of
+from app.answers.wording import plain
 
 _LONGEST = 160  # characters: such a question is short, and longer text costs the patterns more
 _OLDEST = 130  # years: an age beyond this is no person's

@@ -2,7 +2,7 @@
 
 The 1.5B knows that a cat has four legs and does not multiply: "How many legs do three cats have?" -> "Three cats have
 three legs.", "How many wheels do four bicycles have?" -> "Four bicycles have four wheels." (docs/benchmarks.md, "The
-time in another city, legs and wheels"). As a sum gets its answer (``app.engine.arithmetic``), a question that counts
+time in another city, legs and wheels"). As a sum gets its answer (``app.answers.arithmetic``), a question that counts
 one of these parts on some things of the kinds listed here gets the count beside it: "the answer is 12 legs: 3 cats
 have 4 legs each.". A thing not listed ("How many legs do three octopuses have?") gets nothing, and so does a question
 that names one among listed ones, as its total would be wrong.
@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import re
 
-from app.engine.days import count_of
-from app.engine.wording import plain
+from app.answers.days import count_of
+from app.answers.wording import plain
 
 _LONGEST = 160  # characters: such a question is short, and longer text costs the patterns more
 # each part, and how many of it a thing has; a thing's plural is its name + "s" unless listed

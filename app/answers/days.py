@@ -3,7 +3,7 @@
 The 1.5B counts days and hours as it does sums it cannot do, with confidence: "If today is Friday, what day will it be
 in 4 days?" -> "Monday", "If today is Sunday, what is the day after tomorrow?" -> "Monday", "If it's 3 pm now, what
 time will it be in 5 hours?" -> "10 pm", and "What day of the week was July 4, 1776?" it declines as a question about
-today's date (docs/benchmarks.md, "Days and times"). As a sum gets its answer (``app.engine.arithmetic``), such a
+today's date (docs/benchmarks.md, "Days and times"). As a sum gets its answer (``app.answers.arithmetic``), such a
 question gets the day or time it asks for beside it: a weekday some days after or before a given one ("... if today
 is Monday", "What day is 10 days after Saturday?"), a month some months after or before a given one ("What month comes
 two months after November?" -> "February" once in two), the weekday of a date with its year ("July 4, 1776",
@@ -16,8 +16,8 @@ from __future__ import annotations
 import datetime
 import re
 
-from app.engine.arithmetic import NUMBER_WORDS
-from app.engine.wording import capitalized, plain
+from app.answers.arithmetic import NUMBER_WORDS
+from app.answers.wording import capitalized, plain
 
 _LONGEST = 160  # characters: such a question is short, and longer text costs the patterns more
 WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")

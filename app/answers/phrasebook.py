@@ -4,7 +4,7 @@ The 1.5B knows single words of other languages ("gato", "Hund") but not the phra
 say thank you in Italian?" -> "Ciao", "Translate 'see you later' into Spanish." -> "¡Adiós!", "I love you" in Italian
 -> "Mi piace te", "cheers" in German -> "Glückwunsch", and "Translate please into French." it took for a request to
 translate something ("Please provide the text ..."); 5 of 20 right on ten such requests (docs/benchmarks.md, "A
-phrase in another language"). As a sum gets its answer (``app.engine.arithmetic``), a question that asks for one of
+phrase in another language"). As a sum gets its answer (``app.answers.arithmetic``), a question that asks for one of
 these phrases in one of these languages gets the phrasebook's line beside it. Languages written in another script are
 given in Latin letters, as the voice can say them. A phrase or a language not here gets nothing.
 """
@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 
-from app.engine.wording import plain
+from app.answers.wording import plain
 
 LANGUAGES = ("Spanish", "French", "German", "Italian", "Portuguese", "Dutch", "Japanese", "Chinese", "Russian")
 _OTHER_NAMES = {"mandarin": "Chinese", "mandarin chinese": "Chinese", "brazilian portuguese": "Portuguese"}

@@ -3,7 +3,7 @@
 The 1.5B does most sums a person asks a voice, and gets some of them wrong with the same confidence: "2 to the power
 of 10 is 1000000000.", "23 times 47 equals 1121.", "0.11 is bigger than 0.9.", and, asked a question whose answer is
 no, "Yes, 21 is a prime number." (docs/benchmarks.md, "Sums"). As a unit question gets its figure
-(``app.engine.conversions``), a question that is only a sum ("What's 23 times 47?", "What is the square root of
+(``app.answers.conversions``), a question that is only a sum ("What's 23 times 47?", "What is the square root of
 225?", "How much is 15 percent of 80?"), a comparison of two numbers ("Which is bigger, 0.9 or 0.11?") or a question
 about a number ("Is 21 a prime number?", "Is 2028 a leap year?") gets the worked-out answer beside it. The whole
 question must be the sum: "What is 9/11?" (no spaces around the slash), "What's 50-50?" or "What's 5 times the legs
@@ -18,7 +18,7 @@ import re
 from collections.abc import Callable
 from fractions import Fraction
 
-from app.engine.wording import plain
+from app.answers.wording import plain
 from app.tts.numbers import number_to_words
 
 # a whole number said as words, as a question says one ("between one and ten", "twenty metres")
