@@ -50,6 +50,20 @@ from app.answers.conversions import with_conversion_hint, without_conversion_hin
     ("Is 10 a perfect square?", "10 is not a square number."),
     ("Is 2028 a leap year?", "2028 is a leap year."),
     ("Is 1900 a leap year?", "1900 is not a leap year: a century year is one only when it divides by 400."),
+    ("What's 6 times 2 minus 4?", "Worked out: the answer is 8."),  # two operations: the model said 4
+    ("What is 2 plus 3 times 4?", "Worked out: the answer is 14."),
+    # fractions in words, said back in words ("One half plus one third is 1.5.")
+    ("What is half of three quarters?", "Worked out: the answer is three eighths, or 0.375."),
+    ("What is a quarter of three quarters?", "Worked out: the answer is three sixteenths, or 0.1875."),
+    ("What is one half plus one third?", "Worked out: the answer is five sixths, or about 0.8333."),
+    ("What is a quarter plus a half?", "Worked out: the answer is three quarters, or 0.75."),
+    ("What's half of a half?", "Worked out: the answer is one quarter, or 0.25."),
+    ("What's three quarters plus three quarters?", "Worked out: the answer is one and a half, or 1.5."),
+    ("What's three-quarters of 80?", "Worked out: the answer is 60."),
+    ("What's two thirds of 60?", "Worked out: the answer is 40."),
+    ("What's two and a half times 4?", "Worked out: the answer is 10."),
+    ("What's a half plus a half?", "Worked out: the answer is one."),
+    ("What's an eighth minus a sixteenth?", "Worked out: the answer is one sixteenth, or 0.0625."),
 ])  # fmt: skip
 def test_a_sum_said_aloud_is_worked_out(question: str, said: str) -> None:
     assert worked_out(question) == said
@@ -64,13 +78,15 @@ def test_a_sum_said_aloud_is_worked_out(question: str, said: str) -> None:
     "What's one twenty plus 5?", "What is nineteen eighty four plus 10?", "What's five and five times two?",  # not numbers
     "What's 50 minus 20%?", "What's 2 ^ 3 ^ 2?",  # said either way
     "What is 0.000001 times 0.5?",  # too small to say as a figure
+    "What's a half?", "What's three quarters?", "What's a quarter to nine?", "What is half past seven?",  # no sum
+    "What's three quarters of an hour?", "What's a quarter of the way?", "What's half and half?",
 ])  # fmt: skip
 def test_other_questions_get_nothing_worked_out(question: str) -> None:
     assert worked_out(question) is None
 
 
 @pytest.mark.parametrize("question", ["What is two plus two?", "What is 6 times 7?", "What is five times five?",
-                                      "What's 12 divided by 4?", "What is 2 plus 3 times 4?"])
+                                      "What's 12 divided by 4?", "What's 9 minus 3?"])
 def test_a_times_table_sum_gets_nothing_the_model_says_it_right(question: str) -> None:
     assert worked_out(question) is None
 

@@ -4,7 +4,8 @@ The 1.5B does most sums a person asks a voice, and gets some of them wrong with 
 of 10 is 1000000000.", "23 times 47 equals 1121.", "0.11 is bigger than 0.9.", and, asked a question whose answer is
 no, "Yes, 21 is a prime number." (docs/benchmarks.md, "Sums"). As a unit question gets its figure
 (``app.answers.conversions``), a question that is only a sum ("What's 23 times 47?", "What is the square root of
-225?", "How much is 15 percent of 80?"), a comparison of two numbers ("Which is bigger, 0.9 or 0.11?") or a question
+225?", "How much is 15 percent of 80?", "What is half of three quarters?", which the model answered "one and a
+half"), a comparison of two numbers ("Which is bigger, 0.9 or 0.11?") or a question
 about a number ("Is 21 a prime number?", "Is 2028 a leap year?") gets the worked-out answer beside it. The whole
 question must be the sum: "What is 9/11?" (no spaces around the slash), "What's 50-50?" or "What's 5 times the legs
 of a spider?" get nothing.
@@ -58,7 +59,14 @@ _PREFIX: dict[tuple[str, ...], Callable[[Fraction], Fraction | None]] = {  # bef
     ("a", "quarter", "of"): lambda v: v / 4, ("double",): lambda v: v * 2, ("twice",): lambda v: v * 2,
     ("triple",): lambda v: v * 3,
 }  # fmt: skip
-_DONE_TO_A_NUMBER = re.compile(r"\b(?:squared|cubed|power|root|half|third|quarter|double|twice|triple)\b|\^", re.I)
+_DONE_TO_A_NUMBER = re.compile(r"\b(?:squared|cubed|power|root|of|double|twice|triple)\b|\^", re.I)
+# a fraction said in words ("three quarters", "a half", "two and a half"): the part's names, singular and plural
+_PART_NAMES = {2: ("half", "halves"), 3: ("third", "thirds"), 4: ("quarter", "quarters"), 5: ("fifth", "fifths"),
+               6: ("sixth", "sixths"), 7: ("seventh", "sevenths"), 8: ("eighth", "eighths"), 9: ("ninth", "ninths"),
+               10: ("tenth", "tenths"), 11: ("eleventh", "elevenths"), 12: ("twelfth", "twelfths"),
+               16: ("sixteenth", "sixteenths")}  # fmt: skip
+_PARTS = {name: parts for parts, names in _PART_NAMES.items() for name in names} | {"fourth": 4, "fourths": 4}
+_HYPHENED_PART = re.compile(rf"\b([a-z]+)-({'|'.join(_PARTS)})\b", re.I)  # "three-quarters" as "three quarters"
 _NUMBER = rf"(?:minus |negative |-)?(?:{_DIGITS.pattern}|(?:[a-z]+(?:[ -][a-z]+){{0,4}}?))"
 _BIGGER = {"bigger": ">", "larger": ">", "greater": ">", "higher": ">", "more": ">", "smaller": "<", "less": "<",
            "lower": "<", "fewer": "<"}  # fmt: skip
@@ -81,7 +89,7 @@ def worked_out(text: str) -> str | None:
         return None
     text = plain(text)
     lead = _LEAD.match(text)
-    question = _TAIL.sub("", text[lead.end() if lead else 0 :])
+    question = _HYPHENED_PART.sub(r"\1 \2", _TAIL.sub("", text[lead.end() if lead else 0 :]))
     if not question or any(len(digits) > _MOST_DIGITS for digits in re.findall(r"[\d,.]+", question)):
         return None
     if said := _compared(question) or _property(question):
@@ -90,14 +98,22 @@ def worked_out(text: str) -> str | None:
         return None
     if value.denominator == 1 and abs(value) < 10**6 and not re.search(r"\d", question):
         figure = number_to_words(int(value))  # "five times five" -> "twenty-five": given "25", the model began "Two ..."
+    elif value.denominator in _PART_NAMES and _said_in_parts(question):
+        figure = f"{_in_parts(value)}, or {figure}"  # "half of three quarters" -> "three eighths, or 0.375"
     return f"Worked out: the answer is {figure}."
 
 
 def _easy(question: str, value: Fraction) -> bool:
-    """A times-table sum ("What is two plus two?", "What is 6 times 7?"): numbers to twelve, the four operations, a whole
-    answer. The model gets these right without help, and a note costs the reply's first word its prefill and the next
-    turn a prefill of this one again (docs/benchmarks.md, "Sums")."""
+    """A times-table sum ("What is two plus two?", "What is 6 times 7?"): numbers to twelve, one of the four operations,
+    a whole answer. The model gets these right without help, and a note costs the reply's first word its prefill and
+    the next turn a prefill of this one again (docs/benchmarks.md, "Sums"). Two operations it gets wrong now and then
+    ("6 times 2 minus 4 equals 4.")."""
     if value.denominator != 1 or _DONE_TO_A_NUMBER.search(question) or re.search(r"%|percent", question, re.I):
+        return False
+    if _said_in_parts(question):
+        return False
+    lowered = [token.lower() for token in _TOKEN.findall(question)]
+    if sum(lowered[i : i + len(words)] == list(words) for i in range(len(lowered)) for words in _BINARY) > 1:
         return False
     for token in _TOKEN.findall(question):
         word = token.lower()
@@ -105,6 +121,20 @@ def _easy(question: str, value: Fraction) -> bool:
         if (number is not None and number > 12) or word in _SCALES:
             return False
     return True
+
+
+def _said_in_parts(question: str) -> bool:
+    """Whether ``question`` says a fraction in words ("a half", "three quarters"), which the model adds as wholes
+    ("one half plus one third is 1.5")."""
+    return any(token.lower() in _PARTS for token in _TOKEN.findall(question))
+
+
+def _in_parts(value: Fraction) -> str:
+    """A fraction of a denominator :data:`_PART_NAMES` names, in words: "three eighths", "one and a half"."""
+    whole, rest = divmod(abs(value.numerator), value.denominator)
+    one, many = _PART_NAMES[value.denominator]
+    part = f"a {one}" if whole and rest == 1 else f"{number_to_words(rest)} {one if rest == 1 else many}"
+    return ("minus " if value < 0 else "") + (f"{number_to_words(whole)} and {part}" if whole else part)
 
 
 def _compared(question: str) -> str | None:
@@ -255,9 +285,13 @@ def _operand(tokens: list[str]) -> tuple[Fraction | None, list[str]]:
         if lowered[: len(words)] == list(words):
             value, rest = _operand(tokens[len(words):])
             return (None if value is None else does(value)), rest
-    value, tokens = _read_number(tokens)
+    if lowered[:1] in (["a"], ["an"]) and lowered[1:2] and lowered[1] in _PARTS:
+        value, tokens = Fraction(1), tokens[1:]  # "a half", "an eighth"
+    else:
+        value, tokens = _read_number(tokens)
     if value is None:
         return None, tokens
+    value, tokens = _in_parts_read(value, tokens)
     while tokens:
         lowered = [t.lower() for t in tokens]
         if lowered[0] == "squared":
@@ -279,6 +313,20 @@ def _operand(tokens: list[str]) -> tuple[Fraction | None, list[str]]:
             break
         if abs(value) > _LARGEST:
             return None, tokens
+    return value, tokens
+
+
+def _in_parts_read(value: Fraction, tokens: list[str]) -> tuple[Fraction, list[str]]:
+    """``value`` read on as a fraction in words: "three" + "quarters", "two" + "and a half", "three quarters" + "of
+    200"; ``value`` and ``tokens`` as they are where no part's name follows."""
+    lowered = [t.lower() for t in tokens[:3]]
+    if lowered[:1] and lowered[0] in _PARTS:
+        value, tokens = value / _PARTS[lowered[0]], tokens[1:]
+        if [t.lower() for t in tokens[:1]] == ["of"]:  # "three quarters of 200"
+            of, tokens = _operand(tokens[1:])
+            return (value * of if of is not None else of), tokens  # type: ignore[return-value]
+    elif len(lowered) == 3 and lowered[:2] == ["and", "a"] and lowered[2] in _PARTS and value.denominator == 1:
+        value, tokens = value + Fraction(1, _PARTS[lowered[2]]), tokens[3:]  # "two and a half"
     return value, tokens
 
 
