@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from fractions import Fraction
 
+from app.answers.ages import ages_apart
 from app.answers.arithmetic import NUMBER_WORDS, worked_out
 from app.answers.counting import counted
 from app.answers.days import day_or_time
@@ -215,11 +216,12 @@ def figure(text: str) -> str | None:
     """The worked-out figure ``text`` asks for: a unit conversion's, a temperature's or which of two amounts is more, a
     sum's (``app.answers.arithmetic``), the change, money left or money saved in a story of money
     (``app.answers.money``), the legs or wheels of some things (``app.answers.counting``), an age or years counted from
-    this year (``app.answers.years``), a weekday's or clock time's counted from one it gives (``app.answers.days``), the
-    time in another place (``app.answers.world_clock``), an everyday phrase's in another language
-    (``app.answers.phrasebook``), words that rhyme (``app.answers.rhymes``) or a Roman numeral's (``app.answers.roman``)."""
+    this year (``app.answers.years``), one person's age from another's (``app.answers.ages``), a weekday's or clock
+    time's counted from one it gives (``app.answers.days``), the time in another place (``app.answers.world_clock``), an
+    everyday phrase's in another language (``app.answers.phrasebook``), words that rhyme (``app.answers.rhymes``) or a
+    Roman numeral's (``app.answers.roman``)."""
     return (conversion(text) or worked_out(text) or money_counted(text) or counted(text) or years_counted(text)
-            or _counted_time(text) or time_in_place(text) or phrase_in(text) or rhymes_asked(text)
+            or ages_apart(text) or _counted_time(text) or time_in_place(text) or phrase_in(text) or rhymes_asked(text)
             or roman_asked(text))  # fmt: skip
 
 
