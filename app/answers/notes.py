@@ -37,11 +37,11 @@ from dataclasses import dataclass
 from app.answers.arithmetic import NUMBER_WORDS
 from app.answers.conversions import conversion, without_conversion_hint
 from app.answers.phrasebook import phrase_in
-from app.engine.prompt import texts_of
 from app.answers.spelling import NAME_KIND, NAME_KINDS, given_name, reply_word, without_spelling_hint
 from app.answers.wording import capitalized, plain
 from app.answers.world_clock import asks_time_now, time_in_place
 from app.answers.years import MY_AGE_ASKED, asks_my_age, my_age
+from app.engine.prompt import texts_of
 
 
 def newest_user_text(messages: list[dict]) -> str | None:

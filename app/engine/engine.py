@@ -23,6 +23,7 @@ from pathlib import Path
 import torch
 from transformers import AutoTokenizer
 
+from app.answers.notes import user_words
 from app.config import LOOKUP_DRAFT, Settings
 from app.engine.api import Delta, Priority, SamplingParams
 from app.engine.attention import StepInputs, prepare_step
@@ -41,7 +42,6 @@ from app.engine.scheduler import ScheduledBatch, Scheduler, SchedulerConfig, Ste
 from app.engine.sequence import Sequence, Status
 from app.engine.tool_calls import ToolsUnsupportedError, call_opening_ids, template_supports_tools
 from app.engine.speculative import SpecPlan, Speculator
-from app.answers.notes import user_words
 
 log = logging.getLogger(__name__)
 TRAILING_PUNCTUATION = " \t\n.?!,;:…"  # what a transcript's words may end in (Whisper's sentence marks)

@@ -14,11 +14,11 @@ import time
 from collections import deque
 from typing import TYPE_CHECKING, Any, Callable
 
-from app.engine.api import Priority, SamplingParams
 from app.answers.conversions import with_conversion_hint
 from app.answers.notes import (ANY_REPLY, ONE_RATE_NOTE, PERSON_NOTE, SUGGEST_NOTE, WITHOUT_TOOLS, YES_NO_NOTE, add_first,
                               has_note, newest_user_text, pointing_note, said_notes)
 from app.answers.spelling import with_spelling_hint
+from app.engine.api import Priority, SamplingParams
 from app.web.realtime import server_events as ev
 from app.web.realtime.client_events import ResponseCancel, ResponseCreate
 from app.web.realtime.conversation import Context
