@@ -121,6 +121,25 @@ def test_other_questions_get_no_letters(question: str) -> None:
     assert asked_word(question) is None
 
 
+@pytest.mark.parametrize(("question", "word", "backwards"), [
+    ("Spell cat backwards.", "cat", 'T-A-C, which reads "tac"'),
+    ("How do you spell dog backwards?", "dog", 'G-O-D, which reads "god"'),
+    ("What's hello spelled backwards?", "hello", 'O-L-L-E-H, which reads "olleh"'),
+    ("Say the word stressed backwards.", "stressed", 'D-E-S-S-E-R-T-S, which reads "desserts"'),
+    ("Read 'drawer' in reverse.", "drawer", 'R-E-W-A-R-D, which reads "reward"'),
+])  # fmt: skip
+def test_a_word_asked_backwards_gets_its_letters_the_other_way_round(question: str, word: str, backwards: str) -> None:
+    hinted = with_spelling_hint([{"role": "user", "content": question}])[-1]["content"]
+    assert hinted == f'{question}\n\n(The word "{word}" spelled backwards is {backwards}. Answer by saying these letters.)'
+    assert without_spelling_hint(hinted) == question
+
+
+@pytest.mark.parametrize("question", ["Spell it backwards.", "Say the alphabet backwards.", "What's my name spelled backwards?",
+                                      "Can you count backwards from ten?", "Walk backwards.", "Spell that in reverse."])
+def test_nothing_named_to_spell_backwards_gets_no_letters(question: str) -> None:
+    assert with_spelling_hint([{"role": "user", "content": question}])[-1]["content"] == question
+
+
 @pytest.mark.parametrize(("asked", "reply", "word"), [
     ("What is the capital of Australia?", "The capital of Australia is Canberra.", "Canberra"),
     ("Who painted the Mona Lisa?", "Leonardo da Vinci painted the Mona Lisa.", "Leonardo da Vinci"),

@@ -8,7 +8,9 @@ as the user wrote it) gets its letters: "How do you spell seperate?" must not ha
 "How do you spell my name?" gets the letters of the name the user gave earlier in the conversation ("My name is
 Anna."), which the model otherwise said back whole ("Anna is spelled 'Anna'."), and "Can you spell that?" those of the
 name or quoted word the last reply brought ("The capital of Australia is Canberra." -> "Yes, I can spell "Canberra".").
-A question that counts a word's letters ("How many r's are in strawberry?") gets them counted beside the letters.
+A question that counts a word's letters ("How many r's are in strawberry?") gets them counted beside the letters, and
+one that asks for a word backwards ("Spell cat backwards.", which the model answered "Tact") its letters the other way
+round.
 """
 
 from __future__ import annotations
@@ -248,7 +250,26 @@ def counted(text: str) -> tuple[str, str] | None:
     return word, f"{n} {kind[:-1] if n == 1 else kind}"
 
 
+# a word's letters the other way round: "Spell cat backwards." (the model said "Tact"), "What's hello spelled
+# backwards?", "Say the word stressed backwards." (declined)
+_BACKWARDS = re.compile(
+    rf"\b(?:spell|say|read|write)(?: out)? (?:the word )?(?P<open>[{_OPEN}])?(?P<word>{_WORD})(?(open)[{_CLOSE}])"
+    rf" (?:backwards?|in reverse)\b|(?:^|\b(?:is|'s|the word) )(?P<open2>[{_OPEN}])?(?P<word2>{_WORD})(?(open2)[{_CLOSE}])"
+    r" (?:spelled|spelt|written|said) (?:backwards?|in reverse)\b",
+    re.I,
+)
+
+
+def backwards_asked(text: str) -> str | None:
+    """The word ``text`` asks to hear spelled backwards, else None ("Spell it backwards.", "Say the alphabet backwards")."""
+    found = _BACKWARDS.search(" ".join(text.split()))
+    word = found and (found["word"] or found["word2"])
+    return word if word and word.lower() not in _NOT_A_WORD | {"alphabet", "name"} and len(word) <= MAX_CHARS else None
+
+
 _HINT = '\n\n(The word "{word}" is spelled {letters}. Answer by saying these letters.)'
+_BACKWARDS_HINT = ('\n\n(The word "{word}" spelled backwards is {letters}, which reads "{reversed}". Answer by saying these'
+                   ' letters.)')
 _COUNT_HINT = '\n\n(The word "{word}" is spelled {letters}: {count}. Say that number in a short sentence.)'
 _HINT_START = _HINT.split("{word}")[0]
 _HINT_ENDS = (_HINT.split("{letters}")[1], _COUNT_HINT.split("{count}")[1])
@@ -266,6 +287,8 @@ def with_spelling_hint(messages: list[dict]) -> list[dict]:
         word = reply_word(reply, asked) if reply else None
     if word is not None:
         hint = _HINT.format(word=word, letters=letters(word))
+    elif (word := backwards_asked(messages[-1]["content"])) is not None:
+        hint = _BACKWARDS_HINT.format(word=word, letters=letters(word[::-1]), reversed=word[::-1].lower())
     elif (count := counted(messages[-1]["content"])) is not None:
         hint = _COUNT_HINT.format(word=count[0], letters=letters(count[0]), count=count[1])
     else:
