@@ -52,6 +52,12 @@ from app.answers.notes import CLOCK_NOTE
     ("How many days are there between January 1, 2024 and March 1, 2024?", "the answer is 60 days"),
     ("How many weeks from January 1 to March 1?", "the answer is 8 weeks and 3 days in a common year"),
     ("How many nights from the 3rd of May to the 10th of May?", "the answer is 7 nights"),
+    ("If today is December 20, how many days until Christmas?", "the answer is 5 days"),  # 21 and 22 said
+    ("It's October 1st, how many days until Halloween?", "the answer is 30 days"),
+    ("If it's the 28th of December, how many days until New Year's Day?", "the answer is 4 days"),
+    ("How many sleeps until Christmas if today is December 1?", "the answer is 24 days"),
+    ("It's February 20. How many days until March 1?", "the answer is 9 days, 10 in a leap year"),
+    ("Today is June 10, 2027. How many days until Christmas?", "the answer is 198 days"),
     ("How many hours from 10:30 am to 4:15 pm?", "the answer is 5 hours and 45 minutes"),
     ("How many hours is it from 9 am to 5 pm?", "the answer is 8 hours"),
     ("How many hours from 9 to 5?", "the answer is 8 hours"),  # a working day on a dial, not 20 hours
@@ -116,6 +122,8 @@ def test_a_day_or_time_counted_from_one_given_is_worked_out(question: str, answe
     "When I got to the airport at 6 am, my flight was delayed 3 hours. Can I get compensation?",
     "What time should I go to bed if it's 10 pm and I have to get up in 8 hours?",
     "What time should I take my next dose? It's 3 pm and I took one 4 hours ago.",
+    "How many days until Christmas?", "It's 5 pm. How many days until Christmas?",  # no date given: the clock's is not the user's
+    "Today is March 3rd, how many days till my birthday on the 10th?", "It's Monday. How many days until Friday?",
 ])  # fmt: skip
 def test_other_questions_get_no_day_or_time(question: str) -> None:
     assert day_or_time(question) is None

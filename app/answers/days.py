@@ -7,7 +7,8 @@ today's date (docs/benchmarks.md, "Days and times"). As a sum gets its answer (`
 question gets the day or time it asks for beside it: a weekday some days after or before a given one ("... if today
 is Monday", "What day is 10 days after Saturday?"), a month some months after or before a given one ("What month comes
 two months after November?" -> "February" once in two), the weekday of a date with its year ("July 4, 1776",
-"Christmas 2026"), and a clock time some hours or minutes after or before a given one. Nothing here reads the clock: a
+"Christmas 2026"), the days from a date given to another or a holiday ("If today is December 20, how many days until
+Christmas?"), and a clock time some hours or minutes after or before a given one. Nothing here reads the clock: a
 question that does not say the day or time it counts from ("What day is it in three days?") gets nothing.
 """
 
@@ -122,6 +123,18 @@ _SHORT_DATES = (
     re.compile(rf"(?:the )?{_DAY_OF_MONTH}(?: of)? {_MONTH}(?:,? (?P<year>\d{{4}}))?", re.I),
 )
 _CLOCK_ALONE = re.compile(CLOCK, re.I)
+# the days from the date it is to another or a holiday: "If today is December 20, how many days until Christmas?"
+_DATE_IS = re.compile(
+    r"\b(?:today is|today's|it's|it is|the date is)(?: now)? (?:the )?"
+    r"(?P<a>(?:[a-z]+ \d{1,2}(?:st|nd|rd|th)?|\d{1,2}[a-z]{0,2}(?: of)? [a-z]+)(?:,? \d{4})?)\b",
+    re.I,
+)
+_DAYS_UNTIL = re.compile(
+    r"\bhow many (?P<unit>days|weeks|nights|sleeps) (?:are there |is it |are left |do i have |have i got |left |more )?"
+    rf"(?:until|till|til|to|before) (?P<b>{'|'.join(re.escape(name) for name in _HOLIDAYS)}|[a-z]+ \d{{1,2}}[a-z]{{0,2}}"
+    r"|(?:the )?\d{1,2}[a-z]{0,2}(?: of)? [a-z]+)(?=\s*(?:$|[?.!,]|if\b|when\b))",
+    re.I,
+)
 # how long from the time it is to another: "If it's half past seven, how many minutes until eight?"
 _UNTIL = re.compile(
     r"\bhow (?:many (?P<unit>minutes|hours)|long)(?: (?:is it|are there|is there|do i have|have i got|left|more))?"
@@ -354,6 +367,8 @@ def _between(text: str) -> str | None:
         return _clock_between(_CLOCK_ALONE.search(now[0])[0], target, (until["unit"] or "long").lower())
     if at_and_at := _AT_AND_AT.search(text):
         return _clock_between(at_and_at["a"], at_and_at["b"], (at_and_at["unit"] or "hours").lower())
+    if (until := _DAYS_UNTIL.search(text)) and (today := _DATE_IS.search(text)):
+        return _days_until(until["unit"].lower(), today["a"], until["b"])
     found = _BETWEEN.search(text)
     if found is None:
         return None
@@ -364,6 +379,16 @@ def _between(text: str) -> str | None:
     if None in dates:
         return None
     return _days_between(found["unit"].lower(), *dates, both_days=bool(found["through"] or found["inclusive"]))
+
+
+def _days_until(unit: str, today: str, target: str) -> str | None:
+    """The days from the date ``today`` says to ``target``, a date or a holiday, in this year or the next."""
+    if holiday := _HOLIDAYS.get(target.lower()):
+        target = f"{MONTHS[holiday[0] - 1]} {holiday[1]}"
+    dates = [next((match for pattern in _SHORT_DATES if (match := pattern.fullmatch(side))), None) for side in (today, target)]
+    if None in dates:
+        return None
+    return _days_between("days" if unit == "sleeps" else unit, *dates, both_days=False)
 
 
 def _days_between(unit: str, a: re.Match[str], b: re.Match[str], *, both_days: bool) -> str | None:
