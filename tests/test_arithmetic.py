@@ -64,6 +64,11 @@ from app.answers.conversions import with_conversion_hint, without_conversion_hin
     ("What's two and a half times 4?", "Worked out: the answer is 10."),
     ("What's a half plus a half?", "Worked out: the answer is one."),
     ("What's an eighth minus a sixteenth?", "Worked out: the answer is one sixteenth, or 0.0625."),
+    ("Put these in order from smallest to largest: 9, 2, 7, 4.", "from smallest to largest: 2, 4, 7, 9."),  # "4, 2, 7, 9"
+    ("Sort 5, 3, 8 and 1 from biggest to smallest.", "from largest to smallest: 8, 5, 3, 1."),
+    ("Put these numbers in order: 12, 3.5, 7, minus 2", "from smallest to largest: minus 2, 3.5, 7, 12."),
+    ("Sort these in descending order: 4, 9, 1", "from largest to smallest: 9, 4, 1."),
+    ("Put 9, 2 in order, please.", "from smallest to largest: 2, 9."),
 ])  # fmt: skip
 def test_a_sum_said_aloud_is_worked_out(question: str, said: str) -> None:
     assert worked_out(question) == said
@@ -80,6 +85,7 @@ def test_a_sum_said_aloud_is_worked_out(question: str, said: str) -> None:
     "What is 0.000001 times 0.5?",  # too small to say as a figure
     "What's a half?", "What's three quarters?", "What's a quarter to nine?", "What is half past seven?",  # no sum
     "What's three quarters of an hour?", "What's a quarter of the way?", "What's half and half?",
+    "Sort my emails.", "List 3 fruits.", "Put 9 in order.", "Order 2 pizzas and 3 drinks.",
 ])  # fmt: skip
 def test_other_questions_get_nothing_worked_out(question: str) -> None:
     assert worked_out(question) is None

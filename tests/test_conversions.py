@@ -36,6 +36,8 @@ from app.answers.notes import user_words
     ("How many centimetres are in 6 inches?", "6 inches = 15.24 centimetres."),
     ("How many tablespoons are in a cup?", "a cup = 16 tablespoons."),  # "There are 8 tablespoons in a cup." every run
     ("How many tablespoons are in half a cup?", "half a cup = 8 tablespoons."),
+    ("How many minutes is three quarters of an hour?", "three quarters of an hour = 45 minutes."),  # "15 minutes"
+    ("How many grams is two thirds of a kilo?", "two thirds of a kilo = about 667 grams."),
     ("How many teaspoons in 2 tbsp?", "2 tbsp = 6 teaspoons."), ("What is 4 cups in quarts?", "4 cups = 1 quart."),
     ("How many fluid ounces are in a cup?", "a cup = 8 fluid ounces."), ("How many cups in a gallon?", "a gallon = 16 cups."),
 ])  # fmt: skip

@@ -140,6 +140,26 @@ def test_nothing_named_to_spell_backwards_gets_no_letters(question: str) -> None
     assert with_spelling_hint([{"role": "user", "content": question}])[-1]["content"] == question
 
 
+@pytest.mark.parametrize(("question", "shown"), [
+    ("Is racecar a palindrome?", 'The word "racecar" is spelled R-A-C-E-C-A-R, and backwards R-A-C-E-C-A-R: it is a palindrome'),
+    ("Is the word hello a palindrome?", 'The word "hello" is spelled H-E-L-L-O, and backwards O-L-L-E-H: it is not a palindrome'),
+    ("Is listen an anagram of silent?",
+     'The word "listen" is spelled L-I-S-T-E-N, and "silent" S-I-L-E-N-T: the same letters, so they are anagrams'),
+    ("Are cat and dog anagrams?",
+     'The word "cat" is spelled C-A-T, and "dog" D-O-G: not the same letters, so they are not anagrams'),
+])  # fmt: skip
+def test_a_palindrome_or_an_anagram_asked_gets_what_the_letters_show(question: str, shown: str) -> None:
+    hinted = with_spelling_hint([{"role": "user", "content": question}])[-1]["content"]
+    assert hinted == f"{question}\n\n({shown}. Say so in a short sentence.)"
+    assert without_spelling_hint(hinted) == question
+
+
+@pytest.mark.parametrize("question", ["Is it a palindrome?", "Is listen an anagram of listen?", "What's a palindrome?",
+                                      "Is that an anagram of this?", "Can you give me an anagram of silent?"])
+def test_no_palindrome_or_anagram_named_gets_no_letters(question: str) -> None:
+    assert with_spelling_hint([{"role": "user", "content": question}])[-1]["content"] == question
+
+
 @pytest.mark.parametrize(("asked", "reply", "word"), [
     ("What is the capital of Australia?", "The capital of Australia is Canberra.", "Canberra"),
     ("Who painted the Mona Lisa?", "Leonardo da Vinci painted the Mona Lisa.", "Leonardo da Vinci"),

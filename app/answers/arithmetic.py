@@ -74,6 +74,16 @@ _COMPARED = (
     re.compile(rf"^which (?:number |one )?is (?P<cmp>{'|'.join(_BIGGER)})[,:]? (?P<a>{_NUMBER}) or (?P<b>{_NUMBER})$", re.I),
     re.compile(rf"^is (?P<a>{_NUMBER}) (?P<cmp>{'|'.join(_BIGGER)}) than (?P<b>{_NUMBER})$", re.I),
 )
+# numbers put in order: "Put these in order from smallest to largest: 9, 2, 7, 4." (the model: "4, 2, 7, 9")
+_ENDS = r"(?:smallest|lowest|least|biggest|largest|highest|greatest)"
+_LISTED = r"(?:minus |-)?\d+(?:\.\d+)?"
+_ORDERED = re.compile(
+    r"^(?:put|sort|order|arrange|rank|list)(?: these| the following| the)?(?: numbers)?"
+    rf"(?: in (?P<way>ascending |descending )?order)?(?: from (?P<first>{_ENDS}) to {_ENDS})?[:,]?"
+    rf" (?P<listed>{_LISTED}(?:(?:,| and|, and) {_LISTED}){{1,11}})"
+    rf"(?:,? (?:from (?P<then>{_ENDS}) to {_ENDS}|in (?:(?P<way_then>ascending|descending) )?order))?$",
+    re.I,
+)
 _PROPERTY = re.compile(
     rf"^is (?P<n>{_NUMBER}) (?:(?:a|an) )?(?:(?P<prime>prime)|(?P<parity>even|odd)|(?:perfect )?(?P<square>square))"
     r"(?: number)?$|^is (?P<year>\d{4}) a leap year$",
@@ -92,7 +102,7 @@ def worked_out(text: str) -> str | None:
     question = _HYPHENED_PART.sub(r"\1 \2", _TAIL.sub("", text[lead.end() if lead else 0 :]))
     if not question or any(len(digits) > _MOST_DIGITS for digits in re.findall(r"[\d,.]+", question)):
         return None
-    if said := _compared(question) or _property(question):
+    if said := _compared(question) or _property(question) or _ordered(question):
         return said
     if lead is None or (value := _evaluate(question)) is None or _easy(question, value) or (figure := _said(value)) is None:
         return None
@@ -149,6 +159,19 @@ def _compared(question: str) -> str | None:
             first, second = (found["a"], found["b"]) if (a > b) == (_BIGGER[word] == ">") else (found["b"], found["a"])
             return f"{first} is {word} than {second}."
     return None
+
+
+def _ordered(question: str) -> str | None:
+    found = _ORDERED.match(question)
+    if found is None:
+        return None
+    said = re.findall(_LISTED, found["listed"], re.I)
+    values = [Fraction(n.replace("minus ", "-")) for n in said]
+    first = (found["first"] or found["then"] or "").lower()
+    way = (found["way"] or found["way_then"] or "").strip().lower()
+    largest_first = first in ("biggest", "largest", "highest", "greatest") or way == "descending"
+    ordered = [n for _, n in sorted(zip(values, said), key=lambda pair: pair[0], reverse=largest_first)]
+    return f"from {'largest to smallest' if largest_first else 'smallest to largest'}: {', '.join(ordered)}."
 
 
 def _property(question: str) -> str | None:

@@ -69,9 +69,11 @@ def _names() -> dict[str, tuple[str, str]]:
 
 
 _NAMES = _names()
-# and an amount of a unit: "a", "half a", "a quarter of an" too
-_NUMBER_WORDS = NUMBER_WORDS | {"a": 1, "an": 1, "half a": Fraction(1, 2), "half an": Fraction(1, 2),
-                                "a half": Fraction(1, 2), "a quarter of a": Fraction(1, 4), "a quarter of an": Fraction(1, 4)}
+# and an amount of a unit: "a", "half a", "a quarter of an", "three quarters of an" too (the model: 15 minutes)
+_NUMBER_WORDS = NUMBER_WORDS | {"a": 1, "an": 1, "half a": Fraction(1, 2), "half an": Fraction(1, 2), "a half": Fraction(1, 2)}
+_NUMBER_WORDS |= {f"{part} of {article}": share for article in ("a", "an") for part, share in (
+    ("a quarter", Fraction(1, 4)), ("three quarters", Fraction(3, 4)), ("a third", Fraction(1, 3)),
+    ("two thirds", Fraction(2, 3)))}
 _UNIT = "|".join(sorted((re.escape(n) for n in _NAMES), key=len, reverse=True))
 _QUANTITY = r"\d+(?:,\d{3})*(?:\.\d+)?|" + "|".join(sorted((re.escape(w) for w in _NUMBER_WORDS), key=len, reverse=True))
 _FROM = rf"(?P<q>{_QUANTITY}) (?P<from>{_UNIT})(?P<half> and a half)?"

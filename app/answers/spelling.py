@@ -8,9 +8,9 @@ as the user wrote it) gets its letters: "How do you spell seperate?" must not ha
 "How do you spell my name?" gets the letters of the name the user gave earlier in the conversation ("My name is
 Anna."), which the model otherwise said back whole ("Anna is spelled 'Anna'."), and "Can you spell that?" those of the
 name or quoted word the last reply brought ("The capital of Australia is Canberra." -> "Yes, I can spell "Canberra".").
-A question that counts a word's letters ("How many r's are in strawberry?") gets them counted beside the letters, and
-one that asks for a word backwards ("Spell cat backwards.", which the model answered "Tact") its letters the other way
-round.
+A question that counts a word's letters ("How many r's are in strawberry?") gets them counted beside the letters, one
+that asks for a word backwards ("Spell cat backwards.", which the model answered "Tact") its letters the other way
+round, and one that asks whether a word is a palindrome or two are anagrams what the letters show.
 """
 
 from __future__ import annotations
@@ -267,12 +267,52 @@ def backwards_asked(text: str) -> str | None:
     return word if word and word.lower() not in _NOT_A_WORD | {"alphabet", "name"} and len(word) <= MAX_CHARS else None
 
 
+# whether a word reads the same backwards, or two words have the same letters: "Is racecar a palindrome?" and "Is
+# listen an anagram of silent?" were answered "not" every time
+_SAME_WAY = r"(?:the word |the name )?(?P<open{n}>[{o}])?(?P<{name}>{w}(?: {w}){{0,3}})(?(open{n})[{c}])"
+_PALINDROME = re.compile(rf"\bis {_SAME_WAY.format(n=1, name='word', o=_OPEN, c=_CLOSE, w=_WORD)} an? palindrome\b", re.I)
+_ANAGRAM = re.compile(
+    rf"\bis {_SAME_WAY.format(n=1, name='a', o=_OPEN, c=_CLOSE, w=_WORD)} an anagram of"
+    rf" {_SAME_WAY.format(n=2, name='b', o=_OPEN, c=_CLOSE, w=_WORD)}(?=\s*(?:$|[?.!,]))"
+    rf"|\bare {_SAME_WAY.format(n=3, name='c', o=_OPEN, c=_CLOSE, w=_WORD)} and"
+    rf" {_SAME_WAY.format(n=4, name='d', o=_OPEN, c=_CLOSE, w=_WORD)} anagrams\b",
+    re.I,
+)
+
+
+def letters_compared(text: str) -> tuple[str, str] | None:
+    """For a question whether a word is a palindrome or an anagram of another, the word and what its letters show
+    (", and backwards R-A-C-E-C-A-R: it is a palindrome"); else None."""
+    text = " ".join(text.split())
+    if len(text) > 2 * MAX_CHARS + 40:
+        return None
+    if found := _PALINDROME.search(text):
+        word = found["word"]
+        if word.lower() in _NOT_A_WORD:
+            return None
+        same = _letters_only(word) == _letters_only(word)[::-1]
+        return word, f", and backwards {letters(word[::-1])}: it is {'' if same else 'not '}a palindrome"
+    if found := _ANAGRAM.search(text):
+        a, b = found["a"] or found["c"], found["b"] or found["d"]
+        if {a.lower(), b.lower()} & _NOT_A_WORD or _letters_only(a) == _letters_only(b):
+            return None
+        shown = "the same letters, so they are anagrams" if sorted(_letters_only(a)) == sorted(_letters_only(b)) else (
+            "not the same letters, so they are not anagrams")
+        return a, f', and "{b}" {letters(b)}: {shown}'
+    return None
+
+
+def _letters_only(word: str) -> str:
+    return "".join(c for c in word.lower() if c.isalpha())
+
+
 _HINT = '\n\n(The word "{word}" is spelled {letters}. Answer by saying these letters.)'
+_COMPARED_HINT = '\n\n(The word "{word}" is spelled {letters}{compared}. Say so in a short sentence.)'
 _BACKWARDS_HINT = ('\n\n(The word "{word}" spelled backwards is {letters}, which reads "{reversed}". Answer by saying these'
                    ' letters.)')
 _COUNT_HINT = '\n\n(The word "{word}" is spelled {letters}: {count}. Say that number in a short sentence.)'
 _HINT_START = _HINT.split("{word}")[0]
-_HINT_ENDS = (_HINT.split("{letters}")[1], _COUNT_HINT.split("{count}")[1])
+_HINT_ENDS = (_HINT.split("{letters}")[1], _COUNT_HINT.split("{count}")[1], _COMPARED_HINT.split("{compared}")[1])
 
 
 def with_spelling_hint(messages: list[dict]) -> list[dict]:
@@ -291,6 +331,8 @@ def with_spelling_hint(messages: list[dict]) -> list[dict]:
         hint = _BACKWARDS_HINT.format(word=word, letters=letters(word[::-1]), reversed=word[::-1].lower())
     elif (count := counted(messages[-1]["content"])) is not None:
         hint = _COUNT_HINT.format(word=count[0], letters=letters(count[0]), count=count[1])
+    elif (compared := letters_compared(messages[-1]["content"])) is not None:
+        hint = _COMPARED_HINT.format(word=compared[0], letters=letters(compared[0]), compared=compared[1])
     else:
         return messages
     return [*messages[:-1], {**messages[-1], "content": messages[-1]["content"] + hint}]
