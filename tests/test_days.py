@@ -46,6 +46,8 @@ from app.answers.notes import CLOCK_NOTE
     ("My flight leaves at 10:45 pm and takes 3 and a half hours. What time do I land?", "the answer is 2:15 am"),
     ("I start work at 8:30 am and work for 9 hours. When do I finish?", "the answer is 5:30 pm"),
     ("If I leave at 6:15 and the drive takes 50 minutes, when will I get there?", "the answer is 7:05"),
+    ("If a movie is 2 hours and 15 minutes long and starts at 7:30, when does it end?", "the answer is 9:45"),  # "8:45"
+    ("The game lasts 90 minutes and starts at 3 pm. What time does it finish?", "the answer is 4:30 pm"),
     ("How many days are there from March 1 to April 15?", "the answer is 45 days"),
     ("How many days from February 1 to March 1?", "the answer is 28 days, 29 in a leap year"),
     ("How many days between December 20 and January 5?", "the answer is 16 days"),

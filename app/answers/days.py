@@ -269,7 +269,8 @@ def _ends_at(text: str) -> str | None:
     if (not _ASKS_WHEN.search(text) or _NOT_AN_END.search(text) or len(starts) != 1
             or len(_AT_A_TIME.findall(text)) != 1 or (start := clock_minutes(starts[0])) is None):  # fmt: skip
         return None
-    takes = list(_TAKES.finditer(text, starts[0].end()))
+    # what it takes, after the start or before it ("If a movie is 2 hours long and starts at 7:30, ...")
+    takes = [found for found in _TAKES.finditer(text) if found.start() >= starts[0].end() or found.end() <= starts[0].start()]
     if len(takes) != 1 or (minutes := _minutes(takes[0])) is None:
         return None
     return _answer(said_clock(start + minutes, clock_style(starts[0])))
