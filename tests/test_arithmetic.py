@@ -69,6 +69,14 @@ from app.answers.conversions import with_conversion_hint, without_conversion_hin
     ("Put these numbers in order: 12, 3.5, 7, minus 2", "from smallest to largest: minus 2, 3.5, 7, 12."),
     ("Sort these in descending order: 4, 9, 1", "from largest to smallest: 9, 4, 1."),
     ("Put 9, 2 in order, please.", "from smallest to largest: 2, 9."),
+    ("If a price goes from 50 to 60 dollars, what's the percentage increase?",  # "A 10% increase"
+     "from 50 to 60 is an increase of 20 percent."),
+    ("What is the percentage change from 80 to 60?", "from 80 to 60 is a decrease of 25 percent."),
+    ("My rent went from 1,000 to 1,150 dollars. By what percent did it go up?",
+     "from 1,000 to 1,150 is an increase of 15 percent."),
+    ("What percent is 15 of 60?", "15 is 25 percent of 60."),
+    ("15 is what percent of 60?", "15 is 25 percent of 60."),
+    ("What percentage of 80 is 20?", "20 is 25 percent of 80."),
 ])  # fmt: skip
 def test_a_sum_said_aloud_is_worked_out(question: str, said: str) -> None:
     assert worked_out(question) == said
@@ -86,6 +94,7 @@ def test_a_sum_said_aloud_is_worked_out(question: str, said: str) -> None:
     "What's a half?", "What's three quarters?", "What's a quarter to nine?", "What is half past seven?",  # no sum
     "What's three quarters of an hour?", "What's a quarter of the way?", "What's half and half?",
     "Sort my emails.", "List 3 fruits.", "Put 9 in order.", "Order 2 pizzas and 3 drinks.",
+    "What percent of people like cats?", "What percent is 5 of 0?", "What's the percentage change from 5 to 5?",
 ])  # fmt: skip
 def test_other_questions_get_nothing_worked_out(question: str) -> None:
     assert worked_out(question) is None

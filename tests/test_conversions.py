@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 from sdk_helpers import text_replies
 
-from app.bench.quality import matches
-from app.answers.conversions import conversion, with_conversion_hint, without_conversion_hint
+from app.answers.conversions import conversion, figure, with_conversion_hint, without_conversion_hint
 from app.answers.notes import user_words
+from app.bench.quality import matches
 
 
 @pytest.mark.parametrize(("question", "figure"), [
@@ -110,6 +110,26 @@ def test_amounts_of_different_kinds_or_no_amounts_get_no_comparison(question: st
     assert conversion(question) is None
 
 
+@pytest.mark.parametrize(("question", "said"), [
+    ("If I run 10 kilometres in 50 minutes, what's my average speed in kilometres per hour?",  # "20"
+     "10 kilometres in 50 minutes = 12 kilometres per hour."),
+    ("I drove 150 miles in 2 and a half hours. How fast was I going?", "150 miles in 2 and a half hours = 60 miles per hour."),
+    ("If I walk 6 km in 1 hour and 30 minutes, what is my speed?", "6 km in 1 hour and 30 minutes = 4 kilometres per hour."),
+    ("How fast is 100 metres in 10 seconds in km per hour?", "100 metres in 10 seconds = 36 kilometres per hour."),
+    ("I cycled 30 km in 90 minutes, how many miles an hour is that?", "30 km in 90 minutes = about 12 miles per hour."),
+])  # fmt: skip
+def test_a_speed_is_worked_out_from_a_distance_and_its_time(question: str, said: str) -> None:
+    assert figure(question) == said
+
+
+@pytest.mark.parametrize("question", [
+    "If a car goes 60 miles in an hour, how far does it go in 3 hours?", "I ran 5 miles in 40 minutes. What's my pace?",
+    "I lost 5 kilos in 3 weeks, how fast is that?", "How fast can a cheetah run?", "I ran 5 km in 2 days. How fast was I?",
+])  # fmt: skip
+def test_no_trip_or_no_speed_asked_gets_no_speed(question: str) -> None:
+    assert figure(question) is None
+
+
 def test_the_figure_is_added_to_the_newest_user_message_once_and_taken_off_for_its_words() -> None:
     asked = [{"role": "system", "content": "Be brief."}, {"role": "user", "content": "How many hours are in two days?"}]
     hinted = with_conversion_hint(asked)
@@ -143,6 +163,6 @@ async def test_a_reply_gets_the_figure_and_the_conversation_keeps_the_words(tmp_
 async def test_the_served_model_gives_the_figure(tools_server_url: str) -> None:
     """The real 1.5B through the real server: "There are 100 centimetres in 1 metre." for this question in most runs
     before the figure."""
-    for question, figure in (("How many centimetres are in 2 metres?", "200"), ("How many weeks are in 2 years?", "104")):
+    for question, answer in (("How many centimetres are in 2 metres?", "200"), ("How many weeks are in 2 years?", "104")):
         (reply,) = await text_replies(tools_server_url, question)
-        assert matches(reply, [figure]), (question, reply)
+        assert matches(reply, [answer]), (question, reply)

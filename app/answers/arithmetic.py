@@ -84,6 +84,21 @@ _ORDERED = re.compile(
     rf"(?:,? (?:from (?P<then>{_ENDS}) to {_ENDS}|in (?:(?P<way_then>ascending|descending) )?order))?$",
     re.I,
 )
+# a share as a percentage, and a change as one: "15 is what percent of 60?", "If a price goes from 50 to 60 dollars,
+# what's the percentage increase?" (the model: "A 10% increase")
+_AMOUNT = r"\$?(?:\d+(?:,\d{3})*(?:\.\d+)?)"
+_PERCENT_OF = (
+    re.compile(rf"^what percent(?:age)? (?:is|of) (?P<part>{_AMOUNT}) (?:is )?(?:of|out of) (?P<whole>{_AMOUNT})$", re.I),
+    re.compile(rf"^(?P<part>{_AMOUNT}) (?:is|out of) what percent(?:age)? of (?P<whole>{_AMOUNT})$", re.I),
+    re.compile(rf"^what percent(?:age)? of (?P<whole>{_AMOUNT}) is (?P<part>{_AMOUNT})$", re.I),
+)
+_CHANGE = r"(?:increase|decrease|change|rise|drop|fall|difference)"
+_PERCENT_CHANGE = (
+    re.compile(rf"^(?:the )?percent(?:age)? {_CHANGE} (?:is it )?from (?P<a>{_AMOUNT}) to (?P<b>{_AMOUNT})$", re.I),
+    re.compile(rf"\bfrom (?P<a>{_AMOUNT})(?: [a-z]+)? to (?P<b>{_AMOUNT})(?: [a-z]+)?[,.]? (?:so )?"
+               r"(?:what(?:'s| is) the |by what |how much (?:is|was) the |what was the )?percent(?:age)?"
+               rf"(?: {_CHANGE}| (?:did|does|has) it (?:go up|go down|grow|rise|fall|drop|change))", re.I),
+)  # fmt: skip
 _PROPERTY = re.compile(
     rf"^is (?P<n>{_NUMBER}) (?:(?:a|an) )?(?:(?P<prime>prime)|(?P<parity>even|odd)|(?:perfect )?(?P<square>square))"
     r"(?: number)?$|^is (?P<year>\d{4}) a leap year$",
@@ -102,7 +117,7 @@ def worked_out(text: str) -> str | None:
     question = _HYPHENED_PART.sub(r"\1 \2", _TAIL.sub("", text[lead.end() if lead else 0 :]))
     if not question or any(len(digits) > _MOST_DIGITS for digits in re.findall(r"[\d,.]+", question)):
         return None
-    if said := _compared(question) or _property(question) or _ordered(question):
+    if said := _compared(question) or _property(question) or _ordered(question) or _percentage(question):
         return said
     if lead is None or (value := _evaluate(question)) is None or _easy(question, value) or (figure := _said(value)) is None:
         return None
@@ -172,6 +187,21 @@ def _ordered(question: str) -> str | None:
     largest_first = first in ("biggest", "largest", "highest", "greatest") or way == "descending"
     ordered = [n for _, n in sorted(zip(values, said), key=lambda pair: pair[0], reverse=largest_first)]
     return f"from {'largest to smallest' if largest_first else 'smallest to largest'}: {', '.join(ordered)}."
+
+
+def _percentage(question: str) -> str | None:
+    for pattern in _PERCENT_OF:
+        if found := pattern.match(question):
+            part, whole = (Fraction(found[n].lstrip("$").replace(",", "")) for n in ("part", "whole"))
+            return f"{found['part']} is {_said(part * 100 / whole)} percent of {found['whole']}." if whole else None
+    found = next((found for pattern in _PERCENT_CHANGE if (found := pattern.search(question))), None)
+    if found is None:
+        return None
+    a, b = (Fraction(found[n].lstrip("$").replace(",", "")) for n in ("a", "b"))
+    if not a or a == b:
+        return None
+    change = _said(abs(b - a) * 100 / a)
+    return f"from {found['a']} to {found['b']} is {'an increase' if b > a else 'a decrease'} of {change} percent."
 
 
 def _property(question: str) -> str | None:

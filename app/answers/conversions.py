@@ -214,15 +214,47 @@ def _unit_name(unit: str, value: Fraction) -> str:
     return unit if value == 1 else _PLURALS.get(unit, unit + "s")
 
 
+# a speed from a distance and the time it took: "If I run 10 kilometres in 50 minutes, what's my average speed in
+# kilometres per hour?" (the model: "20"), "I drove 150 miles in 2 and a half hours. How fast was I going?"
+_TRIP = re.compile(rf"\b(?P<d>{_QUANTITY}) (?P<du>{_UNIT}) in (?P<q>{_QUANTITY})(?P<half> and a half)? (?P<from>{_UNIT})"
+                   r"(?P<more_half> and a half)?(?:,? and (?P<m>\d{1,2}) minutes?)?\b", re.I)
+_ASKS_SPEED = re.compile(
+    r"\b(?:average speed|my speed|the speed|what speed|how fast|how many \w+ (?:per|an|a) hour|mph|km/h|kph)\b"
+    r"(?!.*\bhow (?:far|long|many)\b)",  # "..., how far does it go in 3 hours?"
+    re.I,
+)
+_PER_HOUR = re.compile(r"\b(?P<to>kilometres|kilometers|km|miles|metres|meters) (?:per|an|a) hour\b|\b(?P<mph>mph)\b", re.I)
+
+
+def speed(text: str) -> str | None:
+    """The average speed of a distance covered in a time ``text`` gives and asks the speed of, per hour, as "10 kilometres
+    in 50 minutes = 12 kilometres per hour."; else None."""
+    trip, asked = _TRIP.search(text), _ASKS_SPEED.search(text)
+    if trip is None or asked is None or len(_TRIP.findall(text)) != 1:
+        return None
+    distance_kind, distance_unit = _NAMES[trip["du"].lower()]
+    time_kind, time_unit = _NAMES[trip["from"].lower()]
+    if distance_kind != "length" or time_unit not in ("second", "minute", "hour"):
+        return None
+    hours = (_number(trip["q"]) + (Fraction(1, 2) if trip["half"] or trip["more_half"] else 0)) * _UNITS["time"][time_unit] / 3600
+    hours += Fraction(int(trip["m"]), 60) if trip["m"] else 0
+    if not hours:
+        return None
+    per = _PER_HOUR.search(text)
+    target = ("mile" if per["mph"] else _NAMES[per["to"].lower()][1]) if per else distance_unit
+    per_hour = _number(trip["d"]) * _UNITS["length"][distance_unit] / _UNITS["length"][target] / hours
+    return f"{trip[0]} = {_figure(per_hour)} {_unit_name(target, per_hour)} per hour."
+
+
 def figure(text: str) -> str | None:
-    """The worked-out figure ``text`` asks for: a unit conversion's, a temperature's or which of two amounts is more, a
-    sum's (``app.answers.arithmetic``), the change, money left or money saved in a story of money
+    """The worked-out figure ``text`` asks for: a unit conversion's, a temperature's, which of two amounts is more or a
+    speed, a sum's (``app.answers.arithmetic``), the change, money left or money saved in a story of money
     (``app.answers.money``), the legs or wheels of some things (``app.answers.counting``), an age or years counted from
     this year (``app.answers.years``), one person's age from another's (``app.answers.ages``), a weekday's or clock
     time's counted from one it gives (``app.answers.days``), the time in another place (``app.answers.world_clock``), an
     everyday phrase's in another language (``app.answers.phrasebook``), words that rhyme (``app.answers.rhymes``) or a
     Roman numeral's (``app.answers.roman``)."""
-    return (conversion(text) or worked_out(text) or money_counted(text) or counted(text) or years_counted(text)
+    return (conversion(text) or speed(text) or worked_out(text) or money_counted(text) or counted(text) or years_counted(text)
             or ages_apart(text) or _counted_time(text) or time_in_place(text) or phrase_in(text) or rhymes_asked(text)
             or roman_asked(text))  # fmt: skip
 
