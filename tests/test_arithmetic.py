@@ -64,19 +64,21 @@ from app.answers.conversions import with_conversion_hint, without_conversion_hin
     ("What's two and a half times 4?", "Worked out: the answer is 10."),
     ("What's a half plus a half?", "Worked out: the answer is one."),
     ("What's an eighth minus a sixteenth?", "Worked out: the answer is one sixteenth, or 0.0625."),
-    ("Put these in order from smallest to largest: 9, 2, 7, 4.", "from smallest to largest: 2, 4, 7, 9."),  # "4, 2, 7, 9"
-    ("Sort 5, 3, 8 and 1 from biggest to smallest.", "from largest to smallest: 8, 5, 3, 1."),
-    ("Put these numbers in order: 12, 3.5, 7, minus 2", "from smallest to largest: minus 2, 3.5, 7, 12."),
-    ("Sort these in descending order: 4, 9, 1", "from largest to smallest: 9, 4, 1."),
-    ("Put 9, 2 in order, please.", "from smallest to largest: 2, 9."),
+    ("Put these in order from smallest to largest: 9, 2, 7, 4.",  # "4, 2, 7, 9"
+     "Worked out: the answer is 2, 4, 7, 9, from smallest to largest."),
+    ("Sort 5, 3, 8 and 1 from biggest to smallest.", "Worked out: the answer is 8, 5, 3, 1, from largest to smallest."),
+    ("Put these numbers in order: 12, 3.5, 7, minus 2",
+     "Worked out: the answer is minus 2, 3.5, 7, 12, from smallest to largest."),
+    ("Sort these in descending order: 4, 9, 1", "Worked out: the answer is 9, 4, 1, from largest to smallest."),
+    ("Put 9, 2 in order, please.", "Worked out: the answer is 2, 9, from smallest to largest."),
     ("If a price goes from 50 to 60 dollars, what's the percentage increase?",  # "A 10% increase"
-     "from 50 to 60 is an increase of 20 percent."),
-    ("What is the percentage change from 80 to 60?", "from 80 to 60 is a decrease of 25 percent."),
+     "Worked out: the answer is an increase of 20 percent, from 50 to 60."),
+    ("What is the percentage change from 80 to 60?", "Worked out: the answer is a decrease of 25 percent, from 80 to 60."),
     ("My rent went from 1,000 to 1,150 dollars. By what percent did it go up?",
-     "from 1,000 to 1,150 is an increase of 15 percent."),
-    ("What percent is 15 of 60?", "15 is 25 percent of 60."),
-    ("15 is what percent of 60?", "15 is 25 percent of 60."),
-    ("What percentage of 80 is 20?", "20 is 25 percent of 80."),
+     "Worked out: the answer is an increase of 15 percent, from 1,000 to 1,150."),
+    ("What percent is 15 of 60?", "Worked out: the answer is 25 percent: 15 of 60."),
+    ("15 is what percent of 60?", "Worked out: the answer is 25 percent: 15 of 60."),
+    ("What percentage of 80 is 20?", "Worked out: the answer is 25 percent: 20 of 80."),
 ])  # fmt: skip
 def test_a_sum_said_aloud_is_worked_out(question: str, said: str) -> None:
     assert worked_out(question) == said

@@ -112,11 +112,15 @@ def test_amounts_of_different_kinds_or_no_amounts_get_no_comparison(question: st
 
 @pytest.mark.parametrize(("question", "said"), [
     ("If I run 10 kilometres in 50 minutes, what's my average speed in kilometres per hour?",  # "20"
-     "10 kilometres in 50 minutes = 12 kilometres per hour."),
-    ("I drove 150 miles in 2 and a half hours. How fast was I going?", "150 miles in 2 and a half hours = 60 miles per hour."),
-    ("If I walk 6 km in 1 hour and 30 minutes, what is my speed?", "6 km in 1 hour and 30 minutes = 4 kilometres per hour."),
-    ("How fast is 100 metres in 10 seconds in km per hour?", "100 metres in 10 seconds = 36 kilometres per hour."),
-    ("I cycled 30 km in 90 minutes, how many miles an hour is that?", "30 km in 90 minutes = about 12 miles per hour."),
+     "Worked out: the answer is 12 kilometres per hour, for 10 kilometres in 50 minutes."),
+    ("I drove 150 miles in 2 and a half hours. How fast was I going?",
+     "Worked out: the answer is 60 miles per hour, for 150 miles in 2 and a half hours."),
+    ("If I walk 6 km in 1 hour and 30 minutes, what is my speed?",
+     "Worked out: the answer is 4 kilometres per hour, for 6 km in 1 hour and 30 minutes."),
+    ("How fast is 100 metres in 10 seconds in km per hour?",
+     "Worked out: the answer is 36 kilometres per hour, for 100 metres in 10 seconds."),
+    ("I cycled 30 km in 90 minutes, how many miles an hour is that?",
+     "Worked out: the answer is about 12 miles per hour, for 30 km in 90 minutes."),
 ])  # fmt: skip
 def test_a_speed_is_worked_out_from_a_distance_and_its_time(question: str, said: str) -> None:
     assert figure(question) == said

@@ -186,14 +186,16 @@ def _ordered(question: str) -> str | None:
     way = (found["way"] or found["way_then"] or "").strip().lower()
     largest_first = first in ("biggest", "largest", "highest", "greatest") or way == "descending"
     ordered = [n for _, n in sorted(zip(values, said), key=lambda pair: pair[0], reverse=largest_first)]
-    return f"from {'largest to smallest' if largest_first else 'smallest to largest'}: {', '.join(ordered)}."
+    way = "largest to smallest" if largest_first else "smallest to largest"
+    return f"Worked out: the answer is {', '.join(ordered)}, from {way}."  # bare, the model said its own order
 
 
 def _percentage(question: str) -> str | None:
     for pattern in _PERCENT_OF:
         if found := pattern.match(question):
             part, whole = (Fraction(found[n].lstrip("$").replace(",", "")) for n in ("part", "whole"))
-            return f"{found['part']} is {_said(part * 100 / whole)} percent of {found['whole']}." if whole else None
+            share = _said(part * 100 / whole) if whole else None
+            return f"Worked out: the answer is {share} percent: {found['part']} of {found['whole']}." if share else None
     found = next((found for pattern in _PERCENT_CHANGE if (found := pattern.search(question))), None)
     if found is None:
         return None
@@ -201,7 +203,8 @@ def _percentage(question: str) -> str | None:
     if not a or a == b:
         return None
     change = _said(abs(b - a) * 100 / a)
-    return f"from {found['a']} to {found['b']} is {'an increase' if b > a else 'a decrease'} of {change} percent."
+    way = "an increase" if b > a else "a decrease"
+    return f"Worked out: the answer is {way} of {change} percent, from {found['a']} to {found['b']}."
 
 
 def _property(question: str) -> str | None:

@@ -227,8 +227,9 @@ _PER_HOUR = re.compile(r"\b(?P<to>kilometres|kilometers|km|miles|metres|meters) 
 
 
 def speed(text: str) -> str | None:
-    """The average speed of a distance covered in a time ``text`` gives and asks the speed of, per hour, as "10 kilometres
-    in 50 minutes = 12 kilometres per hour."; else None."""
+    """The average speed of a distance covered in a time ``text`` gives and asks the speed of, per hour, as "Worked out:
+    the answer is 12 kilometres per hour, for 10 kilometres in 50 minutes." (answer first: given "10 kilometres in 50
+    minutes = 12 kilometres per hour." the model worked it out again, at length); else None."""
     trip, asked = _TRIP.search(text), _ASKS_SPEED.search(text)
     if trip is None or asked is None or len(_TRIP.findall(text)) != 1:
         return None
@@ -243,7 +244,7 @@ def speed(text: str) -> str | None:
     per = _PER_HOUR.search(text)
     target = ("mile" if per["mph"] else _NAMES[per["to"].lower()][1]) if per else distance_unit
     per_hour = _number(trip["d"]) * _UNITS["length"][distance_unit] / _UNITS["length"][target] / hours
-    return f"{trip[0]} = {_figure(per_hour)} {_unit_name(target, per_hour)} per hour."
+    return f"Worked out: the answer is {_figure(per_hour)} {_unit_name(target, per_hour)} per hour, for {trip[0]}."
 
 
 def figure(text: str) -> str | None:
