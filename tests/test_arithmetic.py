@@ -70,6 +70,8 @@ from app.answers.conversions import with_conversion_hint, without_conversion_hin
     ("Put these numbers in order: 12, 3.5, 7, minus 2",
      "Worked out: the answer is minus 2, 3.5, 7, 12, from smallest to largest."),
     ("Sort these in descending order: 4, 9, 1", "Worked out: the answer is 9, 4, 1, from largest to smallest."),
+    ("Can you sort these from largest to smallest: 4, 19, 11, 7?",
+     "Worked out: the answer is 19, 11, 7, 4, from largest to smallest."),
     ("Put 9, 2 in order, please.", "Worked out: the answer is 2, 9, from smallest to largest."),
     ("If a price goes from 50 to 60 dollars, what's the percentage increase?",  # "A 10% increase"
      "Worked out: the answer is an increase of 20 percent, from 50 to 60."),

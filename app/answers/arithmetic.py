@@ -78,7 +78,8 @@ _COMPARED = (
 _ENDS = r"(?:smallest|lowest|least|biggest|largest|highest|greatest)"
 _LISTED = r"(?:minus |-)?\d+(?:\.\d+)?"
 _ORDERED = re.compile(
-    r"^(?:put|sort|order|arrange|rank|list)(?: these| the following| the)?(?: numbers)?"
+    r"^(?:(?:can|could|would) you (?:please )?|please )?(?:put|sort|order|arrange|rank|list)(?: these| the following| the)?"
+    r"(?: numbers)?"
     rf"(?: in (?P<way>ascending |descending )?order)?(?: from (?P<first>{_ENDS}) to {_ENDS})?[:,]?"
     rf" (?P<listed>{_LISTED}(?:(?:,| and|, and) {_LISTED}){{1,11}})"
     rf"(?:,? (?:from (?P<then>{_ENDS}) to {_ENDS}|in (?:(?P<way_then>ascending|descending) )?order))?$",
