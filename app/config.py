@@ -267,8 +267,10 @@ class Settings(BaseSettings):
         description="Give the model the letters of a word the user asks how to spell (the model reads words as "
         "multi-letter tokens and cannot see them), or of their own name as they gave it earlier ('My name is Anna.'), "
         "or of the word just heard ('Can you spell that?'), and with a question that counts a word's letters ('How "
-        "many r's are in strawberry?') their count, added to that question in the reply's prompt (docs/benchmarks.md, "
-        "'Spelling').",
+        "many r's are in strawberry?') their count, the letters the other way round for a word asked backwards ('Spell "
+        "cat backwards.' -> 'Tact'), and what the letters show for a palindrome or an anagram asked about ('Is racecar a "
+        "palindrome?' -> 'not'), added to that question in the reply's prompt (docs/benchmarks.md, 'Spelling', "
+        "'Fractions, two people's ages, words backwards').",
     )
     conversion_hints: bool = Field(
         True,
@@ -285,9 +287,13 @@ class Settings(BaseSettings):
         "was born in 1990, how old am I this year?' -> '31'; the year from the server's clock), words that rhyme ('What "
         "rhymes with dog?' -> 'Bark'), a Roman numeral read or written ('What number is MCMXC?' -> '1900'), a month "
         "counted from another, and the change, money left or money saved in a story of money ('paid with a 20 dollar note "
-        "for something that cost 13 dollars 50' -> '7 dollars 50'), added to that question in the reply's prompt "
+        "for something that cost 13 dollars 50' -> '7 dollars 50'), fractions said in words ('What is half of three "
+        "quarters?' -> 'one and a half'), one person's age from another's ('I'm 40 and my daughter is 12. How old will "
+        "she be when I'm 50?' -> '10'), the days from a date given to a holiday, numbers put in order, a percentage or a "
+        "change as one, and a speed from a distance and its time, added to that question in the reply's prompt "
         "(docs/benchmarks.md, 'Conversions', 'Sums', 'Days and times', 'A phrase in another language', 'The time in "
-        "another city, legs and wheels', 'Ages and years, rhymes, Roman numerals, months and money').",
+        "another city, legs and wheels', 'Ages and years, rhymes, Roman numerals, months and money', 'Fractions, two "
+        "people's ages, words backwards').",
     )
 
     # --- speech in ---

@@ -60,15 +60,15 @@ def ages_apart(text: str) -> str | None:
     if asked is None:
         return None
     kind, found = asked
-    others = {found["who"].lower() for pattern in (_THEIRS, _THEY_ARE_APART) for found in pattern.finditer(text) if found["who"]}
-    others |= {found["ref"].lower() for found in _I_AM_APART.finditer(text) if found["ref"]}
+    others = {said["who"].lower() for pattern in (_THEIRS, _THEY_ARE_APART) for said in pattern.finditer(text) if said["who"]}
+    others |= {said["ref"].lower() for said in _I_AM_APART.finditer(text) if said["ref"]}
     if len(others) != 1 or (found.groupdict().get("ref") and found["ref"].lower() not in others):
         return None  # "My son is 8 and my daughter is 5.": whose age is meant; "How old is my dad?" of one not given
     ages = _given(text[: found.start()] + text[found.end():])
     if ages is None:
         return None
     mine, theirs = ages
-    at = count_of(found["at"]) if "at" in found.groupdict() and found["at"] else None
+    at = count_of(found["at"]) if found.groupdict().get("at") else None
     answer = _answer(kind, mine, theirs, at)
     return None if answer is None else f"Worked out: the answer is {answer}."
 
@@ -78,10 +78,11 @@ def _given(text: str) -> tuple[int, int] | None:
     given twice, one is missing, or an age is no person's."""
     mine, theirs = _one(_MINE, text, "age"), _one(_THEIRS, text, "age")
     apart = _apart(text)
-    if None in (mine, theirs, apart) and [mine, theirs, apart].count(None) == 1:
-        mine = mine if mine is not None else theirs - apart  # type: ignore[operator]
-        theirs = theirs if theirs is not None else mine + apart  # type: ignore[operator]
-    elif mine is None or theirs is None or (apart is not None and theirs - mine != apart):
+    if mine is None and theirs is not None and apart is not None:
+        mine = theirs - apart
+    elif theirs is None and mine is not None and apart is not None:
+        theirs = mine + apart
+    if mine is None or theirs is None or (apart is not None and theirs - mine != apart):
         return None
     if not (0 <= mine <= _OLDEST and 0 <= theirs <= _OLDEST) or mine == theirs:
         return None
