@@ -22,6 +22,8 @@ from app.answers.conversions import figure
     ("My mum is 60 and I'm 32. What's the age difference?", "28 years: 60 - 32 = 28"),
     ("My brother is 10 years old and I am 14 years old. How many years older am I?", "4 years: 14 - 10 = 4"),
     ("My brother is 17 and I'm 12. How many years older is he?", "5 years: 17 - 12 = 5"),
+    ("I'm 30 and my wife is 28. How many years younger is she?", "2 years: 30 - 28 = 2"),
+    ("My sister is 3 years older than me and I'm 25. What's her age?", "28: 25 + 3 = 28"),
 ])  # fmt: skip
 def test_an_age_from_another_and_the_years_between(question: str, answer: str) -> None:
     assert ages_apart(question) == f"Worked out: the answer is {answer}."
@@ -39,6 +41,16 @@ def test_an_age_from_another_and_the_years_between(question: str, answer: str) -
     "I'm 30 and my brother is 4 years younger. I'm 31. How old is he?",  # told twice, differently
     "My sister is 25 and I'm 25. How old is she?",
     "My dad is 200 years older than me. I'm 12. How old is my dad?",  # no person's age
+    "I'm 30 and my dad is 4 times older. How old is he?", "I'm 30 and my dad is 2 times my age. How old is he?",
+    "I'm 30 and my brother is 4 years younger. His wife is 25. How old is she?",  # a third person
+    "I'm 30 and my brother is 4 years younger. John is 40. How old is he?",
+    "I'm 30 and my brother is 4 years younger. My sister is 2 years older than him. What's her age?",
+    "My son is 2.5 and I'm 30. How old was I when he was born?",  # no whole years
+    "My son is 5 and a half and I'm 30. How old was I when he was born?",
+    "My daughter is 12, no actually 13, and I'm 40. How old was I when she was born?",  # not sure, or not now
+    "My daughter is 12 next week and I'm 40. How old was I when she was born?",
+    "I'm 30 and my son is 5. How much older is my son?",  # a premise the figure would confirm
+    "I'm 30 and my wife is 28. How many years older is she?",
 ])  # fmt: skip
 def test_other_questions_get_nothing(question: str) -> None:
     assert ages_apart(question) is None

@@ -97,8 +97,14 @@ def test_a_sum_said_aloud_is_worked_out(question: str, said: str) -> None:
     "What is 0.000001 times 0.5?",  # too small to say as a figure
     "What's a half?", "What's three quarters?", "What's a quarter to nine?", "What is half past seven?",  # no sum
     "What's three quarters of an hour?", "What's a quarter of the way?", "What's half and half?",
-    "Sort my emails.", "List 3 fruits.", "Put 9 in order.", "Order 2 pizzas and 3 drinks.",
+    "Sort my emails.", "List 3 fruits.", "Put 9 in order.", "Order 2 pizzas and 3 drinks.", "Order 2 and 3.",
     "What percent of people like cats?", "What percent is 5 of 0?", "What's the percentage change from 5 to 5?",
+    "It went from 500 thousand to 2 million. What's the percentage increase?",  # scales and units the pattern cannot read
+    "The price went from 50 cents to 2 dollars, what's the percentage increase?",
+    "It went from 4 hours to 90 minutes, what's the percentage decrease?",
+    "Prices went from 50 to 60 dollars, then from 60 to 75. What's the percentage increase?",
+    "Interest rates went from 3 percent to 4 percent. What's the percentage increase?",  # a point or a third
+    "What's the percentage difference from 50 to 60?",
 ])  # fmt: skip
 def test_other_questions_get_nothing_worked_out(question: str) -> None:
     assert worked_out(question) is None

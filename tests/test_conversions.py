@@ -121,6 +121,10 @@ def test_amounts_of_different_kinds_or_no_amounts_get_no_comparison(question: st
      "Worked out: the answer is 36 kilometres per hour, for 100 metres in 10 seconds."),
     ("I cycled 30 km in 90 minutes, how many miles an hour is that?",
      "Worked out: the answer is about 12 miles per hour, for 30 km in 90 minutes."),
+    ("I ran 26.2 miles in 4 hours 30 minutes, what was my average speed?",
+     "Worked out: the answer is about 5.8 miles per hour, for 26.2 miles in 4 hours 30 minutes."),
+    ("I walked 3 miles in 1.5 hours, what speed in km/h?",
+     "Worked out: the answer is about 3.2 kilometres per hour, for 3 miles in 1.5 hours."),
 ])  # fmt: skip
 def test_a_speed_is_worked_out_from_a_distance_and_its_time(question: str, said: str) -> None:
     assert figure(question) == said
@@ -129,6 +133,10 @@ def test_a_speed_is_worked_out_from_a_distance_and_its_time(question: str, said:
 @pytest.mark.parametrize("question", [
     "If a car goes 60 miles in an hour, how far does it go in 3 hours?", "I ran 5 miles in 40 minutes. What's my pace?",
     "I lost 5 kilos in 3 weeks, how fast is that?", "How fast can a cheetah run?", "I ran 5 km in 2 days. How fast was I?",
+    "I drove 300 km in 3 hours. What speed should I drive to do it in 2 hours?",  # another speed than the trip's
+    "A car goes 60 miles in 1 hour. How fast is a train that goes twice as fast?",
+    "100 metres in 90 seconds, how fast in metres per second?",
+    "What's the speed of light in km per hour? I ran 5 km in 30 minutes.",
 ])  # fmt: skip
 def test_no_trip_or_no_speed_asked_gets_no_speed(question: str) -> None:
     assert figure(question) is None

@@ -124,6 +124,16 @@ def test_a_day_or_time_counted_from_one_given_is_worked_out(question: str, answe
     "When I got to the airport at 6 am, my flight was delayed 3 hours. Can I get compensation?",
     "What time should I go to bed if it's 10 pm and I have to get up in 8 hours?",
     "What time should I take my next dose? It's 3 pm and I took one 4 hours ago.",
+    "If it is December 20 tomorrow, how many days until Christmas?", "It's December 20 next week. How many days until Christmas?",
+    "In 3 days it's December 20. How many days until Christmas?", "My exam, it's December 20. How many days until Christmas?",
+    "It's December 20. How many days until Christmas, including today?",
+    # a while of something else than what starts
+    "My commute is 45 minutes and work starts at 9. What time do I finish?",
+    "Each episode is 45 minutes. If I start watching at 8 pm, when will I finish 3 episodes?",
+    "The drive is 20 minutes long. The game starts at 7 pm. When will it be over?",
+    "I've been waiting for an hour. The show starts at 8 pm. What time will it be over?",
+    "The oven needs 10 minutes to preheat. If I put the cake in at 3 pm, when will it be ready?",
+    "The first half is 45 minutes. If the match starts at 3 pm, when does it end?",
     "How many days until Christmas?", "It's 5 pm. How many days until Christmas?",  # no date given: the clock's is not the user's
     "Today is March 3rd, how many days till my birthday on the 10th?", "It's Monday. How many days until Friday?",
 ])  # fmt: skip

@@ -147,6 +147,8 @@ def test_nothing_named_to_spell_backwards_gets_no_letters(question: str) -> None
      'The word "listen" is spelled L-I-S-T-E-N, and "silent" S-I-L-E-N-T: the same letters, so they are anagrams'),
     ("Are cat and dog anagrams?",
      'The word "cat" is spelled C-A-T, and "dog" D-O-G: not the same letters, so they are not anagrams'),
+    ("Are the words listen and silent anagrams?",
+     'The word "listen" is spelled L-I-S-T-E-N, and "silent" S-I-L-E-N-T: the same letters, so they are anagrams'),
 ])  # fmt: skip
 def test_a_palindrome_or_an_anagram_asked_gets_what_the_letters_show(question: str, shown: str) -> None:
     hinted = with_spelling_hint([{"role": "user", "content": question}])[-1]["content"]
@@ -155,7 +157,9 @@ def test_a_palindrome_or_an_anagram_asked_gets_what_the_letters_show(question: s
 
 
 @pytest.mark.parametrize("question", ["Is it a palindrome?", "Is listen an anagram of listen?", "What's a palindrome?",
-                                      "Is that an anagram of this?", "Can you give me an anagram of silent?"])
+                                      "Is that an anagram of this?", "Can you give me an anagram of silent?",
+                                      "Is my name a palindrome?", "Is the movie Tenet a palindrome?", "Say numbers backwards.",
+                                      "Is my phone number a palindrome?"])
 def test_no_palindrome_or_anagram_named_gets_no_letters(question: str) -> None:
     assert with_spelling_hint([{"role": "user", "content": question}])[-1]["content"] == question
 

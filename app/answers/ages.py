@@ -21,7 +21,9 @@ _LONGEST = 200  # characters: such a question is short, and longer text costs th
 _OLDEST = 130  # years: an age beyond this is no person's
 _NUMBER_WORD = "|".join(sorted((word for word in NUMBER_WORDS if " " not in word), key=len, reverse=True))
 _AGE = rf"(?:\d{{1,3}}|(?:{_NUMBER_WORD})(?:[ -](?:one|two|three|four|five|six|seven|eight|nine))?)"
-_NOT_YEARS = r"(?! ?(?:months?|weeks?|days?|hours?|minutes?|feet|foot|inches|cm|kg|kilos?|pounds|stone|o'clock|am|pm))"
+# a number that is no whole age in years: "8 months old", "4 feet tall", "4 times older", "2.5", "5 and a half"
+_NOT_YEARS = (r"(?! ?(?:months?|weeks?|days?|hours?|minutes?|feet|foot|inches|cm|kg|kilos?|pounds|stone|o'clock|am|pm|times"
+              r"|x)\b)(?![.,/]\d| and a half|½| \d+/\d)")
 _KIN = r"(?:my|our) (?:(?:little|big|older|younger|baby|twin|kid|best) )?(?!(?:age|birthday|name)\b)"
 _OTHER = rf"{_KIN}(?P<who>[a-z]+)"
 _REF = rf"(?:he|she|they|him|her|them|{_KIN}(?P<ref>[a-z]+))"
@@ -37,6 +39,11 @@ _THEY_ARE_APART = re.compile(
     re.I,
 )
 _I_AM_APART = re.compile(rf"\b(?:i'm|i am) (?P<n>{_AGE}) years? (?P<dir>older|younger)(?: than {_REF})?", re.I)
+_ANY_AGE = re.compile(rf"(?:'s|'m| is| am| are) (?:{_AGE})\b{_NOT_YEARS}(?! years? (?:older|younger))", re.I)  # whoever's
+_PERSON = re.compile(rf"\b{_KIN}[a-z]+|\b(?:his|her|their|your) (?!(?:age|birthday|name)\b)[a-z]+", re.I)  # "my son", "his wife"
+# a fact that may not hold now: "My daughter is 12, no actually 13", "... is 12 next week"
+_UNSURE = re.compile(r"\b(?:actually|no wait|sorry|next (?:week|month|year)|tomorrow|soon|almost|nearly|about|around|maybe"
+                     r"|or so|ish)\b", re.I)
 _ASKS = (
     ("theirs", re.compile(rf"\bhow old (?:is|'s) {_REF}(?: now)?\s*[?.!]*$|\bwhat(?:'s| is) (?:his|her|their) age\b", re.I)),
     ("mine", re.compile(r"\bhow old am i(?: now)?\s*[?.!]*$|\bwhat(?:'s| is) my age\b", re.I)),
@@ -45,8 +52,8 @@ _ASKS = (
     ("mine_when_theirs", re.compile(rf"\bhow old (?:will|would) i be when {_REF}{_BEING} (?P<at>{_AGE})\b", re.I)),
     ("mine_at_their_birth", re.compile(rf"\bhow old (?:was|were) i when {_REF} (?:was|were) born\b", re.I)),
     ("theirs_at_my_birth", re.compile(rf"\bhow old (?:was|were) {_REF} when i was born\b", re.I)),
-    ("apart", re.compile(rf"\bhow (?:many years|much) (?:older|younger) (?:is {_REF}|am i)\b|\bage (?:difference|gap)\b"
-                         r"|\bhow many years apart\b", re.I)),
+    ("apart", re.compile(rf"\bhow (?:many years|much) (?P<way>older|younger) (?:is {_REF}|(?P<me>am i))\b"
+                         r"|\bage (?:difference|gap)\b|\bhow many years apart\b", re.I)),
 )  # fmt: skip
 
 
@@ -60,14 +67,18 @@ def ages_apart(text: str) -> str | None:
     if asked is None:
         return None
     kind, found = asked
-    others = {said["who"].lower() for pattern in (_THEIRS, _THEY_ARE_APART) for said in pattern.finditer(text) if said["who"]}
-    others |= {said["ref"].lower() for said in _I_AM_APART.finditer(text) if said["ref"]}
+    others = {said[0].lower().split()[-1] for said in _PERSON.finditer(text)}
     if len(others) != 1 or (found.groupdict().get("ref") and found["ref"].lower() not in others):
-        return None  # "My son is 8 and my daughter is 5.": whose age is meant; "How old is my dad?" of one not given
-    ages = _given(text[: found.start()] + text[found.end():])
+        return None  # "My son is 8 and my daughter is 5.", "... His wife is 25.": whose age is meant; one not given
+    facts = text[: found.start()] + text[found.end():]
+    if _UNSURE.search(facts):
+        return None
+    ages = _given(facts)
     if ages is None:
         return None
     mine, theirs = ages
+    if kind == "apart" and found["way"] and (theirs > mine) != ((found["way"].lower() == "older") != bool(found["me"])):
+        return None  # "I'm 30 and my son is 5. How much older is my son?": a premise the figure would confirm
     at = count_of(found["at"]) if found.groupdict().get("at") else None
     answer = _answer(kind, mine, theirs, at)
     return None if answer is None else f"Worked out: the answer is {answer}."
@@ -76,8 +87,10 @@ def ages_apart(text: str) -> str | None:
 def _given(text: str) -> tuple[int, int] | None:
     """The user's age and the other's, from two of: the user's, the other's, the years between them; None where a fact is
     given twice, one is missing, or an age is no person's."""
-    mine, theirs = _one(_MINE, text, "age"), _one(_THEIRS, text, "age")
+    mine, theirs = _one(_MINE, text), _one(_THEIRS, text)
     apart = _apart(text)
+    if len(_ANY_AGE.findall(text)) > len(_MINE.findall(text)) + len(_THEIRS.findall(text)):
+        return None  # another's age: "John is 40."
     if mine is None and theirs is not None and apart is not None:
         mine = theirs - apart
     elif theirs is None and mine is not None and apart is not None:
@@ -89,9 +102,9 @@ def _given(text: str) -> tuple[int, int] | None:
     return mine, theirs
 
 
-def _one(pattern: re.Pattern[str], text: str, group: str) -> int | None:
-    """The one count ``pattern`` finds in ``text``; None where it finds none or different ones."""
-    counts = {count_of(found[group]) for found in pattern.finditer(text)}
+def _one(pattern: re.Pattern[str], text: str) -> int | None:
+    """The one age ``pattern`` finds in ``text``; None where it finds none or different ones."""
+    counts = {count_of(found["age"]) for found in pattern.finditer(text)}
     return counts.pop() if len(counts) == 1 else None
 
 

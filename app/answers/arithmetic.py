@@ -5,8 +5,9 @@ of 10 is 1000000000.", "23 times 47 equals 1121.", "0.11 is bigger than 0.9.", a
 no, "Yes, 21 is a prime number." (docs/benchmarks.md, "Sums"). As a unit question gets its figure
 (``app.answers.conversions``), a question that is only a sum ("What's 23 times 47?", "What is the square root of
 225?", "How much is 15 percent of 80?", "What is half of three quarters?", which the model answered "one and a
-half"), a comparison of two numbers ("Which is bigger, 0.9 or 0.11?") or a question
-about a number ("Is 21 a prime number?", "Is 2028 a leap year?") gets the worked-out answer beside it. The whole
+half"), numbers asked in order, a share or a change as a percentage, a comparison of two numbers ("Which is bigger,
+0.9 or 0.11?") or a question about a number ("Is 21 a prime number?", "Is 2028 a leap year?") gets the worked-out
+answer beside it. The whole
 question must be the sum: "What is 9/11?" (no spaces around the slash), "What's 50-50?" or "What's 5 times the legs
 of a spider?" get nothing.
 """
@@ -55,8 +56,7 @@ _BINARY: dict[tuple[str, ...], tuple[int, _Operation]] = {  # an operator's word
 _PREFIX: dict[tuple[str, ...], Callable[[Fraction], Fraction | None]] = {  # before a number: what is done to it
     ("the", "square", "root", "of"): lambda v: _root(v, 2), ("square", "root", "of"): lambda v: _root(v, 2),
     ("the", "cube", "root", "of"): lambda v: _root(v, 3), ("cube", "root", "of"): lambda v: _root(v, 3),
-    ("half", "of"): lambda v: v / 2, ("a", "half", "of"): lambda v: v / 2, ("a", "third", "of"): lambda v: v / 3,
-    ("a", "quarter", "of"): lambda v: v / 4, ("double",): lambda v: v * 2, ("twice",): lambda v: v * 2,
+    ("half", "of"): lambda v: v / 2, ("double",): lambda v: v * 2, ("twice",): lambda v: v * 2,  # "a third of": parts
     ("triple",): lambda v: v * 3,
 }  # fmt: skip
 _DONE_TO_A_NUMBER = re.compile(r"\b(?:squared|cubed|power|root|of|double|twice|triple)\b|\^", re.I)
@@ -93,13 +93,15 @@ _PERCENT_OF = (
     re.compile(rf"^(?P<part>{_AMOUNT}) (?:is|out of) what percent(?:age)? of (?P<whole>{_AMOUNT})$", re.I),
     re.compile(rf"^what percent(?:age)? of (?P<whole>{_AMOUNT}) is (?P<part>{_AMOUNT})$", re.I),
 )
-_CHANGE = r"(?:increase|decrease|change|rise|drop|fall|difference)"
+_CHANGE = r"(?:increase|decrease|change|rise|drop|fall)"  # not "difference", which some take from the mean of the two
 _PERCENT_CHANGE = (
     re.compile(rf"^(?:the )?percent(?:age)? {_CHANGE} (?:is it )?from (?P<a>{_AMOUNT}) to (?P<b>{_AMOUNT})$", re.I),
-    re.compile(rf"\bfrom (?P<a>{_AMOUNT})(?: [a-z]+)? to (?P<b>{_AMOUNT})(?: [a-z]+)?[,.]? (?:so )?"
+    re.compile(rf"\bfrom (?P<a>{_AMOUNT})(?P<a_unit> [a-z]+)? to (?P<b>{_AMOUNT})(?P<b_unit> [a-z]+)?[,.]? (?:so )?"
                r"(?:what(?:'s| is) the |by what |how much (?:is|was) the |what was the )?percent(?:age)?"
                rf"(?: {_CHANGE}| (?:did|does|has) it (?:go up|go down|grow|rise|fall|drop|change))", re.I),
 )  # fmt: skip
+# after the second amount: a scale or a unit the first may not share, or percentage points
+_NOT_THE_SAME_UNIT = {"thousand", "million", "billion", "trillion", "percent", "k", "m", "hundred"}
 _PROPERTY = re.compile(
     rf"^is (?P<n>{_NUMBER}) (?:(?:a|an) )?(?:(?P<prime>prime)|(?P<parity>even|odd)|(?:perfect )?(?P<square>square))"
     r"(?: number)?$|^is (?P<year>\d{4}) a leap year$",
@@ -141,8 +143,7 @@ def _easy(question: str, value: Fraction) -> bool:
     lowered = [token.lower() for token in _TOKEN.findall(question)]
     if sum(lowered[i : i + len(words)] == list(words) for i in range(len(lowered)) for words in _BINARY) > 1:
         return False
-    for token in _TOKEN.findall(question):
-        word = token.lower()
+    for word in lowered:
         number = Fraction(word.replace(",", "")) if _DIGITS.fullmatch(word) else _UNITS.get(word)
         if (number is not None and number > 12) or word in _SCALES:
             return False
@@ -178,8 +179,11 @@ def _compared(question: str) -> str | None:
 
 
 def _ordered(question: str) -> str | None:
+    """Numbers asked in order, as "Worked out: the answer is 2, 4, 7, 9, from smallest to largest."; not an order of
+    things ("Order 2 and 3."): an order is named ("these", "numbers", "in order", "from ... to") or three numbers are."""
     found = _ORDERED.match(question)
-    if found is None:
+    if found is None or (len(re.findall(_LISTED, found["listed"])) < 3
+                         and not re.search(r"\b(?:these|numbers|in (?:\w+ )?order|from \w+ to)\b", question, re.I)):
         return None
     said = re.findall(_LISTED, found["listed"], re.I)
     values = [Fraction(n.replace("minus ", "-")) for n in said]
@@ -192,14 +196,19 @@ def _ordered(question: str) -> str | None:
 
 
 def _percentage(question: str) -> str | None:
+    """A share as a percentage ("Worked out: the answer is 25 percent: 15 of 60.") or a change from one amount to
+    another as one; None where the two amounts are in different units or scales, or several changes are told."""
     for pattern in _PERCENT_OF:
         if found := pattern.match(question):
             part, whole = (Fraction(found[n].lstrip("$").replace(",", "")) for n in ("part", "whole"))
             share = _said(part * 100 / whole) if whole else None
             return f"Worked out: the answer is {share} percent: {found['part']} of {found['whole']}." if share else None
     found = next((found for pattern in _PERCENT_CHANGE if (found := pattern.search(question))), None)
-    if found is None:
-        return None
+    if found is None or len(re.findall(r"\bfrom \S+ (?:\S+ )?to\b", question)) > 1:
+        return None  # "from 50 to 60 dollars, then from 60 to 75"
+    units = found.groupdict().get("a_unit"), found.groupdict().get("b_unit")
+    if units[0] not in (None, units[1]) or (units[1] or "").strip().lower() in _NOT_THE_SAME_UNIT:
+        return None  # "from 50 cents to 2 dollars", "from 500 thousand to 2 million", "from 3 percent to 4 percent"
     a, b = (Fraction(found[n].lstrip("$").replace(",", "")) for n in ("a", "b"))
     if not a or a == b:
         return None
@@ -349,6 +358,8 @@ def _operand(tokens: list[str]) -> tuple[Fraction | None, list[str]]:
     if value is None:
         return None, tokens
     value, tokens = _in_parts_read(value, tokens)
+    if value is None:
+        return None, tokens
     while tokens:
         lowered = [t.lower() for t in tokens]
         if lowered[0] == "squared":
@@ -373,7 +384,7 @@ def _operand(tokens: list[str]) -> tuple[Fraction | None, list[str]]:
     return value, tokens
 
 
-def _in_parts_read(value: Fraction, tokens: list[str]) -> tuple[Fraction, list[str]]:
+def _in_parts_read(value: Fraction, tokens: list[str]) -> tuple[Fraction | None, list[str]]:
     """``value`` read on as a fraction in words: "three" + "quarters", "two" + "and a half", "three quarters" + "of
     200"; ``value`` and ``tokens`` as they are where no part's name follows."""
     lowered = [t.lower() for t in tokens[:3]]
@@ -381,7 +392,7 @@ def _in_parts_read(value: Fraction, tokens: list[str]) -> tuple[Fraction, list[s
         value, tokens = value / _PARTS[lowered[0]], tokens[1:]
         if [t.lower() for t in tokens[:1]] == ["of"]:  # "three quarters of 200"
             of, tokens = _operand(tokens[1:])
-            return (value * of if of is not None else of), tokens  # type: ignore[return-value]
+            return (None if of is None else value * of), tokens
     elif len(lowered) == 3 and lowered[:2] == ["and", "a"] and lowered[2] in _PARTS and value.denominator == 1:
         value, tokens = value + Fraction(1, _PARTS[lowered[2]]), tokens[3:]  # "two and a half"
     return value, tokens

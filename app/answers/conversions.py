@@ -217,13 +217,17 @@ def _unit_name(unit: str, value: Fraction) -> str:
 # a speed from a distance and the time it took: "If I run 10 kilometres in 50 minutes, what's my average speed in
 # kilometres per hour?" (the model: "20"), "I drove 150 miles in 2 and a half hours. How fast was I going?"
 _TRIP = re.compile(rf"\b(?P<d>{_QUANTITY}) (?P<du>{_UNIT}) in (?P<q>{_QUANTITY})(?P<half> and a half)? (?P<from>{_UNIT})"
-                   r"(?P<more_half> and a half)?(?:,? and (?P<m>\d{1,2}) minutes?)?\b", re.I)
+                   r"(?P<more_half> and a half)?(?:,? (?:and )?(?P<m>\d{1,2}) (?:minutes?|mins?))?\b", re.I)
 _ASKS_SPEED = re.compile(
     r"\b(?:average speed|my speed|the speed|what speed|how fast|how many \w+ (?:per|an|a) hour|mph|km/h|kph)\b"
     r"(?!.*\bhow (?:far|long|many)\b)",  # "..., how far does it go in 3 hours?"
     re.I,
 )
-_PER_HOUR = re.compile(r"\b(?P<to>kilometres|kilometers|km|miles|metres|meters) (?:per|an|a) hour\b|\b(?P<mph>mph)\b", re.I)
+_PER_HOUR = re.compile(r"\b(?P<to>kilometres|kilometers|km|miles|metres|meters) (?:per|an|a) hour\b|\b(?P<mph>mph)\b"
+                       r"|\b(?P<kmh>km/h|kph)\b", re.I)
+# another speed than the trip's, or per second: "What speed should I drive to do it in 2 hours?", "the speed of light"
+_NOT_THE_TRIPS = re.compile(r"\b(?:should|would|need to|to do it|twice|times as|as fast|speed of|faster|slower|per (?:second"
+                            r"|minute)|/s)\b", re.I)
 
 
 def speed(text: str) -> str | None:
@@ -231,7 +235,7 @@ def speed(text: str) -> str | None:
     the answer is 12 kilometres per hour, for 10 kilometres in 50 minutes." (answer first: given "10 kilometres in 50
     minutes = 12 kilometres per hour." the model worked it out again, at length); else None."""
     trip, asked = _TRIP.search(text), _ASKS_SPEED.search(text)
-    if trip is None or asked is None or len(_TRIP.findall(text)) != 1:
+    if trip is None or asked is None or len(_TRIP.findall(text)) != 1 or _NOT_THE_TRIPS.search(text):
         return None
     distance_kind, distance_unit = _NAMES[trip["du"].lower()]
     time_kind, time_unit = _NAMES[trip["from"].lower()]
@@ -242,7 +246,7 @@ def speed(text: str) -> str | None:
     if not hours:
         return None
     per = _PER_HOUR.search(text)
-    target = ("mile" if per["mph"] else _NAMES[per["to"].lower()][1]) if per else distance_unit
+    target = ("mile" if per["mph"] else "kilometre" if per["kmh"] else _NAMES[per["to"].lower()][1]) if per else distance_unit
     per_hour = _number(trip["d"]) * _UNITS["length"][distance_unit] / _UNITS["length"][target] / hours
     return f"Worked out: the answer is {_figure(per_hour)} {_unit_name(target, per_hour)} per hour, for {trip[0]}."
 

@@ -111,6 +111,9 @@ _STARTS_AT = re.compile(
 )
 _AT_A_TIME = re.compile(rf"\bat (?:{CLOCK})", re.I)
 _TAKES = re.compile(rf"\b(?:takes?|took|lasts?|runs?(?: for)?|for|needs?|sleep|work|bakes?|cooks?|is) {_DURATION}", re.I)
+# what it takes said before its start, of the same thing: "If a movie is 2 hours long and starts at 7:30, ..."
+_LONG_AND_STARTS = tuple(re.compile(rf"\b{lasts} {_DURATION}{long},? and (?:it )?(?:starts?|begins?)\b", re.I)
+                         for lasts, long in (("(?:is|'s)", " long"), ("lasts?", "")))
 # how long from one date or clock time to another: "How many days are there from March 1 to April 15?", "How many
 # hours is it from 9 am to 5 pm?"
 _BETWEEN = re.compile(
@@ -125,10 +128,12 @@ _SHORT_DATES = (
 _CLOCK_ALONE = re.compile(CLOCK, re.I)
 # the days from the date it is to another or a holiday: "If today is December 20, how many days until Christmas?"
 _DATE_IS = re.compile(
-    r"\b(?:today is|today's|it's|it is|the date is)(?: now)? (?:the )?"
+    r"(?:\btoday is|\btoday's|(?:^|[.!?] |\bif |\bwhen |\bnow )(?:it's|it is|the date is))(?: now)? (?:the )?"
     r"(?P<a>(?:[a-z]+ \d{1,2}(?:st|nd|rd|th)?|\d{1,2}[a-z]{0,2}(?: of)? [a-z]+)(?:,? \d{4})?)\b",
     re.I,
 )
+_NOT_TODAY = re.compile(r"\b(?:tomorrow|yesterday|next (?:week|month)|last (?:week|month)|in \w+ days?|days? ago|including"
+                        r"|inclusive|counting today)\b", re.I)  # "If it is December 20 tomorrow, ..."
 _DAYS_UNTIL = re.compile(
     r"\bhow many (?P<unit>days|weeks|nights|sleeps) (?:are there |is it |are left |do i have |have i got |left |more )?"
     rf"(?:until|till|til|to|before) (?P<b>{'|'.join(re.escape(name) for name in _HOLIDAYS)}|[a-z]+ \d{{1,2}}[a-z]{{0,2}}"
@@ -269,8 +274,9 @@ def _ends_at(text: str) -> str | None:
     if (not _ASKS_WHEN.search(text) or _NOT_AN_END.search(text) or len(starts) != 1
             or len(_AT_A_TIME.findall(text)) != 1 or (start := clock_minutes(starts[0])) is None):  # fmt: skip
         return None
-    # what it takes, after the start or before it ("If a movie is 2 hours long and starts at 7:30, ...")
-    takes = [found for found in _TAKES.finditer(text) if found.start() >= starts[0].end() or found.end() <= starts[0].start()]
+    takes = list(_TAKES.finditer(text, starts[0].end()))
+    if not takes:
+        takes = [found for pattern in _LONG_AND_STARTS if (found := pattern.search(text)) and found.end() > starts[0].start()]
     if len(takes) != 1 or (minutes := _minutes(takes[0])) is None:
         return None
     return _answer(said_clock(start + minutes, clock_style(starts[0])))
@@ -368,7 +374,7 @@ def _between(text: str) -> str | None:
         return _clock_between(_CLOCK_ALONE.search(now[0])[0], target, (until["unit"] or "long").lower())
     if at_and_at := _AT_AND_AT.search(text):
         return _clock_between(at_and_at["a"], at_and_at["b"], (at_and_at["unit"] or "hours").lower())
-    if (until := _DAYS_UNTIL.search(text)) and (today := _DATE_IS.search(text)):
+    if (until := _DAYS_UNTIL.search(text)) and (today := _DATE_IS.search(text)) and not _NOT_TODAY.search(text):
         return _days_until(until["unit"].lower(), today["a"], until["b"])
     found = _BETWEEN.search(text)
     if found is None:

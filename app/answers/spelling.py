@@ -250,6 +250,9 @@ def counted(text: str) -> tuple[str, str] | None:
     return word, f"{n} {kind[:-1] if n == 1 else kind}"
 
 
+# what names something other than its own letters: "Is my name a palindrome?", "Say numbers backwards."
+_NOT_SPELLED = _NOT_A_WORD | {"alphabet", "name", "names", "number", "numbers", "word", "words", "answer", "sentence", "date",
+                              "movie", "song", "book"}  # fmt: skip
 # a word's letters the other way round: "Spell cat backwards." (the model said "Tact"), "What's hello spelled
 # backwards?", "Say the word stressed backwards." (declined)
 _BACKWARDS = re.compile(
@@ -264,18 +267,21 @@ def backwards_asked(text: str) -> str | None:
     """The word ``text`` asks to hear spelled backwards, else None ("Spell it backwards.", "Say the alphabet backwards")."""
     found = _BACKWARDS.search(" ".join(text.split()))
     word = found and (found["word"] or found["word2"])
-    return word if word and word.lower() not in _NOT_A_WORD | {"alphabet", "name"} and len(word) <= MAX_CHARS else None
+    return word if word and word.lower() not in _NOT_SPELLED and len(word) <= MAX_CHARS else None
+
+
+def _words_named(name: str) -> str:
+    """A pattern of up to four words (or a quoted phrase) in a group ``name``: "racecar", "the word 'level'"."""
+    return (rf"(?:the (?:words?|names?) )?(?P<open_{name}>[{_OPEN}])?(?P<{name}>{_WORD}(?: {_WORD}){{0,3}})"
+            rf"(?(open_{name})[{_CLOSE}])")
 
 
 # whether a word reads the same backwards, or two words have the same letters: "Is racecar a palindrome?" and "Is
 # listen an anagram of silent?" were answered "not" every time
-_SAME_WAY = r"(?:the word |the name )?(?P<open{n}>[{o}])?(?P<{name}>{w}(?: {w}){{0,3}})(?(open{n})[{c}])"
-_PALINDROME = re.compile(rf"\bis {_SAME_WAY.format(n=1, name='word', o=_OPEN, c=_CLOSE, w=_WORD)} an? palindrome\b", re.I)
+_PALINDROME = re.compile(rf"\bis {_words_named('word')} an? palindrome\b", re.I)
 _ANAGRAM = re.compile(
-    rf"\bis {_SAME_WAY.format(n=1, name='a', o=_OPEN, c=_CLOSE, w=_WORD)} an anagram of"
-    rf" {_SAME_WAY.format(n=2, name='b', o=_OPEN, c=_CLOSE, w=_WORD)}(?=\s*(?:$|[?.!,]))"
-    rf"|\bare {_SAME_WAY.format(n=3, name='c', o=_OPEN, c=_CLOSE, w=_WORD)} and"
-    rf" {_SAME_WAY.format(n=4, name='d', o=_OPEN, c=_CLOSE, w=_WORD)} anagrams\b",
+    rf"\bis {_words_named('a')} an anagram of {_words_named('b')}(?=\s*(?:$|[?.!,]))"
+    rf"|\bare {_words_named('c')} and {_words_named('d')} anagrams\b",
     re.I,
 )
 
@@ -288,18 +294,23 @@ def letters_compared(text: str) -> tuple[str, str] | None:
         return None
     if found := _PALINDROME.search(text):
         word = found["word"]
-        if word.lower() in _NOT_A_WORD:
+        if _not_spelled(word):
             return None
         same = _letters_only(word) == _letters_only(word)[::-1]
         return word, f", and backwards {letters(word[::-1])}: it is {'' if same else 'not '}a palindrome"
     if found := _ANAGRAM.search(text):
         a, b = found["a"] or found["c"], found["b"] or found["d"]
-        if {a.lower(), b.lower()} & _NOT_A_WORD or _letters_only(a) == _letters_only(b):
+        if _not_spelled(a) or _not_spelled(b) or _letters_only(a) == _letters_only(b):
             return None
         shown = "the same letters, so they are anagrams" if sorted(_letters_only(a)) == sorted(_letters_only(b)) else (
             "not the same letters, so they are not anagrams")
         return a, f', and "{b}" {letters(b)}: {shown}'
     return None
+
+
+def _not_spelled(words: str) -> bool:
+    """Whether ``words`` name something other than their own letters ("my name", "the movie Tenet")."""
+    return any(word.lower() in _NOT_SPELLED for word in words.split())
 
 
 def _letters_only(word: str) -> str:
