@@ -37,6 +37,7 @@ from app.bench.quality import matches
     ("How many tablespoons are in a cup?", "a cup = 16 tablespoons."),  # "There are 8 tablespoons in a cup." every run
     ("How many tablespoons are in half a cup?", "half a cup = 8 tablespoons."),
     ("How many minutes is three quarters of an hour?", "three quarters of an hour = 45 minutes."),  # "15 minutes"
+    ("How many minutes is an hour and three quarters?", "an hour and three quarters = 105 minutes."),  # not "an hour"
     ("How many grams is two thirds of a kilo?", "two thirds of a kilo = about 667 grams."),
     ("How many teaspoons in 2 tbsp?", "2 tbsp = 6 teaspoons."), ("What is 4 cups in quarts?", "4 cups = 1 quart."),
     ("How many fluid ounces are in a cup?", "a cup = 8 fluid ounces."), ("How many cups in a gallon?", "a gallon = 16 cups."),
@@ -71,6 +72,7 @@ def test_a_temperature_is_worked_out_by_its_formula(question: str, figure: str) 
     "How many people are in 2 cars?", "How many minutes are in a minute?",
     "How many kilometres are in a kilogram?", "How far is 5 km?", "I ran 5 km in 30 minutes.",
     "What is 20 C in C?", "What is 5 k in miles?", "It's 30 degrees Celsius today.", "What's a C in F major?",
+    "How many minutes is 2 hours and 30 minutes?",  # not 2 hours' 120
 ])  # fmt: skip
 def test_what_has_no_fixed_factor_gets_no_figure(question: str) -> None:
     assert conversion(question) is None

@@ -76,7 +76,10 @@ _NUMBER_WORDS |= {f"{part} of {article}": share for article in ("a", "an") for p
     ("two thirds", Fraction(2, 3)))}
 _UNIT = "|".join(sorted((re.escape(n) for n in _NAMES), key=len, reverse=True))
 _QUANTITY = r"\d+(?:,\d{3})*(?:\.\d+)?|" + "|".join(sorted((re.escape(w) for w in _NUMBER_WORDS), key=len, reverse=True))
-_FROM = rf"(?P<q>{_QUANTITY}) (?P<from>{_UNIT})(?P<half> and a half)?"
+_AND_A_PART = {"a half": Fraction(1, 2), "a quarter": Fraction(1, 4), "three quarters": Fraction(3, 4), "a third": Fraction(1, 3),
+               "two thirds": Fraction(2, 3)}  # fmt: skip  # "an hour and three quarters"
+# an amount, and no other "and" after it: "2 hours and 30 minutes" is no 2 hours
+_FROM = rf"(?P<q>{_QUANTITY}) (?P<from>{_UNIT})(?: and (?P<part>{'|'.join(_AND_A_PART)}))?(?! and\b)"
 _ASKS = [
     re.compile(rf"\bhow many (?P<to>{_UNIT}) (?:(?:are|is) )?(?:(?:there )?in (?:a single |one single )?|make up "
                rf"|makes? |equals? |(?:are|is) )(?:there in )?{_FROM}\b", re.I),  # "How many kilos is 10 pounds?"
@@ -123,8 +126,8 @@ def conversion(text: str) -> str | None:
     "half a kilogram = 500 grams.": given "0.5 kilograms", the model halved the 500 again), else None."""
     text = plain(text)
     for asks in _ASKS:
-        if (found := asks.search(text)) and (value := _worked_out(found["q"], found["from"], found["to"], bool(found["half"]))):
-            return f"{text[found.start('q'):found.end('half') if found['half'] else found.end('from')]} = {value}."
+        if (found := asks.search(text)) and (value := _worked_out(found["q"], found["from"], found["to"], found["part"])):
+            return f"{text[found.start('q'):found.end('part') if found['part'] else found.end('from')]} = {value}."
     for asks in _TEMPERATURE_ASKS:
         if (found := asks.search(text)) and (value := _temperature(found)):
             return f"{text[found.start('minus') if found['minus'] else found.start('t'):found.end('scale')]} = {value}."
@@ -147,7 +150,7 @@ def _compared(text: str, found: re.Match[str]) -> str | None:
         same = f"{said[0]} and {said[1]} {_SAME[kind]}, as both are {_amount_said(text, found, 1)}."
         return f"Well, {same}" if yes_no else capitalized(same)
     larger = 0 if sizes[0] > sizes[1] else 1
-    amount = _worked_out(found[f"q{larger + 1}"], found[f"u{larger + 1}"], found[f"u{2 - larger}"], False)
+    amount = _worked_out(found[f"q{larger + 1}"], found[f"u{larger + 1}"], found[f"u{2 - larger}"], None)
     if amount is None:
         return None
     more = found["more"].lower()
@@ -181,7 +184,7 @@ def _temperature(found: re.Match[str]) -> str | None:
     return f"{figure.replace('-', 'minus ')} {target}"
 
 
-def _worked_out(quantity: str, source: str, target: str, and_a_half: bool) -> str | None:
+def _worked_out(quantity: str, source: str, target: str, part: str | None) -> str | None:
     """The amount in the target unit ("200 centimetres"), or None where there is no fixed factor."""
     source_kind, source_unit = _NAMES[source.lower()]
     target_kind, target_unit = _NAMES[target.lower()]
@@ -192,7 +195,7 @@ def _worked_out(quantity: str, source: str, target: str, and_a_half: bool) -> st
     if source_unit == target_unit:
         return None
     units = _UNITS[source_kind]
-    amount = _number(quantity) + (Fraction(1, 2) if and_a_half else 0)
+    amount = _number(quantity) + (_AND_A_PART[part.lower()] if part else 0)
     value = amount * units[source_unit] / units[target_unit]
     return f"{_figure(value)} {_unit_name(target_unit, value)}"
 
