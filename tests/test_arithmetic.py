@@ -81,6 +81,12 @@ from app.answers.conversions import with_conversion_hint, without_conversion_hin
     ("What percent is 15 of 60?", "Worked out: the answer is 25 percent: 15 of 60."),
     ("15 is what percent of 60?", "Worked out: the answer is 25 percent: 15 of 60."),
     ("What percentage of 80 is 20?", "Worked out: the answer is 25 percent: 20 of 80."),
+    ("I baked 24 cookies and ate a third of them. How many are left?",  # "8"
+     "Worked out: the answer is 16: a third of 24 is 8, and 24 - 8 = 16."),
+    ("There were 40 sweets and the kids ate 25% of them. How many are left?",
+     "Worked out: the answer is 30: 25% of 40 is 10, and 40 - 10 = 30."),
+    ("I had twelve eggs and used half of them. How many are left?",
+     "Worked out: the answer is 6: half of 12 is 6, and 12 - 6 = 6."),
 ])  # fmt: skip
 def test_a_sum_said_aloud_is_worked_out(question: str, said: str) -> None:
     assert worked_out(question) == said
@@ -98,6 +104,8 @@ def test_a_sum_said_aloud_is_worked_out(question: str, said: str) -> None:
     "What's a half?", "What's three quarters?", "What's a quarter to nine?", "What is half past seven?",  # no sum
     "What's three quarters of an hour?", "What's a quarter of the way?", "What's half and half?",
     "Sort my emails.", "List 3 fruits.", "Put 9 in order.", "Order 2 pizzas and 3 drinks.", "Order 2 and 3.",
+    "I baked 10 cookies and ate a third of them. How many are left?",  # no whole third
+    "I had 12 eggs and used half of them, then bought 6 more. How many are left?", "I baked 24 cookies and ate a third of them.",
     "What percent of people like cats?", "What percent is 5 of 0?", "What's the percentage change from 5 to 5?",
     "It went from 500 thousand to 2 million. What's the percentage increase?",  # scales and units the pattern cannot read
     "The price went from 50 cents to 2 dollars, what's the percentage increase?",

@@ -38,6 +38,7 @@ from app.bench.quality import matches
     ("How many tablespoons are in half a cup?", "half a cup = 8 tablespoons."),
     ("How many minutes is three quarters of an hour?", "three quarters of an hour = 45 minutes."),  # "15 minutes"
     ("How many minutes is an hour and three quarters?", "an hour and three quarters = 105 minutes."),  # not "an hour"
+    ("How many months are in 2 and a half years?", "2 and a half years = 30 months."),  # "6 months"
     ("How many grams is two thirds of a kilo?", "two thirds of a kilo = about 667 grams."),
     ("How many teaspoons in 2 tbsp?", "2 tbsp = 6 teaspoons."), ("What is 4 cups in quarts?", "4 cups = 1 quart."),
     ("How many fluid ounces are in a cup?", "a cup = 8 fluid ounces."), ("How many cups in a gallon?", "a gallon = 16 cups."),

@@ -60,6 +60,10 @@ from app.answers.notes import CLOCK_NOTE
     ("How many sleeps until Christmas if today is December 1?", "the answer is 24 days"),
     ("It's February 20. How many days until March 1?", "the answer is 9 days, 10 in a leap year"),
     ("Today is June 10, 2027. How many days until Christmas?", "the answer is 198 days"),
+    ("My birthday is March 3. If today is February 25, how many days until my birthday?",  # "10"
+     "the answer is 6 days, 7 in a leap year"),
+    ("If today is May 1 and my exam is on May 20, how many days until my exam?", "the answer is 19 days"),
+    ("What time is half an hour after 11:45?", "the answer is 12:15"),  # "12:30"
     ("How many hours from 10:30 am to 4:15 pm?", "the answer is 5 hours and 45 minutes"),
     ("How many hours is it from 9 am to 5 pm?", "the answer is 8 hours"),
     ("How many hours from 9 to 5?", "the answer is 8 hours"),  # a working day on a dial, not 20 hours
@@ -126,6 +130,9 @@ def test_a_day_or_time_counted_from_one_given_is_worked_out(question: str, answe
     "What time should I take my next dose? It's 3 pm and I took one 4 hours ago.",
     "If it is December 20 tomorrow, how many days until Christmas?", "It's December 20 next week. How many days until Christmas?",
     "In 3 days it's December 20. How many days until Christmas?", "My exam, it's December 20. How many days until Christmas?",
+    "Today is June 1. How many days until my birthday?",  # its date not given
+    "My birthday is March 3 and hers is March 9. If today is March 1, how many days until her birthday?",
+    "What time is the meeting after lunch?",
     "It's December 20. How many days until Christmas, including today?",
     # a while of something else than what starts
     "My commute is 45 minutes and work starts at 9. What time do I finish?",

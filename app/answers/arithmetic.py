@@ -85,6 +85,19 @@ _ORDERED = re.compile(
     rf"(?:,? (?:from (?P<then>{_ENDS}) to {_ENDS}|in (?:(?P<way_then>ascending|descending) )?order))?$",
     re.I,
 )
+_SHARES = {"half": Fraction(1, 2), "a half": Fraction(1, 2), "a third": Fraction(1, 3), "a quarter": Fraction(1, 4),
+           "two thirds": Fraction(2, 3), "three quarters": Fraction(3, 4), "a fifth": Fraction(1, 5), "a tenth": Fraction(1, 10)}
+# a part of some things taken, and what is left: "I baked 24 cookies and ate a third of them. How many are left?" (the
+# model: "8")
+_PART_TAKEN = re.compile(
+    rf"\b(?P<n>\d+|{'|'.join(_UNITS)}) (?P<things>[a-z]+(?: [a-z]+)?),? and (?:then )?(?:i |we |he |she |they |you |the \w+ )?"
+    r"(?:ate|gave away|used|sold|lost|spent|broke|drank|took|gave|threw away|eat|give away|use|sell|lose|spend|drink|take"
+    rf"|throw away) (?P<part>{'|'.join(_SHARES)}|(?P<percent>\d+)(?: percent|%)) of them\b"
+    r"(?P<rest>.*)$",
+    re.I,
+)
+_LEFT = re.compile(r"\bhow many (?:\w+ )?(?:are|is|do|does|did|have|has|will|would|remain|were)\b[\w' ]*\bleft\b|\bhow many"
+                   r" (?:\w+ )?remain\b", re.I)
 # a share as a percentage, and a change as one: "15 is what percent of 60?", "If a price goes from 50 to 60 dollars,
 # what's the percentage increase?" (the model: "A 10% increase")
 _AMOUNT = r"\$?(?:\d+(?:,\d{3})*(?:\.\d+)?)"
@@ -116,6 +129,8 @@ def worked_out(text: str) -> str | None:
     if len(text) > _LONGEST:
         return None
     text = plain(text)
+    if said := _part_left(text):
+        return said
     lead = _LEAD.match(text)
     question = _HYPHENED_PART.sub(r"\1 \2", _TAIL.sub("", text[lead.end() if lead else 0 :]))
     if not question or any(len(digits) > _MOST_DIGITS for digits in re.findall(r"[\d,.]+", question)):
@@ -193,6 +208,20 @@ def _ordered(question: str) -> str | None:
     ordered = [n for _, n in sorted(zip(values, said), key=lambda pair: pair[0], reverse=largest_first)]
     way = "largest to smallest" if largest_first else "smallest to largest"
     return f"Worked out: the answer is {', '.join(ordered)}, from {way}."  # bare, the model said its own order
+
+
+def _part_left(text: str) -> str | None:
+    """What is left of some things after a part of them is taken, as "Worked out: the answer is 16: a third of 24 is 8,
+    and 24 - 8 = 16."; None where the part is no whole number of them or more is told ("... and 3 more")."""
+    found = _PART_TAKEN.search(text)
+    if found is None or not _LEFT.search(found["rest"]) or re.search(r"\d|\b(?:more|another|again|then|each)\b", found["rest"]):
+        return None
+    count = int(found["n"]) if found["n"].isdigit() else _UNITS.get(found["n"].lower())
+    part = found["part"].lower()
+    share = Fraction(int(found["percent"]), 100) if found["percent"] else _SHARES[part]
+    if not count or share >= 1 or (taken := count * share).denominator != 1:
+        return None
+    return f"Worked out: the answer is {count - taken}: {part} of {count} is {taken}, and {count} - {taken} = {count - taken}."
 
 
 def _percentage(question: str) -> str | None:

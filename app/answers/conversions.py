@@ -79,7 +79,8 @@ _QUANTITY = r"\d+(?:,\d{3})*(?:\.\d+)?|" + "|".join(sorted((re.escape(w) for w i
 _AND_A_PART = {"a half": Fraction(1, 2), "a quarter": Fraction(1, 4), "three quarters": Fraction(3, 4), "a third": Fraction(1, 3),
                "two thirds": Fraction(2, 3)}  # fmt: skip  # "an hour and three quarters"
 # an amount, and no other "and" after it: "2 hours and 30 minutes" is no 2 hours
-_FROM = rf"(?P<q>{_QUANTITY}) (?P<from>{_UNIT})(?: and (?P<part>{'|'.join(_AND_A_PART)}))?(?! and\b)"
+_FROM = (rf"(?P<q>{_QUANTITY})(?: and (?P<q_part>{'|'.join(_AND_A_PART)}))? (?P<from>{_UNIT})"  # "2 and a half years"
+         rf"(?: and (?P<part>{'|'.join(_AND_A_PART)}))?(?! and\b)")
 _ASKS = [
     re.compile(rf"\bhow many (?P<to>{_UNIT}) (?:(?:are|is) )?(?:(?:there )?in (?:a single |one single )?|make up "
                rf"|makes? |equals? |(?:are|is) )(?:there in )?{_FROM}\b", re.I),  # "How many kilos is 10 pounds?"
@@ -126,7 +127,10 @@ def conversion(text: str) -> str | None:
     "half a kilogram = 500 grams.": given "0.5 kilograms", the model halved the 500 again), else None."""
     text = plain(text)
     for asks in _ASKS:
-        if (found := asks.search(text)) and (value := _worked_out(found["q"], found["from"], found["to"], found["part"])):
+        found = asks.search(text)
+        if found and found["q_part"] and found["part"]:  # "2 and a half hours and a half"
+            continue
+        if found and (value := _worked_out(found["q"], found["from"], found["to"], found["q_part"] or found["part"])):
             return f"{text[found.start('q'):found.end('part') if found['part'] else found.end('from')]} = {value}."
     for asks in _TEMPERATURE_ASKS:
         if (found := asks.search(text)) and (value := _temperature(found)):

@@ -30,7 +30,8 @@ _DAYS_IN = {"day": 1, "week": 7, "fortnight": 14}
 _SPAN = rf"(?P<n>{_COUNT}) (?P<unit>days?|weeks?|fortnights?)(?:,? and (?P<more>{_COUNT}) days?)?"  # "2 weeks and 3 days"
 _ASKS_DAY = re.compile(r"\b(?:what|which)(?:'s| is| was| will be)?(?: the)? (?:day|weekday)\b", re.I)
 # "what time will it be ...", not "What time should I go to bed if ...?": the time then is another one
-_ASKS_TIME = re.compile(r"\bwhat time (?:will it be|would it be|is it|was it|will the clock (?:show|say))\b", re.I)
+_ASKS_TIME = re.compile(r"\bwhat time (?:will it be|would it be|is it|was it|will the clock (?:show|say)"
+                        r"|is (?=(?:[\w']+ ){1,5}(?:after|before)\b))", re.I)  # "What time is half an hour after 11:45?"
 # the day counted from: "if today is Friday", "yesterday was Monday", "10 days after Saturday"
 _TODAY_IS = re.compile(rf"\b(?P<ref>today|yesterday|tomorrow)(?:'s| is| was| will be| would be) (?P<day>{_WEEKDAY})\b", re.I)
 _FROM_DAY = re.compile(rf"\b{_SPAN} (?P<way>after|before|from) (?:a |next |last )?(?P<day>{_WEEKDAY})\b", re.I)
@@ -132,11 +133,16 @@ _DATE_IS = re.compile(
     r"(?P<a>(?:[a-z]+ \d{1,2}(?:st|nd|rd|th)?|\d{1,2}[a-z]{0,2}(?: of)? [a-z]+)(?:,? \d{4})?)\b",
     re.I,
 )
+# a day of the user's given its date: "My birthday is March 3. ... how many days until my birthday?"
+_EVENT = (r"(?:my|our|his|her|their|the) (?:birthday|anniversary|wedding|party|exam|trip|holiday|vacation|appointment"
+          r"|interview)")
+_EVENT_IS = (r"\b{event}(?:'s| is| falls)(?: on)? (?:the )?"  # a pattern for str.format: the event, its date
+             r"(?P<date>[a-z]+ \d{{1,2}}(?:st|nd|rd|th)?|\d{{1,2}}[a-z]{{0,2}}(?: of)? [a-z]+)\b")
 _NOT_TODAY = re.compile(r"\b(?:tomorrow|yesterday|next (?:week|month)|last (?:week|month)|in \w+ days?|days? ago|including"
                         r"|inclusive|counting today)\b", re.I)  # "If it is December 20 tomorrow, ..."
 _DAYS_UNTIL = re.compile(
     r"\bhow many (?P<unit>days|weeks|nights|sleeps) (?:are there |is it |are left |do i have |have i got |left |more )?"
-    rf"(?:until|till|til|to|before) (?P<b>{'|'.join(re.escape(name) for name in _HOLIDAYS)}|[a-z]+ \d{{1,2}}[a-z]{{0,2}}"
+    rf"(?:until|till|til|to|before) (?P<b>{'|'.join(re.escape(name) for name in _HOLIDAYS)}|{_EVENT}|[a-z]+ \d{{1,2}}[a-z]{{0,2}}"
     r"|(?:the )?\d{1,2}[a-z]{0,2}(?: of)? [a-z]+)(?=\s*(?:$|[?.!,]|if\b|when\b))",
     re.I,
 )
@@ -375,7 +381,7 @@ def _between(text: str) -> str | None:
     if at_and_at := _AT_AND_AT.search(text):
         return _clock_between(at_and_at["a"], at_and_at["b"], (at_and_at["unit"] or "hours").lower())
     if (until := _DAYS_UNTIL.search(text)) and (today := _DATE_IS.search(text)) and not _NOT_TODAY.search(text):
-        return _days_until(until["unit"].lower(), today["a"], until["b"])
+        return _days_until(until["unit"].lower(), today["a"], until["b"], text)
     found = _BETWEEN.search(text)
     if found is None:
         return None
@@ -388,10 +394,16 @@ def _between(text: str) -> str | None:
     return _days_between(found["unit"].lower(), *dates, both_days=bool(found["through"] or found["inclusive"]))
 
 
-def _days_until(unit: str, today: str, target: str) -> str | None:
-    """The days from the date ``today`` says to ``target``, a date or a holiday, in this year or the next."""
+def _days_until(unit: str, today: str, target: str, text: str) -> str | None:
+    """The days from the date ``today`` says to ``target``, a date, a holiday or a day ``text`` dates ("my birthday"), in
+    this year or the next."""
     if holiday := _HOLIDAYS.get(target.lower()):
         target = f"{MONTHS[holiday[0] - 1]} {holiday[1]}"
+    elif re.fullmatch(_EVENT, target, re.I):
+        dated = list(re.finditer(_EVENT_IS.format(event=re.escape(target)), text, re.I))
+        if len(dated) != 1:
+            return None
+        target = dated[0]["date"]
     dates = [next((match for pattern in _SHORT_DATES if (match := pattern.fullmatch(side))), None) for side in (today, target)]
     if None in dates:
         return None
