@@ -106,6 +106,12 @@ def test_a_sum_said_aloud_is_worked_out(question: str, said: str) -> None:
     "Sort my emails.", "List 3 fruits.", "Put 9 in order.", "Order 2 pizzas and 3 drinks.", "Order 2 and 3.",
     "I baked 10 cookies and ate a third of them. How many are left?",  # no whole third
     "I had 12 eggs and used half of them, then bought 6 more. How many are left?", "I baked 24 cookies and ate a third of them.",
+    "I baked 24 cookies and ate a third of them. Then my dog ate four. How many are left?",  # more taken after
+    "I had 12 apples and ate half of them, and my brother ate a third of the rest. How many are left?",
+    "I have 4 bags of 12 apples and gave away half of them. How many are left?",  # which "them"
+    "I had 12 apples and 8 oranges and ate half of them. How many fruits are left?",
+    "I have 20 chickens and sold a quarter of them. How many legs are left?",  # another thing asked
+    "I have 24 cookies and eat a third of them a day. How many are left after a week?",
     "What percent of people like cats?", "What percent is 5 of 0?", "What's the percentage change from 5 to 5?",
     "It went from 500 thousand to 2 million. What's the percentage increase?",  # scales and units the pattern cannot read
     "The price went from 50 cents to 2 dollars, what's the percentage increase?",

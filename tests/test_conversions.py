@@ -74,6 +74,8 @@ def test_a_temperature_is_worked_out_by_its_formula(question: str, figure: str) 
     "How many kilometres are in a kilogram?", "How far is 5 km?", "I ran 5 km in 30 minutes.",
     "What is 20 C in C?", "What is 5 k in miles?", "It's 30 degrees Celsius today.", "What's a C in F major?",
     "How many minutes is 2 hours and 30 minutes?",  # not 2 hours' 120
+    "How many minutes are in 2 and a half hours plus 20 minutes?", "How many minutes is 1 and a half hours, 10 minutes?",
+    "How many minutes is two and a half hours, three times a week?",
 ])  # fmt: skip
 def test_what_has_no_fixed_factor_gets_no_figure(question: str) -> None:
     assert conversion(question) is None

@@ -133,6 +133,11 @@ def test_a_day_or_time_counted_from_one_given_is_worked_out(question: str, answe
     "Today is June 1. How many days until my birthday?",  # its date not given
     "My birthday is March 3 and hers is March 9. If today is March 1, how many days until her birthday?",
     "What time is the meeting after lunch?",
+    "What time is 2 hours before my 9 am flight? It's 5 am now.",  # a while from an event, not from the time it is
+    "What time is 3 hours after lunch? It is 9 am.", "What time is 3 hours after 10 pm, then 20 minutes more?",
+    "Today is March 10. My exam is March 3. How many days until my exam?",  # past: not next year's
+    "Today is March 1, 2025. My wedding is March 3, 2027. How many days until my wedding?",
+    "The party is June 5 but we moved it to June 8. Today is June 1. How many days until the party?",
     "It's December 20. How many days until Christmas, including today?",
     # a while of something else than what starts
     "My commute is 45 minutes and work starts at 9. What time do I finish?",

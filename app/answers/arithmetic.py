@@ -96,8 +96,11 @@ _PART_TAKEN = re.compile(
     r"(?P<rest>.*)$",
     re.I,
 )
-_LEFT = re.compile(r"\bhow many (?:\w+ )?(?:are|is|do|does|did|have|has|will|would|remain|were)\b[\w' ]*\bleft\b|\bhow many"
-                   r" (?:\w+ )?remain\b", re.I)
+_LEFT = re.compile(r"\bhow many (?:(?P<asked>\w+) )?(?:are|is|do|does|did|have|has|will|would|remain|were)\b[\w' ]*\bleft\b"
+                   r"|\bhow many (?:(?P<remain>\w+) )?remain\b", re.I)
+# more told after the part: another count, a second part, or a part taken again ("... Then my dog ate four.")
+_MORE_TAKEN = re.compile(rf"\d|\b(?:{'|'.join(_UNITS)}|more|another|again|then|each|too|also|rest|what was left|a day|every|per"
+                         rf"|plus|minus|{'|'.join(_SHARES)}|of them)\b", re.I)
 # a share as a percentage, and a change as one: "15 is what percent of 60?", "If a price goes from 50 to 60 dollars,
 # what's the percentage increase?" (the model: "A 10% increase")
 _AMOUNT = r"\$?(?:\d+(?:,\d{3})*(?:\.\d+)?)"
@@ -214,8 +217,13 @@ def _part_left(text: str) -> str | None:
     """What is left of some things after a part of them is taken, as "Worked out: the answer is 16: a third of 24 is 8,
     and 24 - 8 = 16."; None where the part is no whole number of them or more is told ("... and 3 more")."""
     found = _PART_TAKEN.search(text)
-    if found is None or not _LEFT.search(found["rest"]) or re.search(r"\d|\b(?:more|another|again|then|each)\b", found["rest"]):
+    if found is None or (left := _LEFT.search(found["rest"])) is None or _MORE_TAKEN.search(found["rest"]):
         return None
+    if re.search(rf"\d|\b(?:{'|'.join(_UNITS)})\b", text[: found.start("n")], re.I):
+        return None  # "I have 4 bags of 12 apples ...", "12 apples and 8 oranges and ate half of them": which "them"
+    asked = (left["asked"] or left["remain"] or "").lower()
+    if asked and asked not in found["things"].lower().split():
+        return None  # "... How many legs are left?"
     count = int(found["n"]) if found["n"].isdigit() else _UNITS.get(found["n"].lower())
     part = found["part"].lower()
     share = Fraction(int(found["percent"]), 100) if found["percent"] else _SHARES[part]

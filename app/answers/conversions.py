@@ -78,9 +78,11 @@ _UNIT = "|".join(sorted((re.escape(n) for n in _NAMES), key=len, reverse=True))
 _QUANTITY = r"\d+(?:,\d{3})*(?:\.\d+)?|" + "|".join(sorted((re.escape(w) for w in _NUMBER_WORDS), key=len, reverse=True))
 _AND_A_PART = {"a half": Fraction(1, 2), "a quarter": Fraction(1, 4), "three quarters": Fraction(3, 4), "a third": Fraction(1, 3),
                "two thirds": Fraction(2, 3)}  # fmt: skip  # "an hour and three quarters"
-# an amount, and no other "and" after it: "2 hours and 30 minutes" is no 2 hours
+# an amount, and nothing added to it after: "2 hours and 30 minutes", "2 and a half hours plus 20 minutes", "1 and a half
+# hours, three times a week" are no 2 or 1.5 hours
 _FROM = (rf"(?P<q>{_QUANTITY})(?: and (?P<q_part>{'|'.join(_AND_A_PART)}))? (?P<from>{_UNIT})"  # "2 and a half years"
-         rf"(?: and (?P<part>{'|'.join(_AND_A_PART)}))?(?! and\b)")
+         rf"(?: and (?P<part>{'|'.join(_AND_A_PART)}))?"
+         r"(?![^?.!]*\b(?:and|plus|minus|times|then|each|every|per|a (?:night|day|week|month|year))\b)(?![^?.!]*\d)")
 _ASKS = [
     re.compile(rf"\bhow many (?P<to>{_UNIT}) (?:(?:are|is) )?(?:(?:there )?in (?:a single |one single )?|make up "
                rf"|makes? |equals? |(?:are|is) )(?:there in )?{_FROM}\b", re.I),  # "How many kilos is 10 pounds?"

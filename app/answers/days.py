@@ -31,7 +31,9 @@ _SPAN = rf"(?P<n>{_COUNT}) (?P<unit>days?|weeks?|fortnights?)(?:,? and (?P<more>
 _ASKS_DAY = re.compile(r"\b(?:what|which)(?:'s| is| was| will be)?(?: the)? (?:day|weekday)\b", re.I)
 # "what time will it be ...", not "What time should I go to bed if ...?": the time then is another one
 _ASKS_TIME = re.compile(r"\bwhat time (?:will it be|would it be|is it|was it|will the clock (?:show|say)"
-                        r"|is (?=(?:[\w']+ ){1,5}(?:after|before)\b))", re.I)  # "What time is half an hour after 11:45?"
+                        r"|is (?P<from_clock>(?=(?:[\w']+ ){1,5}(?:after|before)\b)))", re.I)  # "... half an hour after 11:45?"
+# more to count after a while from a clock time: "What time is 3 hours after 10 pm, then 20 minutes more?"
+_MORE = re.compile(r"\b(?:then|plus|minus|more|another|and)\b", re.I)
 # the day counted from: "if today is Friday", "yesterday was Monday", "10 days after Saturday"
 _TODAY_IS = re.compile(rf"\b(?P<ref>today|yesterday|tomorrow)(?:'s| is| was| will be| would be) (?P<day>{_WEEKDAY})\b", re.I)
 _FROM_DAY = re.compile(rf"\b{_SPAN} (?P<way>after|before|from) (?:a |next |last )?(?P<day>{_WEEKDAY})\b", re.I)
@@ -138,6 +140,7 @@ _EVENT = (r"(?:my|our|his|her|their|the) (?:birthday|anniversary|wedding|party|e
           r"|interview)")
 _EVENT_IS = (r"\b{event}(?:'s| is| falls)(?: on)? (?:the )?"  # a pattern for str.format: the event, its date
              r"(?P<date>[a-z]+ \d{{1,2}}(?:st|nd|rd|th)?|\d{{1,2}}[a-z]{{0,2}}(?: of)? [a-z]+)\b")
+_CHANGED = re.compile(r"\b(?:moved|actually|changed|postponed|rescheduled|instead|thought|was)\b", re.I)
 _NOT_TODAY = re.compile(r"\b(?:tomorrow|yesterday|next (?:week|month)|last (?:week|month)|in \w+ days?|days? ago|including"
                         r"|inclusive|counting today)\b", re.I)  # "If it is December 20 tomorrow, ..."
 _DAYS_UNTIL = re.compile(
@@ -258,11 +261,14 @@ def _weekday_of_date(text: str) -> str | None:
 
 
 def _time_counted(text: str) -> str | None:
-    if not _ASKS_TIME.search(text):
+    if (asked := _ASKS_TIME.search(text)) is None:
         return None
     offset = _TIME_WAY.search(text) or _IN_TIME.search(text)
     if offset is None:
         return None
+    if asked["from_clock"] is not None and (not (offset.groupdict().get("hour") or offset.groupdict().get("named_time"))
+                                           or _MORE.search(text, offset.end())):
+        return None  # "What time is 2 hours before my 9 am flight?": a while from an event, not from a clock time
     minutes = _minutes(offset)
     if minutes is None:
         return None
@@ -396,18 +402,26 @@ def _between(text: str) -> str | None:
 
 def _days_until(unit: str, today: str, target: str, text: str) -> str | None:
     """The days from the date ``today`` says to ``target``, a date, a holiday or a day ``text`` dates ("my birthday"), in
-    this year or the next."""
+    this year or the next; a day that does not come round again ("my exam") only in this year."""
+    once = False
     if holiday := _HOLIDAYS.get(target.lower()):
         target = f"{MONTHS[holiday[0] - 1]} {holiday[1]}"
     elif re.fullmatch(_EVENT, target, re.I):
         dated = list(re.finditer(_EVENT_IS.format(event=re.escape(target)), text, re.I))
-        if len(dated) != 1:
-            return None
+        if len(dated) != 1 or _CHANGED.search(text) or re.match(r",? \d{4}\b", text[dated[0].end():]):
+            return None  # "... but we moved it to June 8", "My wedding is March 3, 2027"
+        once = re.search(r"birthday|anniversary", target, re.I) is None
         target = dated[0]["date"]
     dates = [next((match for pattern in _SHORT_DATES if (match := pattern.fullmatch(side))), None) for side in (today, target)]
     if None in dates:
         return None
+    if once and _month_day(dates[1]) < _month_day(dates[0]):
+        return None  # "Today is March 10. My exam is March 3.": past, not next year's
     return _days_between("days" if unit == "sleeps" else unit, *dates, both_days=False)
+
+
+def _month_day(date: re.Match[str]) -> tuple[int, int]:
+    return MONTHS.index(date["month"].capitalize()) + 1, int(date["day"])
 
 
 def _days_between(unit: str, a: re.Match[str], b: re.Match[str], *, both_days: bool) -> str | None:
