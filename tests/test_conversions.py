@@ -147,6 +147,39 @@ def test_no_trip_or_no_speed_asked_gets_no_speed(question: str) -> None:
     assert figure(question) is None
 
 
+@pytest.mark.parametrize(("question", "said"), [
+    ("My car uses 8 litres per 100 kilometres. How much fuel for 250 kilometres?",  # worked out at length, cut
+     "Worked out: the answer is 20 litres: 8 litres per 100 kilometres, for 250 kilometres."),
+    ("My car does 30 miles per gallon. How many gallons for 300 miles?",
+     "Worked out: the answer is 10 gallons: 30 miles per gallon, for 300 miles."),
+    ("My car uses 8 litres per 100 kilometres. How much fuel for 250 miles?",
+     "Worked out: the answer is about 32 litres: 8 litres per 100 kilometres, for 250 miles."),
+    ("How many inches tall is someone who is 5 foot 10?", "5 feet 10 inches = 70 inches."),  # 67, 65
+    ("What is 5 feet 6 inches in cm?", "5 feet 6 inches = 167.64 centimetres."),
+    ("How tall is 180 centimetres in feet and inches?", "180 centimetres = about 5 feet 11 inches."),  # 5 feet 10
+    ("How many eggs are in three and a half dozen?", "three and a half dozen = 42."),  # 45
+    ("How many tablespoons are in a quarter cup?", "a quarter cup = 4 tablespoons."),  # 3
+    ("If 3 apples cost 1.50 dollars, how much do 7 apples cost?",  # a proportion set up at length, cut
+     "Worked out: the answer is 3.50 dollars: 1.50 dollars for 3 is 0.50 dollars each, and 7 cost 3.50 dollars."),
+    ("If 4 tickets cost $30, how much do 6 tickets cost?",
+     "Worked out: the answer is 45 dollars: 30 dollars for 4 is 7.50 dollars each, and 6 cost 45 dollars."),
+])  # fmt: skip
+def test_fuel_heights_dozens_and_prices_are_worked_out(question: str, said: str) -> None:
+    assert figure(question) == said
+
+
+@pytest.mark.parametrize("question", [
+    "How much fuel for 250 km?",  # no rate
+    "My car uses 8 litres per 100 kilometres and my van 12 litres per 100 kilometres. How much fuel for 250 kilometres?",
+    "I am 5 foot 10. Am I tall?", "How many inches is 5 foot 14?", "How many is half a dozen plus a dozen?",
+    "If 3 apples cost 1 dollar, how much do 7 apples cost?",  # a third of a cent each
+    "If 3 apples cost 1.50 dollars, how much do 7 pears cost?",
+    "If 3 apples cost 1.50 dollars and I have 10 dollars, how much do 7 apples cost?",
+])  # fmt: skip
+def test_no_rate_height_or_price_told_gets_nothing(question: str) -> None:
+    assert figure(question) is None
+
+
 def test_the_figure_is_added_to_the_newest_user_message_once_and_taken_off_for_its_words() -> None:
     asked = [{"role": "system", "content": "Be brief."}, {"role": "user", "content": "How many hours are in two days?"}]
     hinted = with_conversion_hint(asked)

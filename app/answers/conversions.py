@@ -20,7 +20,7 @@ from app.answers.ages import ages_apart
 from app.answers.arithmetic import NUMBER_WORDS, worked_out
 from app.answers.counting import counted
 from app.answers.days import day_or_time
-from app.answers.money import money_counted
+from app.answers.money import money_counted, price_scaled
 from app.answers.phrasebook import phrase_in
 from app.answers.rhymes import rhymes_asked
 from app.answers.roman import roman_asked
@@ -71,6 +71,7 @@ def _names() -> dict[str, tuple[str, str]]:
 _NAMES = _names()
 # and an amount of a unit: "a", "half a", "a quarter of an", "three quarters of an" too (the model: 15 minutes)
 _NUMBER_WORDS = NUMBER_WORDS | {"a": 1, "an": 1, "half a": Fraction(1, 2), "half an": Fraction(1, 2), "a half": Fraction(1, 2)}
+_NUMBER_WORDS |= {"a quarter": Fraction(1, 4), "a third": Fraction(1, 3), "three quarters": Fraction(3, 4)}  # "a quarter cup"
 _NUMBER_WORDS |= {f"{part} of {article}": share for article in ("a", "an") for part, share in (
     ("a quarter", Fraction(1, 4)), ("three quarters", Fraction(3, 4)), ("a third", Fraction(1, 3)),
     ("two thirds", Fraction(2, 3)))}
@@ -260,16 +261,99 @@ def speed(text: str) -> str | None:
     return f"Worked out: the answer is {_figure(per_hour)} {_unit_name(target, per_hour)} per hour, for {trip[0]}."
 
 
+# a height in feet and inches, and one in centimetres as feet and inches: "How many inches tall is someone who is 5 foot
+# 10?" (the model: 67, 65), "How tall is 180 centimetres in feet and inches?" (5 feet 10)
+_FEET_INCHES = re.compile(r"\b(?P<feet>[1-9]) (?:foot|feet|ft)(?: and)? (?P<inches>\d{1,2})(?: inch(?:es)?| in)?\b(?!')", re.I)
+_ASKS_INCHES = re.compile(
+    r"\bhow many (?P<to>inches|centimetres|centimeters|cm)\b|\bin (?P<in>inches|centimetres|centimeters|cm)\b", re.I
+)
+_CM_IN_FEET = re.compile(r"\b(?P<cm>\d{2,3}(?:\.\d)?) ?(?:cm|centimetres|centimeters)\b.*\bin feet(?: and inches)?\b", re.I)
+
+
+def feet_and_inches(text: str) -> str | None:
+    """A height said in feet and inches in inches or centimetres, or one in centimetres in feet and inches, as "5 feet
+    10 inches = 70 inches."; else None."""
+    if (height := _FEET_INCHES.search(text)) and (asked := _ASKS_INCHES.search(text)):
+        if len(_FEET_INCHES.findall(text)) != 1 or int(height["inches"]) > 11:
+            return None
+        inches = int(height["feet"]) * 12 + int(height["inches"])
+        said = f"{height['feet']} feet {height['inches']} inches"
+        if (asked["to"] or asked["in"]).lower() == "inches":
+            return f"{said} = {inches} inches."
+        return f"{said} = {_figure(inches * Fraction('2.54'))} centimetres."
+    if found := _CM_IN_FEET.search(text):
+        feet, inches = divmod(round(Fraction(found["cm"]) / Fraction("2.54")), 12)
+        return f"{found['cm']} centimetres = about {feet} feet {inches} inches."
+    return None
+
+
+# fuel for a distance at a rate: "My car uses 8 litres per 100 kilometres. How much fuel for 250 kilometres?", "My car
+# does 30 miles per gallon. How many gallons for 300 miles?" (the model worked it out at length, cut before its answer)
+_DISTANCE = r"kilometres?|kilometers?|km|miles?"
+_FUEL_RATE = re.compile(rf"\b(?P<fuel>\d+(?:\.\d+)?) (?P<fuel_unit>litres?|liters?|gallons?) (?:per|every|for every|each|a|an)"
+                        rf" (?:(?P<way>\d+(?:,\d{{3}})?) )?(?P<way_unit>{_DISTANCE})\b", re.I)
+_ECONOMY = re.compile(
+    rf"\b(?P<way>\d+(?:\.\d+)?) (?P<way_unit>{_DISTANCE}) (?:per|to the|to a|a|an) (?P<fuel_unit>gallon|litre|liter)\b", re.I
+)
+_FUEL_ASKED = re.compile(
+    r"\bhow (?:much|many (?:litres|liters|gallons))(?: (?:fuel|petrol|gas|diesel))?(?: (?:do|will|would|should) (?:i|we|you)"
+    r" need| is needed| will it (?:use|take|need)| does it (?:use|take|need))?(?: for| to (?:drive|go|travel|do)| on)"
+    rf"(?: a trip of| a drive of)? (?P<trip>\d+(?:,\d{{3}})?) (?P<trip_unit>{_DISTANCE})\b",
+    re.I,
+)
+
+
+def fuel_for(text: str) -> str | None:
+    """The fuel a trip takes at a rate the message gives, as "Worked out: the answer is 20 litres: 8 litres per 100
+    kilometres, for 250 kilometres."; else None."""
+    asked = _FUEL_ASKED.search(text)
+    rates = [*_FUEL_RATE.finditer(text), *_ECONOMY.finditer(text)]
+    if asked is None or len(rates) != 1:
+        return None
+    rate = rates[0]
+    fuel_unit = _plain_unit(rate["fuel_unit"])
+    per_way = Fraction(rate["fuel"]) / Fraction((rate["way"] or "1").replace(",", "")) if rate.re is _FUEL_RATE else (
+        1 / Fraction(rate["way"]))
+    trip = Fraction(asked["trip"].replace(",", "")) * _UNITS["length"][_NAMES[asked["trip_unit"].lower()][1]] / (
+        _UNITS["length"][_NAMES[rate["way_unit"].lower()][1]])
+    fuel = per_way * trip
+    return (f"Worked out: the answer is {_figure(fuel)} {_unit_name(fuel_unit, fuel)}: {rate[0]}, for {asked['trip']} "
+            f"{asked['trip_unit']}.")
+
+
+def _plain_unit(name: str) -> str:
+    return {"liter": "litre"}.get(name.lower().rstrip("s"), name.lower().rstrip("s"))
+
+
+# a count in dozens: "How many eggs are in three and a half dozen?" (the model: 45)
+_DOZENS = re.compile(
+    rf"\bhow many (?:\w+ )?(?:are|is) (?:there )?in (?P<q>{_QUANTITY})(?: and (?P<part>{'|'.join(_AND_A_PART)}))? dozen\b"
+    r"(?![^?.!]*\b(?:and|plus|minus|times)\b)",
+    re.I,
+)
+
+
+def dozens(text: str) -> str | None:
+    """A count in dozens, as "three and a half dozen = 42."; else None."""
+    found = _DOZENS.search(text)
+    if found is None:
+        return None
+    count = (_number(found["q"]) + (_AND_A_PART[found["part"].lower()] if found["part"] else 0)) * 12
+    return f"{text[found.start('q'):found.end()]} = {_figure(count)}." if count.denominator == 1 else None
+
+
 def figure(text: str) -> str | None:
-    """The worked-out figure ``text`` asks for: a unit conversion's, a temperature's, which of two amounts is more or a
-    speed, a sum's (``app.answers.arithmetic``), the change, money left or money saved in a story of money
-    (``app.answers.money``), the legs or wheels of some things (``app.answers.counting``), an age or years counted from
-    this year (``app.answers.years``), one person's age from another's (``app.answers.ages``), a weekday's or clock
-    time's counted from one it gives (``app.answers.days``), the time in another place (``app.answers.world_clock``), an
+    """The worked-out figure ``text`` asks for: a unit conversion's, a temperature's, which of two amounts is more, a
+    speed, the fuel for a trip, a height in feet and inches or a count in dozens, a sum's (``app.answers.arithmetic``),
+    the change, money left or money saved in a story of money or a price from another's (``app.answers.money``), the
+    legs or wheels of some things (``app.answers.counting``), an age or years counted from this year
+    (``app.answers.years``), one person's age from another's (``app.answers.ages``), a weekday's or clock time's
+    counted from one it gives (``app.answers.days``), the time in another place (``app.answers.world_clock``), an
     everyday phrase's in another language (``app.answers.phrasebook``), words that rhyme (``app.answers.rhymes``) or a
     Roman numeral's (``app.answers.roman``)."""
-    return (conversion(text) or speed(text) or worked_out(text) or money_counted(text) or counted(text) or years_counted(text)
-            or ages_apart(text) or _counted_time(text) or time_in_place(text) or phrase_in(text) or rhymes_asked(text)
+    return (conversion(text) or speed(text) or fuel_for(text) or feet_and_inches(text) or dozens(text) or worked_out(text)
+            or money_counted(text) or price_scaled(text) or counted(text) or years_counted(text) or ages_apart(text)
+            or _counted_time(text) or time_in_place(text) or phrase_in(text) or rhymes_asked(text)
             or roman_asked(text))  # fmt: skip
 
 

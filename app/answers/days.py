@@ -152,7 +152,8 @@ _DAYS_UNTIL = re.compile(
 # how long from the time it is to another: "If it's half past seven, how many minutes until eight?"
 _UNTIL = re.compile(
     r"\bhow (?:many (?P<unit>minutes|hours)|long)(?: (?:is it|are there|is there|do i have|have i got|left|more))?"
-    r" (?:until|till|til|to|before) (?P<b>\d{1,2}(?:[:.]\d{2})?(?: ?[ap]\.?m\b\.?)?|[a-z]+(?: o'clock)?)(?=\s*(?:[?.!,]|if\b|$))",
+    r" (?:until|till|til|to|before) (?P<b>\d{1,2}(?:[:.]\d{2})?(?: ?[ap]\.?m\b\.?| o'clock)?|[a-z]+(?: o'clock)?)"
+    r"(?=\s*(?:[?.!,]|if\b|$))",
     re.I,
 )
 # how long from one clock time to another said as two events: "If I go to bed at 11 pm and wake up at 7 am, how many
@@ -382,7 +383,7 @@ def said_clock(minutes: int, style: str) -> str:
 def _between(text: str) -> str | None:
     if (until := _UNTIL.search(text)) and (now := _IT_IS.search(text)):
         target = until["b"].lower().removesuffix(" o'clock")
-        target = str(_HOUR_WORDS[target]) if target in _HOUR_WORDS else until["b"]
+        target = str(_HOUR_WORDS[target]) if target in _HOUR_WORDS else target
         return _clock_between(_CLOCK_ALONE.search(now[0])[0], target, (until["unit"] or "long").lower())
     if at_and_at := _AT_AND_AT.search(text):
         return _clock_between(at_and_at["a"], at_and_at["b"], (at_and_at["unit"] or "hours").lower())

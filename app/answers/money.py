@@ -85,6 +85,33 @@ _FOR = re.compile(
 )
 
 
+# the price of some things from the price of others: "If 3 apples cost 1.50 dollars, how much do 7 apples cost?" (the
+# model set up a proportion at length and was cut before its answer)
+_PRICE_SCALED = re.compile(
+    rf"^(?:if |say )?(?P<n>\d{{1,4}}) (?P<things>[a-z]+(?: [a-z]+)?) costs? (?P<price>[$£€] ?{_FIGURE}|{_FIGURE} ?[a-z]+)[,.;]?"
+    r" (?:then |so )?how much (?:do|does|would|will|should|is|are) (?P<m>\d{1,4})(?: (?P<things2>[a-z]+(?: (?!cost\b)[a-z]+)?))?"
+    r"(?: cost)?[?.!]*$",
+    re.I,
+)
+
+
+def price_scaled(text: str) -> str | None:
+    """The price of some things from the price of a number of the same things, as "Worked out: the answer is 3.50
+    dollars: 1.50 dollars for 3 is 0.50 dollars each, and 7 cost 3.50 dollars."; else None."""
+    found = _PRICE_SCALED.match(plain(text))
+    if found is None or (found["things2"] and found["things2"].lower() != found["things"].lower()):
+        return None  # "If 3 apples cost 1.50 dollars, how much do 7 pears cost?"
+    price = _MONEY.fullmatch(found["price"])
+    if price is None or (currency := _currency(price)) is None or not (n := int(found["n"])) or not (m := int(found["m"])):
+        return None
+    each = _value(price) / n
+    if (each * 100).denominator != 1:  # "3 for 1 dollar": a third of a cent each, said either way
+        return None
+    total = each * m
+    return (f"Worked out: the answer is {_said(total, currency)}: {_said(_value(price), currency)} for {n} is "
+            f"{_said(each, currency)} each, and {m} cost {_said(total, currency)}.")
+
+
 def money_counted(text: str) -> str | None:
     """The change, the money left or the money saved ``text`` asks for, as "Worked out: the change is 6.50 dollars:
     20 dollars paid for 13.50 dollars."; else None."""
