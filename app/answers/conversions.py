@@ -24,7 +24,7 @@ from app.answers.money import money_counted, price_scaled
 from app.answers.phrasebook import phrase_in
 from app.answers.rhymes import rhymes_asked
 from app.answers.roman import roman_asked
-from app.answers.wording import capitalized, plain
+from app.answers.wording import SHORT_ANSWER, capitalized, plain
 from app.answers.world_clock import NOW_ANSWER_START, asks_time_now, places_named, time_in_place
 from app.answers.years import years_counted
 
@@ -258,7 +258,7 @@ def speed(text: str) -> str | None:
     per = _PER_HOUR.search(text)
     target = ("mile" if per["mph"] else "kilometre" if per["kmh"] else _NAMES[per["to"].lower()][1]) if per else distance_unit
     per_hour = _number(trip["d"]) * _UNITS["length"][distance_unit] / _UNITS["length"][target] / hours
-    return f"Worked out: the answer is {_figure(per_hour)} {_unit_name(target, per_hour)} per hour, for {trip[0]}."
+    return f"Worked out: the answer is {_figure(per_hour)} {_unit_name(target, per_hour)} per hour, for {trip[0]}. {SHORT_ANSWER}"
 
 
 # a height in feet and inches, and one in centimetres as feet and inches: "How many inches tall is someone who is 5 foot
@@ -318,7 +318,7 @@ def fuel_for(text: str) -> str | None:
         _UNITS["length"][_NAMES[rate["way_unit"].lower()][1]])
     fuel = per_way * trip
     return (f"Worked out: the answer is {_figure(fuel)} {_unit_name(fuel_unit, fuel)}: {rate[0]}, for {asked['trip']} "
-            f"{asked['trip_unit']}.")
+            f"{asked['trip_unit']}. {SHORT_ANSWER}")
 
 
 def _plain_unit(name: str) -> str:

@@ -19,7 +19,7 @@ from fractions import Fraction
 
 from app.answers.arithmetic import NUMBER_WORDS
 from app.answers.days import count_of
-from app.answers.wording import plain
+from app.answers.wording import SHORT_ANSWER, plain
 
 _LONGEST = 200  # characters: such a question is short, and longer text costs the patterns more
 _CURRENCIES = {"$": "dollars", "£": "pounds", "€": "euros", "dollar": "dollars", "buck": "dollars", "pound": "pounds",
@@ -109,7 +109,7 @@ def price_scaled(text: str) -> str | None:
         return None
     total = each * m
     return (f"Worked out: the answer is {_said(total, currency)}: {_said(_value(price), currency)} for {n} is "
-            f"{_said(each, currency)} each, and {m} cost {_said(total, currency)}.")
+            f"{_said(each, currency)} each, and {m} cost {_said(total, currency)}. {SHORT_ANSWER}")
 
 
 def money_counted(text: str) -> str | None:

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+# after a figure whose question invites working it out ("How much fuel for 250 kilometres?"): given the answer alone,
+# the model still set out the method at length and was cut before the answer
+SHORT_ANSWER = "Say the answer in one short sentence."
+
 
 def plain(text: str) -> str:
     """Single spaces and straight apostrophes, as the patterns are written."""
