@@ -176,6 +176,17 @@ def test_fuel_heights_dozens_and_prices_are_worked_out(question: str, said: str)
     "If 3 apples cost 1 dollar, how much do 7 apples cost?",  # a third of a cent each
     "If 3 apples cost 1.50 dollars, how much do 7 pears cost?",
     "If 3 apples cost 1.50 dollars and I have 10 dollars, how much do 7 apples cost?",
+    "My car does 30 miles per gallon. How many litres for 300 miles?",  # another unit asked
+    "My car does 30 miles per gallon and gas is 4 dollars a gallon. How much to drive 300 miles?",  # a cost asked
+    "My car does 30 miles per gallon in the city and 40 on the highway. How many gallons for 300 miles on the highway?",
+    "A truck uses 30 litres per 100 km and a car uses 8. How much fuel for 200 km for the car?",
+    "My car uses 8 litres per 100 km. How much fuel for 250 km each way?",
+    "How many cm is 5 feet 10.5 inches?", "If I jump 5 feet 3 times, how many inches is that in total?",
+    "What is 2 feet 6 inches times 3 in inches?", "How many inches do I need to grow to reach 6 feet if I'm 5 foot 8?",
+    "My room is 12 feet 6 inches by 9 feet 4 inches. What is that in cm?",
+    "A pool is 150 cm deep and 25 metres long. How long is it in feet?",
+    "How many eggs are in a dozen dozen?", "How many legs are in a dozen spiders?",
+    "I ran 3 laps of a quarter mile in 6 minutes, how fast was I going?", "How many days in a third year?",
 ])  # fmt: skip
 def test_no_rate_height_or_price_told_gets_nothing(question: str) -> None:
     assert figure(question) is None

@@ -71,7 +71,7 @@ def _names() -> dict[str, tuple[str, str]]:
 _NAMES = _names()
 # and an amount of a unit: "a", "half a", "a quarter of an", "three quarters of an" too (the model: 15 minutes)
 _NUMBER_WORDS = NUMBER_WORDS | {"a": 1, "an": 1, "half a": Fraction(1, 2), "half an": Fraction(1, 2), "a half": Fraction(1, 2)}
-_NUMBER_WORDS |= {"a quarter": Fraction(1, 4), "a third": Fraction(1, 3), "three quarters": Fraction(3, 4)}  # "a quarter cup"
+_NUMBER_WORDS |= {"a quarter": Fraction(1, 4), "three quarters": Fraction(3, 4)}  # "a quarter cup"; "a third year" is no third
 _NUMBER_WORDS |= {f"{part} of {article}": share for article in ("a", "an") for part, share in (
     ("a quarter", Fraction(1, 4)), ("three quarters", Fraction(3, 4)), ("a third", Fraction(1, 3)),
     ("two thirds", Fraction(2, 3)))}
@@ -240,12 +240,20 @@ _NOT_THE_TRIPS = re.compile(r"\b(?:should|would|need to|to do it|twice|times as|
                             r"|minute)|/s)\b", re.I)
 
 
+def _digits(text: str) -> int:
+    """How many numbers in digits ``text`` says: a figure that reads some of them must read all ("3 laps of a quarter
+    mile in 6 minutes" is no quarter mile in 6 minutes)."""
+    return len(re.findall(r"\d+(?:[.,]\d+)*", text))
+
+
 def speed(text: str) -> str | None:
     """The average speed of a distance covered in a time ``text`` gives and asks the speed of, per hour, as "Worked out:
     the answer is 12 kilometres per hour, for 10 kilometres in 50 minutes." (answer first: given "10 kilometres in 50
     minutes = 12 kilometres per hour." the model worked it out again, at length); else None."""
     trip, asked = _TRIP.search(text), _ASKS_SPEED.search(text)
     if trip is None or asked is None or len(_TRIP.findall(text)) != 1 or _NOT_THE_TRIPS.search(text):
+        return None
+    if _digits(text) != _digits(trip[0]):
         return None
     distance_kind, distance_unit = _NAMES[trip["du"].lower()]
     time_kind, time_unit = _NAMES[trip["from"].lower()]
@@ -263,7 +271,8 @@ def speed(text: str) -> str | None:
 
 # a height in feet and inches, and one in centimetres as feet and inches: "How many inches tall is someone who is 5 foot
 # 10?" (the model: 67, 65), "How tall is 180 centimetres in feet and inches?" (5 feet 10)
-_FEET_INCHES = re.compile(r"\b(?P<feet>[1-9]) (?:foot|feet|ft)(?: and)? (?P<inches>\d{1,2})(?: inch(?:es)?| in)?\b(?!')", re.I)
+_FEET_INCHES = re.compile(r"\b(?P<feet>\d{1,2}) (?:foot|feet|ft)(?: and)? (?P<inches>\d{1,2})(?: inch(?:es)?| in\b)?"
+                          r"(?=\s*(?:[?.!,](?!\d)|$| in (?:inches|centimetres|centimeters|cm)\b|tall\b))", re.I)
 _ASKS_INCHES = re.compile(
     r"\bhow many (?P<to>inches|centimetres|centimeters|cm)\b|\bin (?P<in>inches|centimetres|centimeters|cm)\b", re.I
 )
@@ -274,16 +283,17 @@ def feet_and_inches(text: str) -> str | None:
     """A height said in feet and inches in inches or centimetres, or one in centimetres in feet and inches, as "5 feet
     10 inches = 70 inches."; else None."""
     if (height := _FEET_INCHES.search(text)) and (asked := _ASKS_INCHES.search(text)):
-        if len(_FEET_INCHES.findall(text)) != 1 or int(height["inches"]) > 11:
+        if _digits(text) != 2 or int(height["inches"]) > 11:  # "12 feet 6 inches by 9 feet 4 inches", "plus 3 inches"
             return None
         inches = int(height["feet"]) * 12 + int(height["inches"])
-        said = f"{height['feet']} feet {height['inches']} inches"
+        said = (f"{height['feet']} {'foot' if height['feet'] == '1' else 'feet'} {height['inches']} "
+                f"{'inch' if height['inches'] == '1' else 'inches'}")
         if (asked["to"] or asked["in"]).lower() == "inches":
             return f"{said} = {inches} inches."
         return f"{said} = {_figure(inches * Fraction('2.54'))} centimetres."
-    if found := _CM_IN_FEET.search(text):
+    if (found := _CM_IN_FEET.search(text)) and _digits(text) == 1:
         feet, inches = divmod(round(Fraction(found["cm"]) / Fraction("2.54")), 12)
-        return f"{found['cm']} centimetres = about {feet} feet {inches} inches."
+        return f"{found['cm']} centimetres = about {feet} {'foot' if feet == 1 else 'feet'} {inches} inches."
     return None
 
 
@@ -296,11 +306,17 @@ _ECONOMY = re.compile(
     rf"\b(?P<way>\d+(?:\.\d+)?) (?P<way_unit>{_DISTANCE}) (?:per|to the|to a|a|an) (?P<fuel_unit>gallon|litre|liter)\b", re.I
 )
 _FUEL_ASKED = re.compile(
-    r"\bhow (?:much|many (?:litres|liters|gallons))(?: (?:fuel|petrol|gas|diesel))?(?: (?:do|will|would|should) (?:i|we|you)"
-    r" need| is needed| will it (?:use|take|need)| does it (?:use|take|need))?(?: for| to (?:drive|go|travel|do)| on)"
+    r"\bhow (?:much|many (?P<fuel_asked>litres|liters|gallons))(?: (?:fuel|petrol|gas|diesel))?"
+    r"(?: (?:do|will|would|should) (?:i|we|you) need| is needed| will it (?:use|take|need)| does it (?:use|take|need))?"
+    r"(?: for| to (?:drive|go|travel|do)| on)"
     rf"(?: a trip of| a drive of)? (?P<trip>\d+(?:,\d{{3}})?) (?P<trip_unit>{_DISTANCE})\b",
     re.I,
 )
+
+
+# more than one trip at one rate: "each way", "a round trip", "a day for a week", "with a trailer", what it costs
+_NOT_ONE_TRIP = re.compile(r"\b(?:each way|round trip|and back|return|a day|a week|per (?:day|week|month)|times|trailer|but|cost"
+                           r"|price|dollars?|pounds?|euros?)\b|[$£€%]", re.I)
 
 
 def fuel_for(text: str) -> str | None:
@@ -308,12 +324,16 @@ def fuel_for(text: str) -> str | None:
     kilometres, for 250 kilometres."; else None."""
     asked = _FUEL_ASKED.search(text)
     rates = [*_FUEL_RATE.finditer(text), *_ECONOMY.finditer(text)]
-    if asked is None or len(rates) != 1:
+    if asked is None or len(rates) != 1 or _NOT_ONE_TRIP.search(text):
         return None
     rate = rates[0]
     fuel_unit = _plain_unit(rate["fuel_unit"])
-    per_way = Fraction(rate["fuel"]) / Fraction((rate["way"] or "1").replace(",", "")) if rate.re is _FUEL_RATE else (
-        1 / Fraction(rate["way"]))
+    if (asked["fuel_asked"] and _plain_unit(asked["fuel_asked"]) != fuel_unit) or _digits(text) != _digits(rate[0]) + 1:
+        return None  # "How many litres for 300 miles?" at miles per gallon; another number said: "... and 40 on the highway"
+    if rate.re is _FUEL_RATE:
+        per_way = Fraction(rate["fuel"]) / Fraction((rate["way"] or "1").replace(",", ""))
+    else:
+        per_way = 1 / Fraction(rate["way"])
     trip = Fraction(asked["trip"].replace(",", "")) * _UNITS["length"][_NAMES[asked["trip_unit"].lower()][1]] / (
         _UNITS["length"][_NAMES[rate["way_unit"].lower()][1]])
     fuel = per_way * trip
@@ -327,8 +347,8 @@ def _plain_unit(name: str) -> str:
 
 # a count in dozens: "How many eggs are in three and a half dozen?" (the model: 45)
 _DOZENS = re.compile(
-    rf"\bhow many (?:\w+ )?(?:are|is) (?:there )?in (?P<q>{_QUANTITY})(?: and (?P<part>{'|'.join(_AND_A_PART)}))? dozen\b"
-    r"(?![^?.!]*\b(?:and|plus|minus|times)\b)",
+    rf"\bhow many (?:\w+ )?(?:are|is) (?:there )?in (?P<q>{_QUANTITY})(?: and (?P<part>{'|'.join(_AND_A_PART)}))? dozen"
+    r"[?.!]*$",  # "in a dozen spiders", "in 2 dozen boxes", "in a dozen dozen": another count
     re.I,
 )
 
@@ -339,7 +359,7 @@ def dozens(text: str) -> str | None:
     if found is None:
         return None
     count = (_number(found["q"]) + (_AND_A_PART[found["part"].lower()] if found["part"] else 0)) * 12
-    return f"{text[found.start('q'):found.end()]} = {_figure(count)}." if count.denominator == 1 else None
+    return f"{text[found.start('q'):found.end()].rstrip('?.!')} = {_figure(count)}." if count.denominator == 1 else None
 
 
 def figure(text: str) -> str | None:
