@@ -65,6 +65,7 @@ from app.answers.notes import CLOCK_NOTE
     ("If today is May 1 and my exam is on May 20, how many days until my exam?", "the answer is 19 days"),
     ("What time is half an hour after 11:45?", "the answer is 12:15"),  # "12:30"
     ("If it's 7:20, how many minutes until 8 o'clock?", "the answer is 40 minutes"),  # "10 minutes"
+    ("If it's 19:30, how many minutes until 8 o'clock?", "the answer is 30 minutes"),  # the next 8 on a dial
     ("How many hours from 10:30 am to 4:15 pm?", "the answer is 5 hours and 45 minutes"),
     ("How many hours is it from 9 am to 5 pm?", "the answer is 8 hours"),
     ("How many hours from 9 to 5?", "the answer is 8 hours"),  # a working day on a dial, not 20 hours

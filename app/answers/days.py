@@ -462,6 +462,8 @@ def _clock_between(a: str, b: str, unit: str) -> str | None:
     # "from 9 to 5" and "from 9 am to 5" are 8 hours: a time on a dial is the next one of its two
     dial = any(map(_on_a_dial, clocks)) and not any(clock_style(clock) == "24-hour" for clock in clocks)
     minutes = (end - start) % ((12 if dial else 24) * 60)
+    if not dial and _on_a_dial(clocks[1]):  # "If it's 19:30, how many minutes until 8?": the next 8, 20:00
+        minutes = min(minutes, (end + 12 * 60 - start) % (24 * 60))
     if unit == "minutes" or (unit == "long" and minutes < 60):
         return _answer(_plural(minutes, "minute"))
     hours, rest = divmod(minutes, 60)
