@@ -85,14 +85,15 @@ _ORDERED = re.compile(
     rf"(?:,? (?:from (?P<then>{_ENDS}) to {_ENDS}|in (?:(?P<way_then>ascending|descending) )?order))?$",
     re.I,
 )
-_SHARES = {"half": Fraction(1, 2), "a half": Fraction(1, 2), "a third": Fraction(1, 3), "a quarter": Fraction(1, 4),
+# a share said in words, of some things ("ate a third of them") or of a unit ("three quarters of an hour")
+SHARES = {"half": Fraction(1, 2), "a half": Fraction(1, 2), "a third": Fraction(1, 3), "a quarter": Fraction(1, 4),
            "two thirds": Fraction(2, 3), "three quarters": Fraction(3, 4), "a fifth": Fraction(1, 5), "a tenth": Fraction(1, 10)}
 # a part of some things taken, and what is left: "I baked 24 cookies and ate a third of them. How many are left?" (the
 # model: "8")
 _PART_TAKEN = re.compile(
     rf"\b(?P<n>\d+|{'|'.join(_UNITS)}) (?P<things>[a-z]+(?: [a-z]+)?),? and (?:then )?(?:i |we |he |she |they |you |the \w+ )?"
     r"(?:ate|gave away|used|sold|lost|spent|broke|drank|took|gave|threw away|eat|give away|use|sell|lose|spend|drink|take"
-    rf"|throw away) (?P<part>{'|'.join(_SHARES)}|(?P<percent>\d+)(?: percent|%)) of them\b"
+    rf"|throw away) (?P<part>{'|'.join(SHARES)}|(?P<percent>\d+)(?: percent|%)) of them\b"
     r"(?P<rest>.*)$",
     re.I,
 )
@@ -100,7 +101,7 @@ _LEFT = re.compile(r"\bhow many (?:(?P<asked>\w+) )?(?:are|is|do|does|did|have|h
                    r"|\bhow many (?:(?P<remain>\w+) )?remain\b", re.I)
 # more told after the part: another count, a second part, or a part taken again ("... Then my dog ate four.")
 _MORE_TAKEN = re.compile(rf"\d|\b(?:{'|'.join(_UNITS)}|more|another|again|then|each|too|also|rest|what was left|a day|every|per"
-                         rf"|plus|minus|{'|'.join(_SHARES)}|of them)\b", re.I)
+                         rf"|plus|minus|{'|'.join(SHARES)}|of them)\b", re.I)
 # a share as a percentage, and a change as one: "15 is what percent of 60?", "If a price goes from 50 to 60 dollars,
 # what's the percentage increase?" (the model: "A 10% increase")
 _AMOUNT = r"\$?(?:\d+(?:,\d{3})*(?:\.\d+)?)"
@@ -200,10 +201,9 @@ def _ordered(question: str) -> str | None:
     """Numbers asked in order, as "Worked out: the answer is 2, 4, 7, 9, from smallest to largest."; not an order of
     things ("Order 2 and 3."): an order is named ("these", "numbers", "in order", "from ... to") or three numbers are."""
     found = _ORDERED.match(question)
-    if found is None or (len(re.findall(_LISTED, found["listed"])) < 3
-                         and not re.search(r"\b(?:these|numbers|in (?:\w+ )?order|from \w+ to)\b", question, re.I)):
+    said = re.findall(_LISTED, found["listed"], re.I) if found else []
+    if found is None or (len(said) < 3 and not re.search(r"\b(?:these|numbers|in (?:\w+ )?order|from \w+ to)\b", question, re.I)):
         return None
-    said = re.findall(_LISTED, found["listed"], re.I)
     values = [Fraction(n.replace("minus ", "-")) for n in said]
     first = (found["first"] or found["then"] or "").lower()
     way = (found["way"] or found["way_then"] or "").strip().lower()
@@ -226,7 +226,7 @@ def _part_left(text: str) -> str | None:
         return None  # "... How many legs are left?"
     count = int(found["n"]) if found["n"].isdigit() else _UNITS.get(found["n"].lower())
     part = found["part"].lower()
-    share = Fraction(int(found["percent"]), 100) if found["percent"] else _SHARES[part]
+    share = Fraction(int(found["percent"]), 100) if found["percent"] else SHARES[part]
     if not count or share >= 1 or (taken := count * share).denominator != 1:
         return None
     return f"Worked out: the answer is {count - taken}: {part} of {count} is {taken}, and {count} - {taken} = {count - taken}."
@@ -237,7 +237,7 @@ def _percentage(question: str) -> str | None:
     another as one; None where the two amounts are in different units or scales, or several changes are told."""
     for pattern in _PERCENT_OF:
         if found := pattern.match(question):
-            part, whole = (Fraction(found[n].lstrip("$").replace(",", "")) for n in ("part", "whole"))
+            part, whole = _amount(found["part"]), _amount(found["whole"])
             share = _said(part * 100 / whole) if whole else None
             return f"Worked out: the answer is {share} percent: {found['part']} of {found['whole']}." if share else None
     found = next((found for pattern in _PERCENT_CHANGE if (found := pattern.search(question))), None)
@@ -246,12 +246,16 @@ def _percentage(question: str) -> str | None:
     units = found.groupdict().get("a_unit"), found.groupdict().get("b_unit")
     if units[0] not in (None, units[1]) or (units[1] or "").strip().lower() in _NOT_THE_SAME_UNIT:
         return None  # "from 50 cents to 2 dollars", "from 500 thousand to 2 million", "from 3 percent to 4 percent"
-    a, b = (Fraction(found[n].lstrip("$").replace(",", "")) for n in ("a", "b"))
+    a, b = _amount(found["a"]), _amount(found["b"])
     if not a or a == b:
         return None
     change = _said(abs(b - a) * 100 / a)
     way = "an increase" if b > a else "a decrease"
     return f"Worked out: the answer is {way} of {change} percent, from {found['a']} to {found['b']}."
+
+
+def _amount(said: str) -> Fraction:
+    return Fraction(said.lstrip("$").replace(",", ""))
 
 
 def _property(question: str) -> str | None:

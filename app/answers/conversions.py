@@ -17,7 +17,7 @@ import re
 from fractions import Fraction
 
 from app.answers.ages import ages_apart
-from app.answers.arithmetic import NUMBER_WORDS, worked_out
+from app.answers.arithmetic import NUMBER_WORDS, SHARES, worked_out
 from app.answers.counting import counted
 from app.answers.days import day_or_time
 from app.answers.money import money_counted, price_scaled
@@ -70,15 +70,13 @@ def _names() -> dict[str, tuple[str, str]]:
 
 _NAMES = _names()
 # and an amount of a unit: "a", "half a", "a quarter of an", "three quarters of an" too (the model: 15 minutes)
-_NUMBER_WORDS = NUMBER_WORDS | {"a": 1, "an": 1, "half a": Fraction(1, 2), "half an": Fraction(1, 2), "a half": Fraction(1, 2)}
-_NUMBER_WORDS |= {"a quarter": Fraction(1, 4), "three quarters": Fraction(3, 4)}  # "a quarter cup"; "a third year" is no third
-_NUMBER_WORDS |= {f"{part} of {article}": share for article in ("a", "an") for part, share in (
-    ("a quarter", Fraction(1, 4)), ("three quarters", Fraction(3, 4)), ("a third", Fraction(1, 3)),
-    ("two thirds", Fraction(2, 3)))}
+_NUMBER_WORDS = NUMBER_WORDS | {"a": 1, "an": 1, "half a": Fraction(1, 2), "half an": Fraction(1, 2)}
+_NUMBER_WORDS |= {said: SHARES[said] for said in ("a half", "a quarter", "three quarters")}  # "a third year" is no third
+_NUMBER_WORDS |= {f"{said} of {article}": SHARES[said] for article in ("a", "an")
+                  for said in ("a quarter", "three quarters", "a third", "two thirds")}  # fmt: skip
 _UNIT = "|".join(sorted((re.escape(n) for n in _NAMES), key=len, reverse=True))
 _QUANTITY = r"\d+(?:,\d{3})*(?:\.\d+)?|" + "|".join(sorted((re.escape(w) for w in _NUMBER_WORDS), key=len, reverse=True))
-_AND_A_PART = {"a half": Fraction(1, 2), "a quarter": Fraction(1, 4), "three quarters": Fraction(3, 4), "a third": Fraction(1, 3),
-               "two thirds": Fraction(2, 3)}  # fmt: skip  # "an hour and three quarters"
+_AND_A_PART = {said: SHARES[said] for said in ("a half", "a quarter", "three quarters", "a third", "two thirds")}
 # an amount, and nothing added to it after: "2 hours and 30 minutes", "2 and a half hours plus 20 minutes", "1 and a half
 # hours, three times a week" are no 2 or 1.5 hours
 _FROM = (rf"(?P<q>{_QUANTITY})(?: and (?P<q_part>{'|'.join(_AND_A_PART)}))? (?P<from>{_UNIT})"  # "2 and a half years"
@@ -286,14 +284,14 @@ def feet_and_inches(text: str) -> str | None:
         if _digits(text) != 2 or int(height["inches"]) > 11:  # "12 feet 6 inches by 9 feet 4 inches", "plus 3 inches"
             return None
         inches = int(height["feet"]) * 12 + int(height["inches"])
-        said = (f"{height['feet']} {'foot' if height['feet'] == '1' else 'feet'} {height['inches']} "
-                f"{'inch' if height['inches'] == '1' else 'inches'}")
+        said = (f"{height['feet']} {_unit_name('foot', int(height['feet']))} {height['inches']} "
+                f"{_unit_name('inch', int(height['inches']))}")
         if (asked["to"] or asked["in"]).lower() == "inches":
             return f"{said} = {inches} inches."
         return f"{said} = {_figure(inches * Fraction('2.54'))} centimetres."
     if (found := _CM_IN_FEET.search(text)) and _digits(text) == 1:
         feet, inches = divmod(round(Fraction(found["cm"]) / Fraction("2.54")), 12)
-        return f"{found['cm']} centimetres = about {feet} {'foot' if feet == 1 else 'feet'} {inches} inches."
+        return f"{found['cm']} centimetres = about {feet} {_unit_name('foot', feet)} {inches} inches."
     return None
 
 
@@ -327,8 +325,8 @@ def fuel_for(text: str) -> str | None:
     if asked is None or len(rates) != 1 or _NOT_ONE_TRIP.search(text):
         return None
     rate = rates[0]
-    fuel_unit = _plain_unit(rate["fuel_unit"])
-    if (asked["fuel_asked"] and _plain_unit(asked["fuel_asked"]) != fuel_unit) or _digits(text) != _digits(rate[0]) + 1:
+    fuel_unit = _NAMES[rate["fuel_unit"].lower()][1]
+    if (asked["fuel_asked"] and _NAMES[asked["fuel_asked"].lower()][1] != fuel_unit) or _digits(text) != _digits(rate[0]) + 1:
         return None  # "How many litres for 300 miles?" at miles per gallon; another number said: "... and 40 on the highway"
     if rate.re is _FUEL_RATE:
         per_way = Fraction(rate["fuel"]) / Fraction((rate["way"] or "1").replace(",", ""))
@@ -339,10 +337,6 @@ def fuel_for(text: str) -> str | None:
     fuel = per_way * trip
     return (f"Worked out: the answer is {_figure(fuel)} {_unit_name(fuel_unit, fuel)}: {rate[0]}, for {asked['trip']} "
             f"{asked['trip_unit']}. {SHORT_ANSWER}")
-
-
-def _plain_unit(name: str) -> str:
-    return {"liter": "litre"}.get(name.lower().rstrip("s"), name.lower().rstrip("s"))
 
 
 # a count in dozens: "How many eggs are in three and a half dozen?" (the model: 45)

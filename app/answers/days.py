@@ -130,16 +130,15 @@ _SHORT_DATES = (
 )
 _CLOCK_ALONE = re.compile(CLOCK, re.I)
 # the days from the date it is to another or a holiday: "If today is December 20, how many days until Christmas?"
+_DATE_SAID = r"(?:[a-z]+ \d{1,2}(?:st|nd|rd|th)?|\d{1,2}[a-z]{0,2}(?: of)? [a-z]+)"  # "March 3rd", "3 March", "the 3rd of March"
 _DATE_IS = re.compile(
     r"(?:\btoday is|\btoday's|(?:^|[.!?] |\bif |\bwhen |\bnow )(?:it's|it is|the date is))(?: now)? (?:the )?"
-    r"(?P<a>(?:[a-z]+ \d{1,2}(?:st|nd|rd|th)?|\d{1,2}[a-z]{0,2}(?: of)? [a-z]+)(?:,? \d{4})?)\b",
+    rf"(?P<a>{_DATE_SAID}(?:,? \d{{4}})?)\b",
     re.I,
 )
 # a day of the user's given its date: "My birthday is March 3. ... how many days until my birthday?"
 _EVENT = (r"(?:my|our|his|her|their|the) (?:birthday|anniversary|wedding|party|exam|trip|holiday|vacation|appointment"
           r"|interview)")
-_EVENT_IS = (r"\b{event}(?:'s| is| falls)(?: on)? (?:the )?"  # a pattern for str.format: the event, its date
-             r"(?P<date>[a-z]+ \d{{1,2}}(?:st|nd|rd|th)?|\d{{1,2}}[a-z]{{0,2}}(?: of)? [a-z]+)\b")
 _CHANGED = re.compile(r"\b(?:moved|actually|changed|postponed|rescheduled|instead|thought|was)\b", re.I)
 _NOT_TODAY = re.compile(r"\b(?:tomorrow|yesterday|next (?:week|month)|last (?:week|month)|in \w+ days?|days? ago|including"
                         r"|inclusive|counting today)\b", re.I)  # "If it is December 20 tomorrow, ..."
@@ -267,8 +266,8 @@ def _time_counted(text: str) -> str | None:
     offset = _TIME_WAY.search(text) or _IN_TIME.search(text)
     if offset is None:
         return None
-    if asked["from_clock"] is not None and (not (offset.groupdict().get("hour") or offset.groupdict().get("named_time"))
-                                           or _MORE.search(text, offset.end())):
+    from_a_clock = offset.groupdict().get("hour") or offset.groupdict().get("named_time")  # "2 hours after 10 am"
+    if asked["from_clock"] is not None and (not from_a_clock or _MORE.search(text, offset.end())):
         return None  # "What time is 2 hours before my 9 am flight?": a while from an event, not from a clock time
     minutes = _minutes(offset)
     if minutes is None:
@@ -276,7 +275,7 @@ def _time_counted(text: str) -> str | None:
     way = offset.groupdict().get("way") or ""
     if way.lower().startswith(("before", "ago", "earlier")):
         minutes = -minutes
-    start = offset if offset.groupdict().get("hour") or offset.groupdict().get("named_time") else _IT_IS.search(text)
+    start = offset if from_a_clock else _IT_IS.search(text)
     if start is None or (clock := clock_minutes(start)) is None:
         return None
     return _answer(said_clock(clock + minutes, clock_style(start)))
@@ -408,7 +407,8 @@ def _days_until(unit: str, today: str, target: str, text: str) -> str | None:
     if holiday := _HOLIDAYS.get(target.lower()):
         target = f"{MONTHS[holiday[0] - 1]} {holiday[1]}"
     elif re.fullmatch(_EVENT, target, re.I):
-        dated = list(re.finditer(_EVENT_IS.format(event=re.escape(target)), text, re.I))
+        dated_as = rf"\b{re.escape(target)}(?:'s| is| falls)(?: on)? (?:the )?(?P<date>{_DATE_SAID})\b"
+        dated = list(re.finditer(dated_as, text, re.I))
         if len(dated) != 1 or _CHANGED.search(text) or re.match(r",? \d{4}\b", text[dated[0].end():]):
             return None  # "... but we moved it to June 8", "My wedding is March 3, 2027"
         once = re.search(r"birthday|anniversary", target, re.I) is None
@@ -433,8 +433,8 @@ def _days_between(unit: str, a: re.Match[str], b: re.Match[str], *, both_days: b
     counts = set()
     for year in ((year_a or year_b,) if year_a or year_b else (2025, 2027, 2028)):  # without a year: a leap February or not
         try:
-            start = datetime.date(year_a or year, MONTHS.index(a["month"].capitalize()) + 1, int(a["day"]))
-            end = datetime.date(year_b or year, MONTHS.index(b["month"].capitalize()) + 1, int(b["day"]))
+            start = datetime.date(year_a or year, *_month_day(a))
+            end = datetime.date(year_b or year, *_month_day(b))
             if end < start and not year_b:  # "from December 20 to January 5"
                 end = end.replace(year=end.year + 1)
         except ValueError:  # "February 30", or February 29 in the year after

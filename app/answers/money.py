@@ -104,11 +104,12 @@ def price_scaled(text: str) -> str | None:
     price = _MONEY.fullmatch(found["price"])
     if price is None or (currency := _currency(price)) is None or not (n := int(found["n"])) or not (m := int(found["m"])):
         return None
-    each = _value(price) / n
+    paid = _value(price)
+    each = paid / n
     if (each * 100).denominator != 1:  # "3 for 1 dollar": a third of a cent each, said either way
         return None
     total = each * m
-    return (f"Worked out: the answer is {_said(total, currency)}: {_said(_value(price), currency)} for {n} is "
+    return (f"Worked out: the answer is {_said(total, currency)}: {_said(paid, currency)} for {n} is "
             f"{_said(each, currency)} each, and {m} cost {_said(total, currency)}. {SHORT_ANSWER}")
 
 

@@ -239,7 +239,7 @@ def counted(text: str) -> tuple[str, str] | None:
             or _a_name(asked["word"], asked.end(), text, quoted=bool(asked["open"])) is None):  # fmt: skip
         return None
     word, letter = asked["word"], asked["letter"]
-    letters_of = [c.lower() for c in word if c.isalpha()]
+    letters_of = _letters_only(word)
     if letter:
         n = letters_of.count(letter.lower())
         return word, f"the letter {letter.upper()} {n} {'time' if n == 1 else 'times'}"

@@ -149,8 +149,6 @@ def _age(text: str, year: int) -> str | None:
         return None
     if not 0 <= asked[0] - born <= _OLDEST or not 0 <= year - born <= _OLDEST:
         return None
-    if not 0 <= asked[0] - born <= _OLDEST or not 0 <= year - born <= _OLDEST:
-        return None
     then, when = asked
     age = then - born
     if then == year and not _THIS_YEAR.search(text):  # "how old am I?": which side of the birthday is not said
