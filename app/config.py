@@ -215,7 +215,8 @@ class Settings(BaseSettings):
         "You know everything the user has told you in this conversation and answer from it. You can only talk and use "
         "the tools you are given. You have no internet access, so never pretend to know live facts (the time, weather, "
         "news, prices, scores) or to do things (timers, reminders, calls, messages, music, lights) without a tool for "
-        "them; say briefly that you can't. When the user tells you about their life, answer warmly. For example: "
+        "them; say briefly that you can't. Facts that stay true, like how high a mountain is or how hot a star is, you "
+        "answer from what you know. When the user tells you about their life, answer warmly. For example: "
         "\"Will it rain tomorrow?\" -> \"Sorry, I can't check the weather from here.\"; \"What's the date today?\" -> "
         "\"Sorry, I can't check the date or time from here.\"; \"Book me a flight to Rome.\" -> \"I can't book flights, "
         "sorry.\"; \"What should I have for lunch?\" -> \"How about a quick pasta with "
@@ -258,9 +259,11 @@ class Settings(BaseSettings):
         "name ('How far is it from the sun?' after the largest planet -> the Earth's distance otherwise), a request for "
         "the last answer shorter or doubt of it ('Are you sure?') the answer again, a coin, dice or number asked for "
         "the one the server drew ('Flip a coin.' -> 'I'm sorry, I can't flip a coin.' otherwise), a question about a "
-        "life it has not ('Do you ever sleep?' -> 'Yes, I sleep.' otherwise) a program's answer, and a quiz or 'Would "
-        "you rather ...?' the first words of playing along (docs/benchmarks.md, 'Not a person', 'Nothing promised', "
-        "'Written when asked', 'A story, told', 'The user's plans', 'Said again', 'Can I ...?').",
+        "life it has not ('Do you ever sleep?' -> 'Yes, I sleep.' otherwise) a program's answer, a quiz or 'Would "
+        "you rather ...?' the first words of playing along, and a question about a lasting fact of the world to be "
+        "answered ('How high is Mount Everest?' -> 'I can't check the height of Mount Everest from here.' otherwise) "
+        "(docs/benchmarks.md, 'Not a person', 'Nothing promised', 'Written when asked', 'A story, told', 'The user's "
+        "plans', 'Said again', 'Can I ...?', 'Lasting facts').",
     )
     spelling_hints: bool = Field(
         True,
@@ -290,10 +293,12 @@ class Settings(BaseSettings):
         "for something that cost 13 dollars 50' -> '7 dollars 50'), fractions said in words ('What is half of three "
         "quarters?' -> 'one and a half'), one person's age from another's ('I'm 40 and my daughter is 12. How old will "
         "she be when I'm 50?' -> '10'), the days from a date given to a holiday, numbers put in order, a percentage or a "
-        "change as one, and a speed from a distance and its time, added to that question in the reply's prompt "
+        "change as one, a speed from a distance and its time, and the pets, children or siblings the user listed added "
+        "up when asked ('How many pets do I have?' after 'I have three cats and two dogs.' -> 'You have three cats and "
+        "two dogs.' otherwise), added to that question in the reply's prompt "
         "(docs/benchmarks.md, 'Conversions', 'Sums', 'Days and times', 'A phrase in another language', 'The time in "
         "another city, legs and wheels', 'Ages and years, rhymes, Roman numerals, months and money', 'Fractions, two "
-        "people's ages, words backwards').",
+        "people's ages, words backwards', 'Lasting facts').",
     )
 
     # --- speech in ---

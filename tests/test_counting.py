@@ -1,4 +1,5 @@
-"""Legs, wheels and sides counted for some things (app.answers.counting), and their place beside the question."""
+"""Legs, wheels and sides counted for some things, the user's pets, children or siblings added up
+(app.answers.counting), and their place beside the question."""
 
 from __future__ import annotations
 
@@ -7,7 +8,8 @@ import time
 import pytest
 
 from app.answers.conversions import with_conversion_hint, without_conversion_hint
-from app.answers.counting import counted
+from app.answers.counting import counted, owned_counted
+from app.answers.notes import add_first, has_note, said_notes, user_words
 
 
 @pytest.mark.parametrize(("question", "answer"), [
@@ -63,3 +65,41 @@ def test_long_text_costs_next_to_nothing() -> None:
     for text in ["How many legs do " + "three cats and " * 2000 + "have?", "How many legs do " + "a " * 70 + "cats have?"]:
         counted(text)
     assert time.perf_counter() - started < 1.0
+
+
+@pytest.mark.parametrize(("earlier", "question", "answer"), [
+    (["I have three cats and two dogs."], "How many pets do I have?", "5 pets: three cats and two dogs"),
+    (["I've got a dog, two cats and a goldfish.", "What's the capital of Spain?"], "How many pets do I have?",
+     "4 pets: a dog, two cats and a goldfish"),
+    (["I have two sons and a daughter."], "How many children do I have?", "3 children: two sons and a daughter"),
+    (["I have two brothers and a sister."], "How many siblings do I have?", "3 siblings: two brothers and a sister"),
+    (["We have four chickens, two goats and a pony at home."], "How many animals do we have?",
+     "7 animals: four chickens, two goats and a pony"),
+    ([], "I have three sisters and a brother. How many brothers and sisters do I have?",
+     "4 brothers and sisters: three sisters and a brother"),  # the list before the question
+])  # fmt: skip
+def test_what_the_user_listed_is_added_up(earlier: list[str], question: str, answer: str) -> None:
+    assert owned_counted(question, earlier) == f"Worked out: the answer is {answer}."
+
+
+@pytest.mark.parametrize(("earlier", "question"), [
+    (["I have two cats and a husband."], "How many pets do I have?"),  # something not of the kind
+    (["I have three cats."], "How many pets do I have?"),  # one kind: the count as said
+    (["I have two kids, a boy and a girl."], "How many kids do I have?"),  # the total given
+    (["I have three cats and two dogs.", "I also have two rabbits."], "How many pets do I have?"),  # two lists
+    (["I have three cats and two dogs, and I live in Paris."], "How many pets do I have?"),  # where does it end?
+    (["I had three cats and two dogs."], "How many pets do I have?"), (["She has three cats and two dogs."],
+     "How many pets does she have?"), (["I have three cats and two dogs."], "How many legs do I have?"),
+    (["I have three cats and two dogs."], "How many pets do I have? And what should I name the next one?"),
+])  # fmt: skip
+def test_other_lists_and_questions_get_nothing(earlier: list[str], question: str) -> None:
+    assert owned_counted(question, earlier) is None
+
+
+def test_the_total_goes_beside_a_later_question_and_comes_off() -> None:
+    asked = [{"role": "user", "content": "I have three cats and two dogs."}, {"role": "assistant", "content": "Lovely!"},
+             {"role": "user", "content": "How many pets do I have?"}]  # fmt: skip
+    noted = add_first(said_notes(asked), asked)[-1]["content"]
+    assert noted == "How many pets do I have?\n\n(Worked out: the answer is 5 pets: three cats and two dogs.)"
+    assert user_words(noted) == "How many pets do I have?" and has_note(noted)
+    assert said_notes(asked, figures=False) == ()  # figures off: the model's own count

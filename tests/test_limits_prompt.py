@@ -58,7 +58,8 @@ async def test_the_served_model_says_it_cannot_and_still_talks_recalls_and_knows
     """The real 1.5B through the real server, greedy, no tools: requests it cannot meet are declined, not pretended
     ("Sure, I'll call a taxi for you." before); what talk meets is not declined nor echoed ("I'm sorry, but I can't
     cheer you up.", "I'm a teacher." before the prompt's examples, "I can't cook, sorry." before it said to do what
-    words can); what the user said in an earlier turn is still answered from; and it does not take another
+    words can); a lasting fact of the world is answered, not taken for a live one ("I can't check the height of Mount
+    Everest from here." before); what the user said in an earlier turn is still answered from; and it does not take another
     assistant's name ("I was created by OpenAI." before the system prompt said what it is, "Yes, I was made by
     OpenAI." before it named the makers it is not made by) nor says it is a person."""
     replies = partial(text_replies, tools_server_url)
@@ -71,6 +72,10 @@ async def test_the_served_model_says_it_cannot_and_still_talks_recalls_and_knows
                     "What should I cook for dinner tonight?"):
         (reply,) = await replies(request)
         assert reply.strip() and not matches(reply, DECLINES) and not matches(reply, [request]), (request, reply)
+    for request, answer in (("How high is Mount Everest?", "8,848"), ("What colour is Mars?", "red"),
+                            ("How far away is the moon?", "384,400")):  # "I can't check the height ..." before
+        (reply,) = await replies(request)
+        assert matches(reply, [answer]) and not matches(reply, DECLINES), (request, reply)
     reply = (await replies("I live in Lisbon.", "Which city do I live in?"))[-1]
     assert matches(reply, ["lisbon"]) and not matches(reply, DECLINES), reply
     for request in ("Who made you?", "Which language model are you?"):

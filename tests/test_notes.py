@@ -11,10 +11,9 @@ from app.answers.notes import (AGE_NOTE, ANY_REPLY, BODY_NOTE, CALENDAR_NOTE, CL
                               EMERGENCY_NOTE, FAMILY_NOTE, FASTER_NOTE, FASTEST_NOTE, HOME_NOTE, LIKES_NOTE, MEMO_NOTE,
                               MESSAGE_NOTE, MUSIC_NOTE, NEVER_MIND_NOTE, NEWS_NOTE, ONE_RATE_NOTE, PERSON_NOTE, PURCHASE_NOTE,
                               QUIZ_NOTE, RATHER_NOTE, REMINDER_NOTE, SHORTER_NOTE, SLOWER_NOTE, SLOWEST_NOTE, STORY_NOTE,
-                              SUGGEST_NOTE, VOICE_NOTE, WITHOUT_TOOLS, WRITE_NOTE, YES_NO_NOTE, add_first, age_note, chance_note,
-                              condition_note, follow_up_note, has_note, kept_note, more_note, name_note, pointing_note,
-                              repeat_note, said_notes,
-                              shorter_note, user_words)
+                              SUGGEST_NOTE, VOICE_NOTE, WITHOUT_TOOLS, WORLD_NOTE, WRITE_NOTE, YES_NO_NOTE, add_first, age_note,
+                              chance_note, condition_note, follow_up_note, has_note, kept_note, more_note, name_note,
+                              pointing_note, repeat_note, said_notes, shorter_note, user_words)
 
 CLOCK = {"type": "function", "name": "get_current_time", "description": "The user's local date and time.",
          "parameters": {"type": "object", "properties": {}}}  # fmt: skip
@@ -520,6 +519,32 @@ def test_other_messages_are_not_begun_for_the_model(question: str) -> None:
     assert not YES_NO_NOTE.finds(question)
 
 
+@pytest.mark.parametrize("question", [
+    "How high is Mount Everest?", "How hot is the sun?", "What colour is Mars?", "How deep is the Pacific Ocean?",
+    "How far away is the moon?", "How old is the universe?", "How cold does it get in Antarctica?",  # the world's "it"
+    "How long does it take to boil an egg?", "How much does the Earth weigh?", "How tall is K2?",  # a name's digit
+    "At what temperature does water boil on top of Everest?", "What color is a flamingo?", "Ok, how salty is the sea?",
+    "How fast can a cheetah run?", "What shape is the Earth?", "How heavy is a blue whale?",
+])  # fmt: skip
+def test_a_question_about_a_lasting_fact_of_the_world_is_to_be_answered(question: str) -> None:
+    noted = WORLD_NOTE.add([{"role": "user", "content": question}])[-1]["content"]
+    assert noted == f"{question}\n\n(A question about the world: answer it.)" and user_words(noted) == question
+
+
+@pytest.mark.parametrize("question", [
+    "How hot is it today?", "How cold is it outside right now?", "How much is a bitcoin worth at the moment?",
+    "How deep is the snow in Denver?", "How busy is the traffic to the airport?", "How long is the queue?",  # live
+    "What temperature is it in London?", "How hot is the oven now?", "How much does a Tesla cost?",
+    "How long until Christmas?", "How long ago did the dinosaurs die out?",  # a day count's or a year's
+    "How old am I?", "How old are you?", "How tall is my son?", "What colour is it?", "How big is that?",  # not the world
+    "How far is it to the station?", "How much does it weigh?", "How old was he?",
+    "How far is 10 km in miles?", "How hot is 100 degrees Celsius in Fahrenheit?",  # a conversion's figure
+    "What colour should I paint my kitchen?", "How high is Mount Everest? And why?", "What is the capital of Peru?",
+])  # fmt: skip
+def test_other_questions_are_not_told_to_be_answered(question: str) -> None:
+    assert not WORLD_NOTE.finds(question)
+
+
 @pytest.mark.parametrize(("asked", "follow", "says"), [
     ("Tell me a joke.", "Tell me another one.", "another of what you just gave"),
     ("Recommend a movie.", "Something else?", "another of what you just gave"),
@@ -846,6 +871,7 @@ async def test_a_reply_on_the_servers_prompt_gets_the_notes_and_one_on_the_clien
         assert pointed == 'How many people live there?\n\n(By "there" the user means Paris.)'
         assert YES_NO_NOTE.note in await last_message_of_reply(rig, "Is a bat a bird?", plain)
         assert YES_NO_NOTE.note not in await last_message_of_reply(rig, "Is it going to rain tomorrow?", plain)
+        assert WORLD_NOTE.note in await last_message_of_reply(rig, "How high is Mount Everest?", plain)
         said_slower = await last_message_of_reply(rig, "Can you say it slower?", plain)  # the other note comes first
         assert "more slowly" in said_slower and 'By "it"' not in said_slower
         said_again = await last_message_of_reply(rig, "Pardon?", plain)  # the fake engine's reply, "Paris is the ..."

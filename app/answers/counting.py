@@ -5,7 +5,8 @@ three legs.", "How many wheels do four bicycles have?" -> "Four bicycles have fo
 time in another city, legs and wheels"). As a sum gets its answer (``app.answers.arithmetic``), a question that counts
 one of these parts on some things of the kinds listed here gets the count beside it: "the answer is 12 legs: 3 cats
 have 4 legs each.". A thing not listed ("How many legs do three octopuses have?") gets nothing, and so does a question
-that names one among listed ones, as its total would be wrong.
+that names one among listed ones, as its total would be wrong. And the pets, children or siblings the user listed,
+added up when they ask how many they have.
 """
 
 from __future__ import annotations
@@ -96,3 +97,71 @@ def _singular(thing: str) -> str:
 
 def _part(part: str, count: int) -> str:
     return part if count != 1 else {"feet": "foot"}.get(part, part.removesuffix("s"))
+
+
+# What the user has, counted by a kind that holds them: "How many pets do I have?" after "I have three cats and two
+# dogs." -> "You have three cats and two dogs." (docs/benchmarks.md, "Lasting facts"): the model recalls the list and
+# does not add it up. A list of things of one kind, said as the user's own ("I have", "we've got"), gets its total
+# when asked; a list with something not listed ("three cats and a hamster" counts; "two cats and a husband" does
+# not), two such lists, or one that gives the total itself ("two kids, a boy and a girl") get nothing.
+_OWNED_KINDS: dict[str, set[str]] = {
+    "pets": {"cat", "dog", "horse", "pony", "rabbit", "bunny", "hamster", "guinea pig", "gerbil", "mouse", "rat",
+             "ferret", "fish", "goldfish", "bird", "parrot", "budgie", "canary", "chicken", "hen", "duck", "goat",
+             "pig", "cow", "sheep", "lamb", "donkey", "turtle", "tortoise", "snake", "lizard", "gecko", "frog",
+             "puppy", "kitten"},
+    "children": {"son", "daughter", "boy", "girl"},
+    "siblings": {"brother", "sister"},
+}  # fmt: skip
+_KIND_NAMES = {"pets": "pets", "animals": "pets", "children": "children", "kids": "children", "siblings": "siblings",
+               "brothers and sisters": "siblings"}  # fmt: skip
+_OWNED_PLURALS = {"pony": "ponies", "bunny": "bunnies", "mouse": "mice", "fish": "fish", "goldfish": "goldfish",
+                  "sheep": "sheep", "puppy": "puppies", "canary": "canaries"}  # fmt: skip
+_OWNED_SINGULARS = {plural: thing for thing, plural in _OWNED_PLURALS.items()}
+_OWNED = "|".join(sorted({name for things in _OWNED_KINDS.values() for thing in things
+                          for name in (thing, _OWNED_PLURALS.get(thing, thing + "s"))}, key=len, reverse=True))
+_OWNED_GROUP = rf"(?P<count>{_COUNT}) (?P<thing>{_OWNED})\b"
+_OWNED_LIST = rf"(?:{_COUNT}) (?:{_OWNED})(?:(?:,| and|, and) (?:{_COUNT}) (?:{_OWNED}))*"
+OWNED_ASKED = re.compile(
+    rf"\bhow many (?P<kind>{'|'.join(_KIND_NAMES)}) (?:do|have) (?:i|we) (?:have|got|own)\b"
+    r"(?: (?:now|in total|altogether|in all))?\s*[?.!]*$",
+    re.I,
+)
+_HAVE = re.compile(
+    rf"\b(?:i|we)(?: have| have got|'ve got|'ve| own| also have| have also got) (?P<list>{_OWNED_LIST})"
+    r"(?: at home| too| as well)?(?=\s*(?:[.!;?]|$|, (?!and\b)))",
+    re.I | re.ASCII,
+)
+_OWNED_ONE = re.compile(_OWNED_GROUP, re.I | re.ASCII)
+_KIND_COUNTED = re.compile(rf"\b(?P<count>{_COUNT}) (?:{'|'.join(_KIND_NAMES)})\b", re.I)  # "two kids, a boy and a girl"
+
+
+def owned_counted(question: str, earlier: list[str]) -> str | None:
+    """For a question how many pets, children or siblings the user has (``OWNED_ASKED``), the total of the list they
+    gave of that kind, in ``earlier`` (their messages, oldest first) or before the question, as "Worked out: the
+    answer is 5 pets: three cats and two dogs."; else None."""
+    asked = OWNED_ASKED.search(plain(question))
+    if asked is None:
+        return None
+    kind = _KIND_NAMES[asked["kind"].lower()]
+    texts = [*map(plain, earlier), plain(question)[: asked.start()]]
+    lists = [found["list"] for text in texts for found in _HAVE.finditer(text) if _of_kind(found["list"], kind)]
+    if len(lists) != 1 or any(count_of(said["count"]) for text in texts for said in _KIND_COUNTED.finditer(text)):
+        return None
+    said, total = [], 0
+    for group in _OWNED_ONE.finditer(lists[0]):
+        count, thing = count_of(group["count"]), _owned_singular(group["thing"].lower())
+        if not count or thing not in _OWNED_KINDS[kind]:
+            return None
+        total += count
+        said.append(f"{group['count'].lower()} {group['thing']}")
+    if len(said) < 2:
+        return None  # one kind of thing: its count is the answer as said
+    return f"Worked out: the answer is {total} {asked['kind'].lower()}: {', '.join(said[:-1])} and {said[-1]}."
+
+
+def _of_kind(listed: str, kind: str) -> bool:
+    return any(_owned_singular(group["thing"].lower()) in _OWNED_KINDS[kind] for group in _OWNED_ONE.finditer(listed))
+
+
+def _owned_singular(thing: str) -> str:
+    return _OWNED_SINGULARS.get(thing) or (thing[:-1] if thing.endswith("s") else thing)

@@ -36,6 +36,7 @@ from dataclasses import dataclass
 
 from app.answers.arithmetic import NUMBER_WORDS
 from app.answers.conversions import conversion, without_conversion_hint
+from app.answers.counting import OWNED_ASKED, owned_counted
 from app.answers.phrasebook import phrase_in
 from app.answers.spelling import NAME_KIND, NAME_KINDS, given_name, reply_word, without_spelling_hint
 from app.answers.wording import capitalized, plain
@@ -106,13 +107,14 @@ def _without_notes(content: str) -> str:
         words, noted, _ = content.rpartition("\n\n(")
         content = words if noted and _MAY_I_HAVE.search(plain(words)) else content
     for note in (*WITHOUT_TOOLS, *PACE_NOTES, *ANY_REPLY, SHORTER_NOTE, ANOTHER_NOTE, GIVE_UP_NOTE, YES_NO_NOTE,
-                 SUGGEST_NOTE, PERSON_NOTE):  # the last added first
+                 WORLD_NOTE, SUGGEST_NOTE, PERSON_NOTE):  # the last added first
         content = content.removesuffix(note.note)
     words, noted, _ = content.partition('\n\n(Answer: "')
     if noted and any(asks.search(plain(words)) for asks in (_KEPT, _KEPT_ASKED, _NAME_ASKED, _COIN, _DICE, _PICK)):
         content = words
     words, noted, _ = content.partition(_WORKED_OUT_START)
-    if noted and asks_my_age(words):  # not a question with the birth year in it: its figure is a conversion hint
+    # (not a question with the birth year in it: its figure is a conversion hint)
+    if noted and (asks_my_age(words) or OWNED_ASKED.search(plain(words))):
         content = words
     words, noted, _ = content.partition(f"\n\n({_IN_FULL}")
     if noted and _FOLLOW_UP.search(plain(words)):
@@ -860,13 +862,22 @@ def age_note(messages: list[dict]) -> Note | None:
     return Note(MY_AGE_ASKED, figure) if figure else None
 
 
+def owned_note(messages: list[dict]) -> Note | None:
+    """For a newest user message that asks how many pets, children or siblings the user has, the total of the list
+    they gave."""
+    content = newest_user_text(messages)
+    figure = owned_counted(content, texts_of(messages[:-1], "user")) if content is not None else None
+    return Note(OWNED_ASKED, figure) if figure else None
+
+
 def said_notes(messages: list[dict], *, figures: bool = True) -> tuple[Note, ...]:
     """The notes read from the conversation itself: the last reply to say again or shorter, a number or a name given
     earlier, the last question in full (with its figure where ``figures``), the user's age from the birth year they
-    gave (where ``figures``), a draw, or the user's health or diet."""
+    gave or the total of the pets, children or siblings they listed (where ``figures``), a draw, or the user's health
+    or diet."""
     found = (repeat_note(messages), kept_note(messages), name_note(messages), follow_up_note(messages, figures=figures),
-             age_note(messages) if figures else None, chance_note(messages), shorter_note(messages), more_note(messages),
-             condition_note(messages))
+             age_note(messages) if figures else None, owned_note(messages) if figures else None, chance_note(messages),
+             shorter_note(messages), more_note(messages), condition_note(messages))
     return tuple(note for note in found if note is not None)
 
 
@@ -899,6 +910,28 @@ _YES_NO = re.compile(
     re.I,
 )
 YES_NO_NOTE = Note(_YES_NO, 'Begin with "Well," and say what is true.')
+
+# A question about a lasting fact of the world, how big, far, hot or old something is or its colour, which the limits
+# prompt's declines reached: "How high is Mount Everest?" -> "I can't check the height of Mount Everest from here.",
+# "How hot is the sun?" -> "Sorry, I can't check the weather from here." (30 of 88 replies to 44 such questions; with
+# this note and the limits prompt's own line on lasting facts, 1 of 88: docs/benchmarks.md, "Lasting facts"). Not
+# about now or a live figure ("How hot is it today?", "How much is a bitcoin worth?"), nor about the user, the
+# assistant or what "it" or "that" is ("How old am I?", "What colour is it?"), nor with a number, whose figure is a
+# conversion's ("How far is 10 km in miles?"); "it gets" and "it takes" are the world's ("How cold does it get in
+# Antarctica?"). The last note of all, after the yes-or-no question's.
+_MEASURE = (r"hot|cold|warm|deep|far(?: away| off)?|high|tall|big|large|small|tiny|heavy|long|old|fast|quick|wide"
+            r"|bright|salty|thick|loud|strong|hard|dense|massive|dark|sour|spicy|poisonous|dangerous|rare|common")
+_WORLD_QUESTION = re.compile(
+    r"^(?:(?:so|and|ok|okay|hey|um|wait|quick question)[,]? )*"
+    rf"(?:how (?:{_MEASURE}) (?:is|are|was|were|does|do|did|can)|how much (?:does|do|did) (?=[^?]* weigh\?$)"
+    r"|(?:at )?what (?:colou?r|shape|temperature|size) (?:is|are|was|were|does|do))\b"
+    rf"(?!.*\b(?:{_NOW_OR_LIVE}|at the moment|these days|forecast|outside|queue|line|wait|costs?|worth|score|news|until"
+    r"|till|left|from now|ago|it(?! gets?\b| takes?\b)|its|it's|there|here|this|that|these|those|my|your|our|you|u|i|me"
+    r"|we|us|he|she|they|him|her|them)\b)"
+    r"(?!.*\b\d)[^?]{2,100}\?$",  # "How tall is K2?", not "How far is 10 km in miles?"
+    re.I,
+)
+WORLD_NOTE = Note(_WORLD_QUESTION, "A question about the world: answer it.")
 
 # for any reply, after a reply without tools has taken its own (``WITHOUT_TOOLS``), the first that asks: what no tool
 # changes (the voice), and what talk meets but the model met with a question, a decline or a chatbot's disclaimer

@@ -84,6 +84,7 @@ ITEMS: list[tuple[str, str, str | list[str], Answers] | tuple[str, str, str | li
     ("geo-rio-country", "geography", "In which country is the city of Rio de Janeiro?", ["brazil"]),
     ("geo-giza-country", "geography", "In which country are the pyramids of Giza?", ["egypt"]),
     ("geo-sahara", "geography", "What is the largest hot desert in Africa called?", ["sahara"]),
+    ("geo-everest-height", "geography", "How high is Mount Everest?", ["8,848", "8,849", "29,029", "29,032", "29,031"]),
     # --- science
     ("sci-our-planet", "science", "What planet do we live on?", ["earth"]),
     ("sci-photosynthesis-gas", "science", "Which gas do plants take in from the air to make their food?",
@@ -106,6 +107,8 @@ ITEMS: list[tuple[str, str, str | list[str], Answers] | tuple[str, str, str | li
     ("sci-breathe", "science", "Which gas do people need to breathe in to stay alive?", ["oxygen"]),
     ("sci-largest-mammal", "science", "What is the largest animal on Earth?", ["whale"]),
     ("sci-roots", "science", "Which part of a plant takes in water from the soil?", ["root"]),
+    ("sci-mars-colour", "science", "What colour is Mars?", ["red", "reddish", "rust"]),
+    ("sci-moon-distance", "science", "How far away is the moon?", ["384,400", "384,000", "238,855", "238,900", "239,000"]),
     # --- history
     ("his-first-us-president", "history", "Who was the first president of the United States?", ["washington"]),
     ("his-ww2-end", "history", "In which year did the Second World War end?", ["1945"]),
