@@ -91,6 +91,15 @@ def test_numbers_are_never_split() -> None:
     ]
 
 
+def test_a_comma_between_numbers_is_no_clause_end() -> None:
+    text = "Mount Everest is the highest mountain in the world, at 8,848 meters (29, 791 feet), or 2, 4, 7 more."
+    assert chunk_all_ways(text) == ["Mount Everest is the highest", "mountain in the world, at 8,848 meters (29, 791 feet),",
+                                    "or 2, 4, 7 more."]
+    chunker = ClauseChunker()
+    assert chunker.push("Wow. It is about the height of 29,") == ["Wow."]  # the next character decides
+    assert chunker.push(" 791 feet, I think.") == ["It is about the height of 29, 791 feet,"]
+
+
 def test_a_period_at_the_end_of_the_stream_waits_for_the_next_character() -> None:
     chunker = ClauseChunker()
     assert chunker.push("Sure. It costs 3.") == ["Sure."]

@@ -81,6 +81,12 @@ def test_ordinal_to_words(number: int, words: str) -> None:
          "Mail j-d-x at example dot com or see a-b-c dot example dot com"),
         ("Mount Everest is 8,848 m (29,032 ft) tall.",
          "Mount Everest is eight thousand eight hundred forty-eight meters (twenty-nine thousand thirty-two feet) tall."),
+        ("It is 8,848 meters (29, 791 feet) high, about 5, 900 degrees or 10, 000.",  # a space after the comma
+         "It is eight thousand eight hundred forty-eight meters (twenty-nine thousand seven hundred ninety-one feet) high, "
+         "about five thousand nine hundred degrees or ten thousand."),
+        ("Pick 100, 200, 300 dollars, or 100, 200 or 300; in 1990, 200 people came.",  # lists and a year stay apart
+         "Pick one hundred, two hundred, three hundred dollars, or one hundred, two hundred or three hundred; in nineteen "
+         "ninety, two hundred people came."),
         ("Up to 70 mph (112 km/h), 1 km in 30 secs.",
          "Up to seventy miles per hour (one hundred twelve kilometers per hour), one kilometer in thirty seconds."),
         ("778 million km away; 1 kg, 2.2 lbs or 35 oz; 9.8 million km²",

@@ -6,8 +6,9 @@ phrase hanging, as soon as that word is complete (waiting to see the fifth word 
 audio one or two more decode steps, for the same cut in most sentences). Later chunks are longer
 (whole sentences, or long clauses) for better prosody; they are synthesised while earlier audio plays.
 A boundary is a punctuation mark followed by whitespace, so "3.5", "1,000", "3:30", "example.com" and
-"..." never split; abbreviations ("Dr.", "e.g.", "U.S.") and list markers ("1.") are not sentence ends;
-nothing is cut inside a code block.
+"..." never split, nor a comma between numbers ("29, 791 feet", as a model may write 29,791; "2, 4, 7");
+abbreviations ("Dr.", "e.g.", "U.S.") and list markers ("1.") are not sentence ends; nothing is cut inside a code
+block.
 """
 
 from __future__ import annotations
@@ -157,6 +158,11 @@ def _boundary_at(text: str, i: int) -> tuple[int, str] | None:
         return _WAIT
     if not text[end].isspace():
         return None
+    if ch == "," and i > 0 and text[i - 1].isdigit():  # "29, 791 feet": a number written with a space in it
+        if end + 1 >= len(text):
+            return _WAIT
+        if text[end] == " " and text[end + 1].isdigit():
+            return None
     if ch == ".":
         if i > 0 and text[i - 1] == ".":
             return end, "clause"  # an ellipsis ends a phrase, not a sentence

@@ -145,6 +145,12 @@ _SPELLED_OUT = re.compile(r"(?<![\w@./-])(?:[^\W\d_](?:-[^\W\d_]){2,}|[A-Z]-[A-Z
 # a slash with spaces around it in a sum ("300 pages / 20 pages per day = 15 days"); the synthesiser says "slash"
 _DIVIDED_BY = re.compile(r"(?<=\w) / (?=\d[^.!?;/]*(?:=|\bequals\b))")
 _PLAIN_NUMBER = re.compile(rf"(?<!\d)({_NUMBER})(?!\d)")
+# a number written with a space after its thousands' comma, as the 1.5B writes some ("8,848 meters (29, 791 feet)",
+# "5, 900 degrees"): a group of three digits after it that starts with 0 or is followed by a word (a unit) is the
+# same number's; not one in a list ("100, 200, 300", "100, 200 or 300")
+_SPACED_THOUSANDS = re.compile(
+    r"(?<![\d.,])(?<!\d, )(\d{1,3}), (?:(0\d\d)(?![\d,]|\.\d)|(\d{3})(?= (?!(?:and|or|nor|to|then|through|by)\b)[^\W\d_]))"
+)
 _SPACES = re.compile(r"[ \t]+")
 _SPACE_BEFORE_PUNCT = re.compile(r"\s+([,.;:!?])")
 _REPEATED_COMMAS = re.compile(r"(?:,\s*){2,}")
@@ -153,6 +159,7 @@ _REPEATED_COMMAS = re.compile(r"(?:,\s*){2,}")
 def normalize_for_speech(text: str) -> str:
     """Turn one chunk of reply text into plain words for a synthesiser (empty when nothing is speakable)."""
     text = _strip_markup(text)
+    text = _SPACED_THOUSANDS.sub(r"\1,\2\3", text)
     text = _ABBREVIATION.sub(_expand_abbreviation, text)
     text = _SPELLED_OUT.sub(lambda m: ", ".join(c.upper() if len(c.upper()) == 1 else c for c in m[0].split("-")), text)
     text = _EMAIL.sub(lambda m: f"{_spell_address(m[1])} at {_spell_address(m[2])}", text)
