@@ -260,8 +260,10 @@ class Settings(BaseSettings):
         "the last answer shorter or doubt of it ('Are you sure?') the answer again, a coin, dice or number asked for "
         "the one the server drew ('Flip a coin.' -> 'I'm sorry, I can't flip a coin.' otherwise), a question about a "
         "life it has not ('Do you ever sleep?' -> 'Yes, I sleep.' otherwise) a program's answer, a quiz or 'Would "
-        "you rather ...?' the first words of playing along, and a question about a lasting fact of the world to be "
-        "answered ('How high is Mount Everest?' -> 'I can't check the height of Mount Everest from here.' otherwise) "
+        "you rather ...?' the first words of playing along, how the user feels to be answered warmly ('I'm cold.' -> "
+        "'I'm sorry, I can't provide information on the weather from here.' otherwise), and a question about a lasting "
+        "fact of the world to be answered ('How high is Mount Everest?' -> 'I can't check the height of Mount Everest "
+        "from here.' otherwise) "
         "(docs/benchmarks.md, 'Not a person', 'Nothing promised', 'Written when asked', 'A story, told', 'The user's "
         "plans', 'Said again', 'Can I ...?', 'Lasting facts').",
     )

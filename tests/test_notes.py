@@ -7,7 +7,7 @@ import random
 import pytest
 
 from app.answers.notes import (AGE_NOTE, ANY_REPLY, BODY_NOTE, CALENDAR_NOTE, CLOCK_NOTE, CONDITION_NOTE, CORRECTION_NOTE,
-                              DOUBT_NOTE, DAY_NOTE,
+                              DOUBT_NOTE, DAY_NOTE, FEELING_NOTE,
                               EMERGENCY_NOTE, FAMILY_NOTE, FASTER_NOTE, FASTEST_NOTE, HOME_NOTE, LIKES_NOTE, MEMO_NOTE,
                               MESSAGE_NOTE, MUSIC_NOTE, NEVER_MIND_NOTE, NEWS_NOTE, ONE_RATE_NOTE, PERSON_NOTE, PURCHASE_NOTE,
                               QUIZ_NOTE, RATHER_NOTE, REMINDER_NOTE, SHORTER_NOTE, SLOWER_NOTE, SLOWEST_NOTE, STORY_NOTE,
@@ -517,6 +517,24 @@ def test_a_yes_or_no_question_about_the_world_is_begun_other_than_yes(question: 
 ])  # fmt: skip
 def test_other_messages_are_not_begun_for_the_model(question: str) -> None:
     assert not YES_NO_NOTE.finds(question)
+
+
+@pytest.mark.parametrize("said", [
+    "I'm bored.", "I'm cold.", "I'm so tired right now.", "I feel a bit down.", "I'm worried about my exams.",
+    "I can't sleep.", "I'm having a bad day.", "Ugh, I'm stressed out!", "I'm in a great mood.", "I am feeling very lonely.",
+])  # fmt: skip
+def test_how_the_user_feels_is_answered_warmly(said: str) -> None:
+    noted = add_first(ANY_REPLY, [{"role": "user", "content": said}])[-1]["content"]
+    assert noted == f"{said}\n\n(Reply warmly to how the user feels.)" and user_words(noted) == said
+
+
+@pytest.mark.parametrize("said", [
+    "I'm good at maths.", "I'm sick of this.", "I'm happy with the answer.", "I'm not hungry.", "Are you bored?",
+    "I'm hot, can you turn on the fan?", "I'm cold. Set the heating to 22.", "I'm down to my last dollar.",
+    "I feel sick after eating peanuts.", "I'm lost in the city, where is the station?", "I am a teacher.",
+])  # fmt: skip
+def test_other_statements_are_not_taken_for_a_feeling(said: str) -> None:
+    assert not FEELING_NOTE.finds(said)
 
 
 @pytest.mark.parametrize("question", [

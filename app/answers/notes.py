@@ -335,6 +335,24 @@ _USERS_NEWS = re.compile(
 )
 NEWS_NOTE = Note(_USERS_NEWS, "Reply warmly to the user's news.")
 
+# How the user feels, said alone, which the limits prompt's declines reached: "I'm cold." -> "I'm sorry, I can't
+# provide information on the weather from here." (2 of 2), "I'm bored." -> "I'm sorry, but I can't help with that."
+# (3 of 40 replies to 20 such statements; with this note 0 of 40: docs/benchmarks.md, "Lasting facts"). A statement
+# that is the feeling alone, or what it is about.
+_FEELINGS = (r"bored|lonely|tired|exhausted|sleepy|hungry|thirsty|stressed(?: out)?|nervous|anxious|worried|scared|afraid"
+             r"|excited|happy|sad|down|low|upset|angry|annoyed|frustrated|cold|hot|sick|ill|unwell|overwhelmed|calm"
+             r"|relaxed|great|good|awful|terrible|grumpy|homesick|motivated|unmotivated|confused|lost|in a (?:\w+ )?mood")
+_USERS_FEELING = re.compile(
+    r"^(?:(?:oh|ugh|well|honestly|hey|so)[,]? )*"
+    r"(?:(?:i'm|i am|i feel|i'm feeling|i am feeling|i've been feeling|i've been|feeling)"
+    r"(?: (?:so|really|very|a bit|a little|kind of|pretty|quite|super|rather|extremely|totally|just))* "
+    rf"(?:{_FEELINGS})|i can't sleep|i'm having an? (?:\w+ )?(?:day|week|morning|night))"
+    r"(?: (?:today|now|right now|tonight|lately|again|all day|this (?:morning|afternoon|evening|week)|about [^?.!]{1,60}))?"
+    r"[.!]*$",  # not "I'm good at maths.", "I'm sick of this.", "I'm cold. Set the heating to 22."
+    re.I,
+)
+FEELING_NOTE = Note(_USERS_FEELING, "Reply warmly to how the user feels.")
+
 # What the user says of their health or diet, which the model declined as a request ("I have diabetes.", "I'm lactose
 # intolerant." -> "I'm sorry, but I can't assist with that."; 4 of 16), and told to answer warmly answered "That's great
 # to hear!" (docs/benchmarks.md, "Can I ...?"): thanked, and kept in mind, as the conversation keeps it. The whole
@@ -935,5 +953,5 @@ WORLD_NOTE = Note(_WORLD_QUESTION, "A question about the world: answer it.")
 
 # for any reply, after a reply without tools has taken its own (``WITHOUT_TOOLS``), the first that asks: what no tool
 # changes (the voice), and what talk meets but the model met with a question, a decline or a chatbot's disclaimer
-ANY_REPLY = (VOICE_NOTE, WRITE_NOTE, STORY_NOTE, NEWS_NOTE, CONDITION_NOTE, LIKES_NOTE, BODY_NOTE, AGE_NOTE, DAY_NOTE,
-             FAMILY_NOTE, RATHER_NOTE, QUIZ_NOTE, NEVER_MIND_NOTE, CORRECTION_NOTE, DOUBT_NOTE)
+ANY_REPLY = (VOICE_NOTE, WRITE_NOTE, STORY_NOTE, NEWS_NOTE, FEELING_NOTE, CONDITION_NOTE, LIKES_NOTE, BODY_NOTE, AGE_NOTE,
+             DAY_NOTE, FAMILY_NOTE, RATHER_NOTE, QUIZ_NOTE, NEVER_MIND_NOTE, CORRECTION_NOTE, DOUBT_NOTE)
