@@ -41,17 +41,34 @@ _PARTS: dict[str, dict[str, int]] = {
 _PART_NAMES = {"legs": "legs", "feet": "legs", "paws": "legs", "wheels": "wheels", "sides": "sides", "corners": "sides"}
 _PLURALS = {"sheep": "sheep", "mouse": "mice", "fox": "foxes", "deer": "deer", "puppy": "puppies", "goose": "geese",
             "person": "people", "man": "men", "woman": "women", "child": "children", "fly": "flies",
-            "butterfly": "butterflies", "fish": "fish"}  # fmt: skip
+            "butterfly": "butterflies", "fish": "fish", "pony": "ponies", "bunny": "bunnies", "goldfish": "goldfish",
+            "canary": "canaries"}  # fmt: skip
 _SINGULARS = {plural: thing for thing, plural in _PLURALS.items()}
 _THINGS = {thing for things in _PARTS.values() for thing in things}
 _NOT_FEET = {"table", "chair", "stool", "tripod"}  # a chair's legs are no feet
 _PAWED = {"cat", "dog", "lion", "tiger", "bear", "fox", "rabbit", "mouse", "puppy", "kitten", "hamster"}
 
-_THING = "|".join(sorted({name for thing in _THINGS for name in (thing, _PLURALS.get(thing, thing + "s"))}, key=len,
-                         reverse=True))  # fmt: skip
 _COUNT = r"\d{1,4}|(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)[ -][a-z]+|[a-z]+"
-_GROUP = rf"(?P<count>{_COUNT}) (?P<thing>{_THING})\b"
-_GROUPS = rf"(?:{_COUNT}) (?:{_THING})(?:(?:,| and|, and) (?:{_COUNT}) (?:{_THING}))*"
+
+
+def _names(things: set[str]) -> str:
+    """``things`` and their plurals, longest first, as a pattern's alternatives."""
+    return "|".join(sorted({name for thing in things for name in (thing, _PLURALS.get(thing, thing + "s"))}, key=len,
+                           reverse=True))  # fmt: skip
+
+
+def _group(names: str) -> str:
+    """One count of one of ``names`` ("three cats"), its parts named."""
+    return rf"(?P<count>{_COUNT}) (?P<thing>{names})\b"
+
+
+def _listed(names: str) -> str:
+    """Counts of ``names`` in a list ("three cats, a dog and two rabbits")."""
+    return rf"(?:{_COUNT}) (?:{names})(?:(?:,| and|, and) (?:{_COUNT}) (?:{names}))*"
+
+
+_THING = _names(_THINGS)
+_GROUPS = _listed(_THING)
 _ASKS = re.compile(
     rf"\bhow many (?P<part>{'|'.join(_PART_NAMES)}) (?:(?:do|does|would|will) (?P<things>{_GROUPS}) "
     rf"(?:have|has)\b|(?:are (?:there )?)?(?:on|in) (?P<among>{_GROUPS})\b)"
@@ -62,7 +79,7 @@ _ASKS = re.compile(
     r"|in all))?\s*[?.!]*$",
     re.I | re.ASCII,  # "ſides" folds to no part's name
 )
-_ONE_GROUP = re.compile(_GROUP, re.I | re.ASCII)
+_ONE_GROUP = re.compile(_group(_THING), re.I | re.ASCII)
 
 
 def counted(text: str) -> str | None:
@@ -76,7 +93,7 @@ def counted(text: str) -> str | None:
     part = _PART_NAMES[asked]
     said, total = [], 0
     for group in _ONE_GROUP.finditer(found["things"] or found["among"] or found["before"]):
-        count, thing = count_of(group["count"]), _singular(group["thing"].lower())
+        count, thing = count_of(group["count"]), _singular(group["thing"].lower(), _THINGS)
         each = _PARTS[part].get(thing)
         if not count or each is None or (asked == "feet" and thing in _NOT_FEET) or (asked == "paws" and thing not in _PAWED):
             return None
@@ -89,10 +106,11 @@ def counted(text: str) -> str | None:
     return f"Worked out: the answer is {total} {_part(asked, total)}{' in all' if len(said) > 1 else ''}: {', and '.join(said)}."
 
 
-def _singular(thing: str) -> str:
+def _singular(thing: str, known: set[str]) -> str:
+    """The singular of a name a pattern of ``known`` things found."""
     if thing in _SINGULARS:
         return _SINGULARS[thing]
-    return thing[:-1] if thing.endswith("s") and thing[:-1] in _THINGS else thing
+    return thing[:-1] if thing.endswith("s") and thing[:-1] in known else thing
 
 
 def _part(part: str, count: int) -> str:
@@ -114,24 +132,19 @@ _OWNED_KINDS: dict[str, set[str]] = {
 }  # fmt: skip
 _KIND_NAMES = {"pets": "pets", "animals": "pets", "children": "children", "kids": "children", "siblings": "siblings",
                "brothers and sisters": "siblings"}  # fmt: skip
-_OWNED_PLURALS = {"pony": "ponies", "bunny": "bunnies", "mouse": "mice", "fish": "fish", "goldfish": "goldfish",
-                  "sheep": "sheep", "puppy": "puppies", "canary": "canaries"}  # fmt: skip
-_OWNED_SINGULARS = {plural: thing for thing, plural in _OWNED_PLURALS.items()}
-_OWNED = "|".join(sorted({name for things in _OWNED_KINDS.values() for thing in things
-                          for name in (thing, _OWNED_PLURALS.get(thing, thing + "s"))}, key=len, reverse=True))
-_OWNED_GROUP = rf"(?P<count>{_COUNT}) (?P<thing>{_OWNED})\b"
-_OWNED_LIST = rf"(?:{_COUNT}) (?:{_OWNED})(?:(?:,| and|, and) (?:{_COUNT}) (?:{_OWNED}))*"
+_OWNED_THINGS = {thing for things in _OWNED_KINDS.values() for thing in things}
+_OWNED = _names(_OWNED_THINGS)
 OWNED_ASKED = re.compile(
     rf"\bhow many (?P<kind>{'|'.join(_KIND_NAMES)}) (?:do|have) (?:i|we) (?:have|got|own)\b"
     r"(?: (?:now|in total|altogether|in all))?\s*[?.!]*$",
     re.I,
 )
 _HAVE = re.compile(
-    rf"\b(?:i|we)(?: have| have got|'ve got|'ve| own| also have| have also got) (?P<list>{_OWNED_LIST})"
+    rf"\b(?:i|we)(?: have| have got|'ve got|'ve| own| also have| have also got) (?P<list>{_listed(_OWNED)})"
     r"(?: at home| too| as well)?(?=\s*(?:[.!;?]|$|, (?!and\b)))",
     re.I | re.ASCII,
 )
-_OWNED_ONE = re.compile(_OWNED_GROUP, re.I | re.ASCII)
+_OWNED_ONE = re.compile(_group(_OWNED), re.I | re.ASCII)
 _KIND_COUNTED = re.compile(rf"\b(?P<count>{_COUNT}) (?:{'|'.join(_KIND_NAMES)})\b", re.I)  # "two kids, a boy and a girl"
 
 
@@ -149,7 +162,7 @@ def owned_counted(question: str, earlier: list[str]) -> str | None:
         return None
     said, total = [], 0
     for group in _OWNED_ONE.finditer(lists[0]):
-        count, thing = count_of(group["count"]), _owned_singular(group["thing"].lower())
+        count, thing = count_of(group["count"]), _singular(group["thing"].lower(), _OWNED_THINGS)
         if not count or thing not in _OWNED_KINDS[kind]:
             return None
         total += count
@@ -160,8 +173,5 @@ def owned_counted(question: str, earlier: list[str]) -> str | None:
 
 
 def _of_kind(listed: str, kind: str) -> bool:
-    return any(_owned_singular(group["thing"].lower()) in _OWNED_KINDS[kind] for group in _OWNED_ONE.finditer(listed))
-
-
-def _owned_singular(thing: str) -> str:
-    return _OWNED_SINGULARS.get(thing) or (thing[:-1] if thing.endswith("s") else thing)
+    return any(_singular(group["thing"].lower(), _OWNED_THINGS) in _OWNED_KINDS[kind]
+               for group in _OWNED_ONE.finditer(listed))
