@@ -24,6 +24,7 @@ from app.answers.money import money_counted, price_scaled
 from app.answers.phrasebook import phrase_in
 from app.answers.rhymes import rhymes_asked
 from app.answers.roman import roman_asked
+from app.answers.sequences import sequence_asked
 from app.answers.wording import SHORT_ANSWER, capitalized, plain
 from app.answers.world_clock import NOW_ANSWER_START, asks_time_now, places_named, time_in_place
 from app.answers.years import years_counted
@@ -359,16 +360,16 @@ def dozens(text: str) -> str | None:
 def figure(text: str) -> str | None:
     """The worked-out figure ``text`` asks for: a unit conversion's, a temperature's, which of two amounts is more, a
     speed, the fuel for a trip, a height in feet and inches or a count in dozens, a sum's (``app.answers.arithmetic``),
-    the change, money left or money saved in a story of money or a price from another's (``app.answers.money``), the
-    legs or wheels of some things (``app.answers.counting``), an age or years counted from this year
-    (``app.answers.years``), one person's age from another's (``app.answers.ages``), a weekday's or clock time's
-    counted from one it gives (``app.answers.days``), the time in another place (``app.answers.world_clock``), an
-    everyday phrase's in another language (``app.answers.phrasebook``), words that rhyme (``app.answers.rhymes``) or a
-    Roman numeral's (``app.answers.roman``)."""
+    the change, money left or money saved in a story of money or a price from another's (``app.answers.money``), the legs or wheels of some things (``app.answers.counting``), an
+    age or years counted from this year (``app.answers.years``), one person's age from another's
+    (``app.answers.ages``), a weekday's or clock time's counted from one it gives (``app.answers.days``), the time in
+    another place (``app.answers.world_clock``), an everyday phrase's in another language (``app.answers.phrasebook``),
+    words that rhyme (``app.answers.rhymes``), a Roman numeral's (``app.answers.roman``) or a sequence to say, counted
+    or recited (``app.answers.sequences``)."""
     return (conversion(text) or speed(text) or fuel_for(text) or feet_and_inches(text) or dozens(text) or worked_out(text)
-            or money_counted(text) or price_scaled(text) or counted(text) or years_counted(text) or ages_apart(text)
-            or _counted_time(text) or time_in_place(text) or phrase_in(text) or rhymes_asked(text)
-            or roman_asked(text))  # fmt: skip
+            or money_counted(text) or price_scaled(text) or counted(text) or years_counted(text)
+            or ages_apart(text) or _counted_time(text) or time_in_place(text) or phrase_in(text) or rhymes_asked(text)
+            or roman_asked(text) or sequence_asked(text))  # fmt: skip
 
 
 def _counted_time(text: str) -> str | None:
