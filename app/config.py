@@ -292,15 +292,18 @@ class Settings(BaseSettings):
         "was born in 1990, how old am I this year?' -> '31'; the year from the server's clock), words that rhyme ('What "
         "rhymes with dog?' -> 'Bark'), a Roman numeral read or written ('What number is MCMXC?' -> '1900'), a month "
         "counted from another, and the change, money left or money saved in a story of money ('paid with a 20 dollar note "
-        "for something that cost 13 dollars 50' -> '7 dollars 50'), fractions said in words ('What is half of three "
-        "quarters?' -> 'one and a half'), one person's age from another's ('I'm 40 and my daughter is 12. How old will "
-        "she be when I'm 50?' -> '10'), the days from a date given to a holiday, numbers put in order, a percentage or a "
+        "for something that cost 13 dollars 50' -> '7 dollars 50') or a tip, tax, discount or percentage of an amount of "
+        "money ('Calculate an 18% tip on 72 dollars.' -> '13.68 dollars'), a count, the alphabet, the months or the "
+        "weekdays asked to be said ('Can you count to ten?' -> 'Yes, I can count to ten.'), fractions said in words "
+        "('What is half of three quarters?' -> 'one and a half'), one person's age from another's ('I'm 40 and my "
+        "daughter is 12. How old will she be when I'm 50?' -> '10'), the days from a date given to a holiday, numbers "
+        "put in order, a percentage or a "
         "change as one, a speed from a distance and its time, and the pets, children or siblings the user listed added "
         "up when asked ('How many pets do I have?' after 'I have three cats and two dogs.' -> 'You have three cats and "
         "two dogs.' otherwise), added to that question in the reply's prompt "
         "(docs/benchmarks.md, 'Conversions', 'Sums', 'Days and times', 'A phrase in another language', 'The time in "
         "another city, legs and wheels', 'Ages and years, rhymes, Roman numerals, months and money', 'Fractions, two "
-        "people's ages, words backwards', 'Lasting facts').",
+        "people's ages, words backwards', 'Lasting facts', 'Said, not promised').",
     )
 
     # --- speech in ---

@@ -7,7 +7,7 @@ import time
 import pytest
 
 from app.answers.conversions import with_conversion_hint, without_conversion_hint
-from app.answers.money import money_counted
+from app.answers.money import money_counted, share_of_money
 
 
 @pytest.mark.parametrize(("question", "answer"), [
@@ -70,3 +70,46 @@ def test_long_text_costs_next_to_nothing() -> None:
     for text in ["I have $1 and spend " + "1 on a and " * 18 + "how much is left?", "$1 " * 100, "how much change " + "1 " * 90]:
         money_counted(text)
     assert time.perf_counter() - started < 1.0
+
+
+@pytest.mark.parametrize(("question", "answer"), [
+    ("What is a 20% tip on 60 dollars?", "a 20 percent tip on 60 dollars is 12 dollars, 72 dollars in all"),
+    ("How much is a 15% tip on $45?", "a 15 percent tip on 45 dollars is 6.75 dollars, 51.75 dollars in all"),
+    ("Calculate an 18% tip on 72 dollars.", "an 18 percent tip on 72 dollars is 12.96 dollars, 84.96 dollars in all"),
+    ("Our bill is 80 dollars. How much is a 15 percent tip?", "a 15 percent tip on 80 dollars is 12 dollars, 92 dollars in all"),
+    ("What is the tip on 100 dollars at 20 percent?", "a 20 percent tip on 100 dollars is 20 dollars, 120 dollars in all"),
+    ("How much should I tip on a 45 dollar bill?",
+     "a tip of 15 to 20 percent is usual in the United States; on 45 dollars that is 6.75 dollars to 9 dollars"),
+    ("What would be a good tip on a 60 dollar meal?",
+     "a tip of 15 to 20 percent is usual in the United States; on 60 dollars that is 9 dollars to 12 dollars"),
+    ("What is 8 percent sales tax on 25 dollars?", "8 percent tax on 25 dollars is 2 dollars, 27 dollars in all"),
+    ("A 50 dollar jacket is 30 percent off. What's the sale price?",
+     "30 percent off 50 dollars is 15 dollars off, a price of 35 dollars"),
+    ("A $25.99 shirt is 15% off. How much is it now?",  # the share to the cent
+     "15 percent off 25.99 dollars is 3.90 dollars off, a price of 22.09 dollars"),
+    ("What is 20 percent of 45 dollars?", "20 percent of 45 dollars is 9 dollars"),
+    ("What is 12.5% of £200?", "12.5 percent of 200 pounds is 25 pounds"),
+])  # fmt: skip
+def test_the_share_of_money_is_worked_out(question: str, answer: str) -> None:
+    assert share_of_money(question) == f"Worked out: {answer}."
+
+
+@pytest.mark.parametrize("question", [
+    "How much should I tip on a 30 pound meal?",  # the usual tip is the United States': dollars only
+    "If I invest $1000 at 5 percent interest, how much will I have?", "My salary is $50,000 and I get a 3% raise.",
+    "What is a 20% tip on two 30 dollar meals?", "What is a 20% tip on 2 meals at $30?",
+    "The bill is 90 dollars and we leave 20 percent. How much is that each for three people?",
+    "I left a $10 tip on a $50 bill. What percent is that?", "What is 15 percent of 80?",
+    "Is 20 percent off better than $10 off?",
+    "What is a 20% tip and 8% tax on $50?", "The price went from $50 to $60. What is the percent increase?",
+    "A $50 jacket is 20% off and then 10% off. What's the price?", "I paid $45 for dinner.",
+])  # fmt: skip
+def test_other_shares_get_nothing(question: str) -> None:
+    assert share_of_money(question) is None
+
+
+def test_the_tip_goes_beside_the_question_and_comes_off() -> None:
+    question = "What's a 20% tip on $35?"
+    hinted = with_conversion_hint([{"role": "user", "content": question}])[-1]["content"]
+    assert hinted == f"{question}\n\n(Worked out: a 20 percent tip on 35 dollars is 7 dollars, 42 dollars in all.)"
+    assert without_conversion_hint(hinted) == question

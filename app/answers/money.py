@@ -95,6 +95,72 @@ _PRICE_SCALED = re.compile(
 )
 
 
+# a share of an amount of money: a tip, a tax, a discount or a plain percentage ("What is a 20% tip on 60 dollars?",
+# "A 50 dollar jacket is 30 percent off. What's the sale price?", "What is 20 percent of 45 dollars?"), which the
+# model got wrong or did not work out ("How much is a 15% tip on $45?" -> "6.25"; docs/benchmarks.md, "Said, not
+# promised"). A tip asked for without its share gets the usual ones where the amount is in dollars (15 to 20 percent).
+_PERCENT = re.compile(r"(?P<percent>\d{1,3}(?:\.\d{1,2})?) ?(?:%|percent\b|per cent\b)", re.I)
+_TIP = re.compile(r"\b(?:tip|tips|tipping|gratuity)\b", re.I)
+_TAX = re.compile(r"\b(?:tax|vat|sales tax)\b", re.I)
+_OFF = re.compile(r"\b(?:off|discount|discounted|reduced|marked down|markdown)\b", re.I)
+_OF = re.compile(r" of (?:a |an |the |my |our )?", re.I)  # "20 percent of 45 dollars", "15% of the $80"
+_HOW_MUCH_TIP = re.compile(
+    r"\bhow much (?:should|do|would|shall|must|to) (?:i |we |you )?(?:tip|leave)\b|\bhow much (?:of a |is a |for a )?tip\b"
+    r"|\b(?:good|usual|normal|standard|fair|typical|decent|right|proper) tip\b|\bwhat (?:should|do) (?:i|we) tip\b",
+    re.I,
+)
+# a story about something else, whose share these would take wrongly: interest, a raise, a change over time, a part
+# paid each, a second amount
+_NOT_A_SHARE = re.compile(
+    r"\b(?:interest|raise|increase|increased|decrease|decreased|grow|grows|grew|growth|commission|profit|loss|invest\w*"
+    r"|salary|each|per|split|between|among|people|share|every|year|years|month|months|week|weeks|deposit|loan|compound)\b",
+    re.I,
+)
+_SHARE_IN_MONEY = re.compile(r" ?(?:off|tip|tax|discount)\b", re.I)
+_USUAL_TIPS = (15, 20)  # percent: a tip in the United States, where a bill is in dollars
+
+
+def share_of_money(text: str) -> str | None:
+    """A tip, tax, discount or percentage of an amount of money ``text`` asks for, as "Worked out: a 20 percent tip on
+    60 dollars is 12 dollars, 72 dollars in all."; else None."""
+    if len(text) > _LONGEST or _NOT_A_SHARE.search(text) or _NUMBER_WORD.search(text):
+        return None
+    text = plain(text)
+    amounts, percents = list(_MONEY.finditer(text)), list(_PERCENT.finditer(text))
+    if len(amounts) != 1 or len(percents) > 1 or (currency := _currency(amounts[0])) is None:
+        return None
+    if _uncounted(text, [amounts[0].span(), *(found.span() for found in percents)]):
+        return None  # "a 20% tip on 2 meals at $30": another number
+    if _SHARE_IN_MONEY.match(text, amounts[0].end()):
+        return None  # "Is 20 percent off better than $10 off?": the amount is the share
+    amount = _value(amounts[0])
+    said = _said(amount, currency)
+    if not percents:
+        if not (_TIP.search(text) and _HOW_MUCH_TIP.search(text)) or currency != "dollars":
+            return None
+        low, high = (amount * share / 100 for share in _USUAL_TIPS)
+        return (f"Worked out: a tip of {_USUAL_TIPS[0]} to {_USUAL_TIPS[1]} percent is usual in the United States; on "
+                f"{said} that is {_said(low, currency)} to {_said(high, currency)}.")
+    percent = Fraction(percents[0]["percent"])
+    share = amount * percent / 100
+    if (share * 100).denominator != 1:
+        share = Fraction(round(share * 100), 100)  # to the cent
+    kinds = [kind for kind in (_TIP, _TAX, _OFF) if kind.search(text)]
+    said_percent = f"{percents[0]['percent']} percent"
+    in_all = f"{_said(amount + share, currency)} in all"
+    if kinds == [_TIP]:
+        article = "an" if percents[0]["percent"].startswith("8") or percents[0]["percent"].split(".")[0] in ("11", "18") else "a"
+        return f"Worked out: {article} {said_percent} tip on {said} is {_said(share, currency)}, {in_all}."
+    if kinds == [_TAX]:
+        return f"Worked out: {said_percent} tax on {said} is {_said(share, currency)}, {in_all}."
+    if kinds == [_OFF]:
+        return (f"Worked out: {said_percent} off {said} is {_said(share, currency)} off, a price of "
+                f"{_said(amount - share, currency)}.")
+    if not kinds and _OF.fullmatch(text, percents[0].end(), amounts[0].start()):
+        return f"Worked out: {said_percent} of {said} is {_said(share, currency)}."
+    return None
+
+
 def price_scaled(text: str) -> str | None:
     """The price of some things from the price of a number of the same things, as "Worked out: the answer is 3.50
     dollars: 1.50 dollars for 3 is 0.50 dollars each, and 7 cost 3.50 dollars."; else None."""
