@@ -143,6 +143,8 @@ ITEMS: list[tuple[str, str, str | list[str], Answers] | tuple[str, str, str | li
     ("day-frozen-water", "everyday", "What do we call water when it is frozen solid?", ["ice"]),
     ("day-morning-meal", "everyday", "What do we call the first meal of the day?", ["breakfast"]),
     ("day-soccer-players", "everyday", "How many players does a soccer team have on the field?", ["11"]),
+    ("day-count-five", "everyday", "Can you count to five?", [("1", "2", "3", "4")]),
+    ("day-months", "everyday", "Can you name the months of the year?", [("february", "june", "november", "december")]),
     # --- arithmetic
     ("ari-2-plus-3", "arithmetic", "What is 2 plus 3?", ["5"]),
     ("ari-7-plus-5", "arithmetic", "What is 7 plus 5?", ["12"]),
@@ -166,6 +168,7 @@ ITEMS: list[tuple[str, str, str | list[str], Answers] | tuple[str, str, str | li
     ("ari-100-div-4", "arithmetic", "What is 100 divided by 4?", ["25"]),
     ("ari-half-50", "arithmetic", "What is half of 50?", ["25"]),
     ("ari-double-16", "arithmetic", "What is double 16?", ["32"]),
+    ("ari-tip-18-72", "arithmetic", "Calculate an 18% tip on 72 dollars.", ["12.96"]),
     # --- units
     ("uni-cm-in-m", "units", "How many centimetres are in a metre?", ["100"]),
     ("uni-mm-in-cm", "units", "How many millimetres are in a centimetre?", ["10"]),
