@@ -39,7 +39,7 @@ def _add_settings_flags(parser: argparse.ArgumentParser) -> None:
         if flag in parser._option_string_actions:  # a benchmark's own option of that name wins
             continue
         kind = field.annotation
-        help_text = f"{field.description} [default: {field.default}]"
+        help_text = f"{field.description} [default: {field.default}]".replace("%", "%%")  # argparse formats help with %
         if kind is bool:
             group.add_argument(flag, dest=name, action=argparse.BooleanOptionalAction, default=None, help=help_text)
         elif get_origin(kind) is not None and get_args(kind) and all(isinstance(a, str) for a in get_args(kind)):

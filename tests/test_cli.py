@@ -41,6 +41,7 @@ def test_serve_help_explains_the_server_and_its_settings() -> None:
     for flag in ("--host", "--port", "--model-dir", "--asr-model", "--llm-model", "--tts-voice"):
         assert flag in text
     assert "VOICECHAT_" in text
+    assert "an 18% tip" in " ".join(text.split())  # a setting's description says a percent sign as written
 
 
 def test_prepare_help_explains_the_model_directory() -> None:
