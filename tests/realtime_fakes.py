@@ -150,18 +150,20 @@ class FakeRecognizer:
 
 
 class FakeSpeech:
-    """100 ms of PCM16 per word of a clause at speed 1; records cancels and the speeds asked for."""
+    """100 ms of PCM16 per word of a clause at speed 1; records cancels, the speeds asked for and the clauses."""
 
     changes_speed = True
 
     def __init__(self) -> None:
         self.cancelled: list[str] = []
         self.speeds: list[float] = []
+        self.texts: list[str] = []
 
     async def synthesize(
         self, text: str, *, reply_id: str, first: bool, out_rate: int, speed: float = 1.0
     ) -> AsyncIterator[bytes]:
         self.speeds.append(speed)
+        self.texts.append(text)
         for _ in text.split():
             await asyncio.sleep(0.001)
             yield b"\x01\x00" * round(out_rate / 10 / speed)

@@ -72,6 +72,16 @@ async def test_replies_are_spoken_at_the_speed_the_session_sets(tmp_path: Path):
         await rig.close()
 
 
+async def test_a_reply_the_loop_guard_ends_does_not_speak_its_unfinished_clause(rig: Rig):
+    rig.engine.reply = "The sea is wide. The waves come and go. The waves come and go. The waves come and go, the waves"
+    await rig.send(user_text("Write me a poem about the sea."))
+    await rig.send({"type": "response.create"})
+    done = (await rig.outbox.wait_for("response.done"))["response"]
+    transcript = done["output"][0]["content"][0]["transcript"]
+    assert transcript.endswith("go. The waves come and")  # ended at a phrase's third time; the text shows it all
+    assert " ".join(rig.speech.texts).count("waves come") == 2 and rig.speech.texts[-1].endswith("come and go."), rig.speech.texts
+
+
 async def test_a_spoken_turn_goes_listening_thinking_speaking_then_idle(rig: Rig):
     rig.recognizer.finals = ["What is the capital of France?"]
     states = []

@@ -300,9 +300,9 @@ def test_reply_guard_ends_a_long_spoken_reply_at_a_sentence_end():
 def test_a_reply_cut_by_the_token_limit_does_not_speak_its_unfinished_sentence():
     from app.web.reply_guard import speakable_end
 
-    assert speakable_end(["Paris is the capital.", "It has a tower that"], "length") == ["Paris is the capital."]
-    assert speakable_end(["Paris is the capital.", "It has a tower."], "length") == ["Paris is the capital.", "It has a tower."]
-    assert speakable_end(["It has a tower that"], "stop") == ["It has a tower that"]
+    assert speakable_end(["Paris is the capital.", "It has a tower that"], cut=True) == ["Paris is the capital."]
+    assert speakable_end(["Paris is the capital.", "It has a tower."], cut=True) == ["Paris is the capital.", "It has a tower."]
+    assert speakable_end(["It has a tower that"], cut=False) == ["It has a tower that"]
 
 
 # ---------------------------------------------------------------------- hostile JSON, setting bounds, SDK shapes

@@ -139,6 +139,7 @@ class Reply:
         self._tasks: list[asyncio.Task] = []
         self._clause_queue: asyncio.Queue[str | None] = asyncio.Queue()
         self.stopped = False
+        self.ended_in_loop = False  # the loop guard ended it (ReplyGuard), maybe mid-sentence
         self.finished = False  # response.done was sent
         self.cancel_reason = "client_cancelled"
         self.send_stamp_armed = False  # the first frame to reach the client carries the send stamp
@@ -197,7 +198,7 @@ class Reply:
                 words = words or self._request(self.without_tools(self.messages), ToolUse())
                 finish_reason = await self._generate(words, ToolUse(), chunker)
             if chunker is not None:
-                for clause in speakable_end(chunker.flush(), finish_reason):
+                for clause in speakable_end(chunker.flush(), cut=finish_reason == "length" or self.ended_in_loop):
                     self._queue_clause(clause)
         except StageError as error:
             self._fail(error)
@@ -288,6 +289,7 @@ class Reply:
                     break
                 if guard.check(self.text, self.output_tokens - tokens_before):
                     log.info("reply %s ends early (%s) after %d tokens", self.id, guard.reason, self.output_tokens)
+                    self.ended_in_loop = guard.reason == "loop"
                     self.engine.cancel(self.id)
                     finish_reason = "stop"
                     break

@@ -26,9 +26,9 @@ class ReplyGuard:
         return self.reason is not None
 
 
-def speakable_end(clauses: list[str], finish_reason: str | None) -> list[str]:
-    """The last clauses of a reply cut by the token limit, less a trailing unfinished sentence (text shows
-    it; speech would stop mid-word)."""
-    if finish_reason == "length" and clauses and not clauses[-1].rstrip(" \"')").endswith((".", "!", "?")):
+def speakable_end(clauses: list[str], cut: bool) -> list[str]:
+    """The last clauses of a reply, less a trailing unfinished sentence where the reply was ``cut`` short, by the token
+    limit or the loop guard (text shows it; speech would stop mid-word: "The waves come and go, A vast and")."""
+    if cut and clauses and not clauses[-1].rstrip(" \"')").endswith((".", "!", "?")):
         return clauses[:-1]
     return clauses
