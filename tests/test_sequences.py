@@ -38,6 +38,10 @@ def numbers(*values: int) -> str:
     ("Can you list the months backwards?", ", ".join(reversed(MONTHS))),
     ("What are the days of the week?", ", ".join(WEEKDAYS)),
     ("Okay. Now tell me the days of the week.", ", ".join(WEEKDAYS)),
+    ("Can you count to five in French?", "In French: un, deux, trois, quatre, cinq"),
+    ("Count to ten in Spanish for me.", "In Spanish: uno, dos, tres, cuatro, cinco, seis, siete, ocho, nueve, diez"),
+    ("Count down from three in German.", "In German: drei, zwei, eins"),
+    ("Let's count to four in Mandarin.", "In Chinese: yi, er, san, si"),
 ])  # fmt: skip
 def test_the_sequence_is_written_out(request_: str, said: str) -> None:
     first_words = "" if request_.startswith("What are") else "Sure! "
@@ -45,7 +49,7 @@ def test_the_sequence_is_written_out(request_: str, said: str) -> None:
 
 
 @pytest.mark.parametrize("text", [
-    "Can you count to five in French?", "Can you count to ten in Spanish for me?", "Name the days of the week in French.",
+    "Can you count to twelve in French?", "Count to ten in Klingon.", "Name the days of the week in French.",
     "My son can count to twenty.", "I can count to ten.", "How do I count to ten?", "Can you count the letters in banana?",
     "Can you count sheep for me?", "Count from five.", "Count to a hundred.",  # no end, or too long to say in one reply
     "What are the months with 31 days?", "Count to ten thousand.", "Count up from 9 down to 3.", "Count to ten by 0s.",

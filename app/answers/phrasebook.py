@@ -84,8 +84,21 @@ _BOOK: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
                             "gefeliciteerd", "omedeto", "gong xi", "pozdravlyayu")),
 )
 PHRASES = {english: dict(zip(LANGUAGES, said, strict=True)) for forms, said in _BOOK for english in forms}
+# the numbers from zero to ten, for a count in another language (``app.answers.sequences``)
+NUMBERS = {language: tuple(said.split()) for language, said in zip(LANGUAGES, (
+    "cero uno dos tres cuatro cinco seis siete ocho nueve diez",
+    "zéro un deux trois quatre cinq six sept huit neuf dix",
+    "null eins zwei drei vier fünf sechs sieben acht neun zehn",
+    "zero uno due tre quattro cinque sei sette otto nove dieci",
+    "zero um dois três quatro cinco seis sete oito nove dez",
+    "nul een twee drie vier vijf zes zeven acht negen tien",
+    "zero ichi ni san shi go roku shichi hachi kyu ju",
+    "ling yi er san si wu liu qi ba jiu shi",
+    "nol odin dva tri chetyre pyat shest sem vosem devyat desyat",
+), strict=True)}  # fmt: skip
+LANGUAGE_NAMES = "|".join([*LANGUAGES, *(name.title() for name in _OTHER_NAMES)])
 
-_LANGUAGE = rf"(?P<language>{'|'.join([*LANGUAGES, *(name.title() for name in _OTHER_NAMES)])})"
+_LANGUAGE = rf"(?P<language>{LANGUAGE_NAMES})"
 _OPEN, _CLOSE = "\"'“‘", "\"'”’"
 _PHRASE = rf"(?:the (?:word|phrase|expression) )?(?P<open>[{_OPEN}])?(?P<phrase>[a-z' ]{{1,40}}?)[?!.,]?(?(open)[{_CLOSE}])"
 _ASKS = (
@@ -107,7 +120,12 @@ def phrase_in(text: str) -> str | None:
     for asks in _ASKS:
         if found := asks.search(text):
             said = found["phrase"].strip(" '")
-            language = _OTHER_NAMES.get(found["language"].lower(), found["language"].capitalize())
+            language = language_named(found["language"])
             if (phrases := PHRASES.get(said.lower())) is not None:
                 return f'The user asks how to say "{said}" in {language}. Phrasebook: "{phrases[language]}".'
     return None
+
+
+def language_named(name: str) -> str:
+    """The language of ``LANGUAGES`` that ``name`` (one of ``LANGUAGE_NAMES``, in any case) names."""
+    return _OTHER_NAMES.get(name.lower(), name.capitalize())

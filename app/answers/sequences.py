@@ -6,9 +6,10 @@ your reply." beside it, still for most of them), and listing the months it stopp
 docs/benchmarks.md, "Said, not promised"). As a sum gets its answer (``app.answers.arithmetic``), such a request gets
 its sequence beside it: numbers counted up or down, by a step, the alphabet, the months, the days of the week, in
 order or backwards, as the answer to say ('Answer: "Sure! 1, 2, 3."'): beside "Worked out: 1, 2, 3." the model still
-said it could, or took the count for the user's ("Great job! You counted to a hundred in tens."). Only a request
-(after "can you", "please", "let's" or as its first words), in English: "Can you count to five in French?" gets
-nothing, nor "How do I count to ten?" or "My son can count to twenty."
+said it could, or took the count for the user's ("Great job! You counted to a hundred in tens."). A count up to ten
+may be in a language of the phrasebook ("Can you count to five in French?" -> "Yes, I can count to five in French."
+before; ``app.answers.phrasebook``). Only a request (after "can you", "please", "let's" or as its first words): "How
+do I count to ten?" gets nothing, nor "My son can count to twenty."
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import string
 
 from app.answers.arithmetic import NUMBER_WORDS
 from app.answers.days import MONTHS, WEEKDAYS, count_of
+from app.answers.phrasebook import LANGUAGE_NAMES, NUMBERS, language_named
 from app.answers.wording import plain
 
 _LONGEST = 160  # characters: such a request is short, and longer text costs the patterns more
@@ -49,7 +51,9 @@ _WEEKDAYS = re.compile(
     rf"{_BACKWARDS}(?P<rest>[^?.!]*)",
     re.I,
 )
-# after the request: another language, or anything more than where to stop, which the sequence would not say
+# a count in another language: its numbers from the phrasebook, up to ten
+_IN_LANGUAGE = re.compile(rf" in (?P<language>{LANGUAGE_NAMES})\b", re.I)
+# after the request (and its language): anything more than where to stop, which the sequence would not say
 _NOT_SAID = re.compile(r"^(?:,? (?:please|for me|for us|with me|together|out loud|aloud|slowly|again|now|in order))*\W*$", re.I)
 
 
@@ -59,8 +63,14 @@ def sequence_asked(text: str) -> str | None:
     if len(text) > _LONGEST:
         return None
     text = plain(text)
-    if (found := _COUNT.search(text)) and _NOT_SAID.match(found["rest"]):
+    language = None
+    if found := _COUNT.search(text):
+        language = _IN_LANGUAGE.match(found["rest"])
+        if not _NOT_SAID.match(found["rest"][language.end() if language else 0 :]):
+            return None
         said = _counted(found)
+        if said and language:
+            said = _in_language(said, language_named(language["language"]))
     elif (found := _ALPHABET.search(text) or _MONTHS.search(text) or _WEEKDAYS.search(text)) and _NOT_SAID.match(found["rest"]):
         names = {_ALPHABET: list(string.ascii_uppercase), _MONTHS: list(MONTHS), _WEEKDAYS: list(WEEKDAYS)}[found.re]
         said = names[::-1] if found["back"] else names
@@ -69,6 +79,8 @@ def sequence_asked(text: str) -> str | None:
     if not said:
         return None
     first_words = "" if found.groupdict().get("question") else "Sure! "
+    if language:
+        first_words += f"In {language_named(language['language'])}: "
     return f'Answer: "{first_words}{", ".join(said)}."'
 
 
@@ -95,6 +107,12 @@ def _counted(found: re.Match[str]) -> list[str] | None:
         return None
     numbers = range(first, last - 1, -step) if down else range(first, last + 1, step)
     return [str(number) for number in numbers] if 1 < len(numbers) <= _MOST_SAID else None
+
+
+def _in_language(numbers: list[str], language: str) -> list[str] | None:
+    """``numbers`` (from zero to ten) as ``language`` says them; None where one is beyond the phrasebook's."""
+    said = NUMBERS[language]
+    return [said[int(number)] for number in numbers] if all(0 <= int(number) < len(said) for number in numbers) else None
 
 
 def _step(said: str) -> int | None:
