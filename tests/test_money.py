@@ -89,6 +89,14 @@ def test_long_text_costs_next_to_nothing() -> None:
      "15 percent off 25.99 dollars is 3.90 dollars off, a price of 22.09 dollars"),
     ("What is 20 percent of 45 dollars?", "20 percent of 45 dollars is 9 dollars"),
     ("What is 12.5% of £200?", "12.5 percent of 200 pounds is 25 pounds"),
+    ("The bill is 90 dollars and we want to leave 20 percent. How much is that each for three people?",
+     "a 20 percent tip on 90 dollars is 18 dollars, 108 dollars in all, 36 dollars each for 3 people"),
+    ("Split a $120 bill with a 20% tip between 4 people.",
+     "a 20 percent tip on 120 dollars is 24 dollars, 144 dollars in all, 36 dollars each for 4 people"),
+    ("We're 3 people and the bill is $100 with a 15% tip. How much each?",  # each share to the cent
+     "a 15 percent tip on 100 dollars is 15 dollars, 115 dollars in all, 38.33 dollars each for 3 people"),
+    ("A $60 meal with 8% tax split 2 ways?", "8 percent tax on 60 dollars is 4.80 dollars, 64.80 dollars in all, "
+     "32.40 dollars each for 2 people"),
 ])  # fmt: skip
 def test_the_share_of_money_is_worked_out(question: str, answer: str) -> None:
     assert share_of_money(question) == f"Worked out: {answer}."
@@ -98,14 +106,20 @@ def test_the_share_of_money_is_worked_out(question: str, answer: str) -> None:
     "How much should I tip on a 30 pound meal?",  # the usual tip is the United States': dollars only
     "If I invest $1000 at 5 percent interest, how much will I have?", "My salary is $50,000 and I get a 3% raise.",
     "What is a 20% tip on two 30 dollar meals?", "What is a 20% tip on 2 meals at $30?",
-    "The bill is 90 dollars and we leave 20 percent. How much is that each for three people?",
     "I left a $10 tip on a $50 bill. What percent is that?", "What is 15 percent of 80?",
     "Is 20 percent off better than $10 off?",
     "What is a 20% tip and 8% tax on $50?", "The price went from $50 to $60. What is the percent increase?",
     "A $50 jacket is 20% off and then 10% off. What's the price?", "I paid $45 for dinner.",
+    "Split 120 dollars between 3 people.", "How much should each of us tip on a $90 bill?",  # how many, or what share?
+    "Split a $50 jacket 30% off between 2 people.", "Each of the 4 tickets costs $20 with a 10% fee. Total?",
+    "A 20% tip on $60 for 3 people and 2 kids?",
 ])  # fmt: skip
 def test_other_shares_get_nothing(question: str) -> None:
     assert share_of_money(question) is None
+
+
+def test_leaving_a_share_of_something_is_no_tip() -> None:
+    assert share_of_money("Leave 20 percent of the $30 pizza for later.") == "Worked out: 20 percent of 30 dollars is 6 dollars."
 
 
 def test_the_tip_goes_beside_the_question_and_comes_off() -> None:

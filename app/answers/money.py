@@ -97,10 +97,13 @@ _PRICE_SCALED = re.compile(
 
 # a share of an amount of money: a tip, a tax, a discount or a plain percentage ("What is a 20% tip on 60 dollars?",
 # "A 50 dollar jacket is 30 percent off. What's the sale price?", "What is 20 percent of 45 dollars?"), which the
-# model got wrong or did not work out ("How much is a 15% tip on $45?" -> "6.25"; docs/benchmarks.md, "Said, not
-# promised"). A tip asked for without its share gets the usual ones where the amount is in dollars (15 to 20 percent).
+# model got wrong or did not work out ("Calculate an 18% tip on 72 dollars." -> "13.68 dollars"; docs/benchmarks.md,
+# "Said, not promised"). A tip asked for without its share gets the usual ones where the amount is in dollars (15 to 20 percent);
+# a total split evenly between people ("How much is that each for three people?"), each one's part.
 _PERCENT = re.compile(r"(?P<percent>\d{1,3}(?:\.\d{1,2})?) ?(?:%|percent\b|per cent\b)", re.I)
-_TIP = re.compile(r"\b(?:tip|tips|tipping|gratuity)\b", re.I)
+_TIP = re.compile(  # "leave 20 percent" of a bill is a tip; of a pizza, not
+    r"\b(?:tip|tips|tipping|gratuity)\b|\bleav(?:e|ing) (?:an? )?\d{1,3}(?:\.\d{1,2})? ?(?:%|percent\b)(?! of\b)", re.I
+)
 _TAX = re.compile(r"\b(?:tax|vat|sales tax)\b", re.I)
 _OFF = re.compile(r"\b(?:off|discount|discounted|reduced|marked down|markdown)\b", re.I)
 _OF = re.compile(r" of (?:a |an |the |my |our )?", re.I)  # "20 percent of 45 dollars", "15% of the $80"
@@ -109,34 +112,42 @@ _HOW_MUCH_TIP = re.compile(
     r"|\b(?:good|usual|normal|standard|fair|typical|decent|right|proper) tip\b|\bwhat (?:should|do) (?:i|we) tip\b",
     re.I,
 )
-# a story about something else, whose share these would take wrongly: interest, a raise, a change over time, a part
-# paid each, a second amount
+# a story about something else, whose share these would take wrongly: interest, a raise, a change over time
 _NOT_A_SHARE = re.compile(
     r"\b(?:interest|raise|increase|increased|decrease|decreased|grow|grows|grew|growth|commission|profit|loss|invest\w*"
-    r"|salary|each|per|split|between|among|people|share|every|year|years|month|months|week|weeks|deposit|loan|compound)\b",
+    r"|salary|every|year|years|month|months|week|weeks|deposit|loan|compound)\b",
     re.I,
 )
+# the total with a tip or tax split evenly: "... How much is that each for three people?", "split between 4 of us"
+_PEOPLE = re.compile(r"\b(?P<people>[2-9]|1[0-9]|20|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve)"
+                     r" (?:people|persons|ways|of us|friends|guests|diners)\b", re.I)
+_SPLIT = re.compile(r"\b(?:each|split|splitting|divide|divided|share|shared|sharing|per person|apiece|between|among)\b", re.I)
 _SHARE_IN_MONEY = re.compile(r" ?(?:off|tip|tax|discount)\b", re.I)
 _USUAL_TIPS = (15, 20)  # percent: a tip in the United States, where a bill is in dollars
 
 
 def share_of_money(text: str) -> str | None:
     """A tip, tax, discount or percentage of an amount of money ``text`` asks for, as "Worked out: a 20 percent tip on
-    60 dollars is 12 dollars, 72 dollars in all."; else None."""
-    if len(text) > _LONGEST or _NOT_A_SHARE.search(text) or _NUMBER_WORD.search(text):
+    60 dollars is 12 dollars, 72 dollars in all." (with each one's part where it is split between people); else None."""
+    if len(text) > _LONGEST or _NOT_A_SHARE.search(text):
         return None
     text = plain(text)
+    people = list(_PEOPLE.finditer(text))
+    if len(people) > 1 or bool(people) != bool(_SPLIT.search(text)):
+        return None  # "each" or "split" without how many, or people with no split: another story
+    if _NUMBER_WORD.search(text[: people[0].start()] + text[people[0].end() :] if people else text):
+        return None
     amounts, percents = list(_MONEY.finditer(text)), list(_PERCENT.finditer(text))
     if len(amounts) != 1 or len(percents) > 1 or (currency := _currency(amounts[0])) is None:
         return None
-    if _uncounted(text, [amounts[0].span(), *(found.span() for found in percents)]):
+    if _uncounted(text, [amounts[0].span(), *(found.span() for found in percents), *(found.span() for found in people)]):
         return None  # "a 20% tip on 2 meals at $30": another number
     if _SHARE_IN_MONEY.match(text, amounts[0].end()):
         return None  # "Is 20 percent off better than $10 off?": the amount is the share
     amount = _value(amounts[0])
     said = _said(amount, currency)
     if not percents:
-        if not (_TIP.search(text) and _HOW_MUCH_TIP.search(text)) or currency != "dollars":
+        if people or not (_TIP.search(text) and _HOW_MUCH_TIP.search(text)) or currency != "dollars":
             return None
         low, high = (amount * share / 100 for share in _USUAL_TIPS)
         return (f"Worked out: a tip of {_USUAL_TIPS[0]} to {_USUAL_TIPS[1]} percent is usual in the United States; on "
@@ -148,6 +159,11 @@ def share_of_money(text: str) -> str | None:
     kinds = [kind for kind in (_TIP, _TAX, _OFF) if kind.search(text)]
     said_percent = f"{percents[0]['percent']} percent"
     in_all = f"{_said(amount + share, currency)} in all"
+    if people:
+        if kinds not in ([_TIP], [_TAX]):
+            return None  # a discount or a plain share, split: no story these count
+        count = count_of(people[0]["people"])
+        in_all += f", {_said(Fraction(round((amount + share) * 100 / count), 100), currency)} each for {count} people"
     if kinds == [_TIP]:
         article = "an" if percents[0]["percent"].startswith("8") or percents[0]["percent"].split(".")[0] in ("11", "18") else "a"
         return f"Worked out: {article} {said_percent} tip on {said} is {_said(share, currency)}, {in_all}."
