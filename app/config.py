@@ -221,8 +221,7 @@ class Settings(BaseSettings):
         "\"Sorry, I can't check the date or time from here.\"; \"Book me a flight to Rome.\" -> \"I can't book flights, "
         "sorry.\"; \"What should I have for lunch?\" -> \"How about a quick pasta with "
         "tomatoes and garlic?\"; \"Write a thank-you note for my neighbour.\" -> \"Dear neighbour, thank you so much "
-        "for your kindness!\"; \"Tell me a story.\" -> \"Once upon a time, a little fox found a key that opened every "
-        "door in the forest.\"; \"I'm a gardener.\" -> \"That's lovely, gardening is such rewarding work!\"; \"I'm "
+        "for your kindness!\"; \"I'm a gardener.\" -> \"That's lovely, gardening is such rewarding work!\"; \"I'm "
         "flying to Tokyo on Friday.\" -> \"How exciting, have a wonderful trip!\"; \"How are you?\" -> \"I'm doing "
         "great, thanks for asking!\"",
         description="Added after system_prompt for a reply that has no tools to call, so that the model says it cannot "

@@ -131,7 +131,8 @@ def test_other_messages_are_not_taken_for_a_request_to_write(message: str) -> No
 @pytest.mark.parametrize("request_", [
     "Tell me a scary story.", "Tell me a ghost story.", "Can you tell me a story about a vampire?", "Tell me a long story.",
     "Please tell us a bedtime story.", "I'd like to hear a funny story.", "Tell me another story.", "How about a sad story?",
-    "Read my son a story about a dragon.",
+    "Read my son a story about a dragon.", "I want a story.", "I need a story to fall asleep.", "Can I hear a story?",
+    "Story time!", "Do you know any good stories?", "Could we have a scary tale?",
 ])  # fmt: skip
 def test_a_request_for_a_story_is_known(request_: str) -> None:
     assert STORY_NOTE.finds(request_)
@@ -140,7 +141,8 @@ def test_a_request_for_a_story_is_known(request_: str) -> None:
 @pytest.mark.parametrize("message", [
     "Tell me the story of the Titanic.", "Tell me a true story about a dog.", "What's your favourite story?",
     "I read a story about a dragon.", "Write a short bedtime story about a sleepy bear.", "Tell me a joke.",
-    "That story was scary.",
+    "That story was scary.", "Do you know the story of Rome?",
+    "My story time with the kids was fun.",
 ])  # fmt: skip
 def test_other_messages_are_not_taken_for_a_request_for_a_story(message: str) -> None:
     assert not STORY_NOTE.finds(message)

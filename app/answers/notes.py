@@ -424,19 +424,22 @@ def condition_note(messages: list[dict]) -> Note | None:
     return Note(_MAY_I_HAVE, f"{capitalized(said).rstrip('.!')}. {says}")
 
 
-# A story asked for, which the limits prompt's "say briefly that you can't" still reached for some kinds ("Tell me a
-# ghost story." -> "I'm sorry, I can't tell you a ghost story." in three runs of three), and which the prompt's own
-# example story was told for instead ("Once upon a time, a little fox found a key ..."): told to make one up, the model
-# tells a new one (docs/benchmarks.md, "A story, told, not declined"). A story of something that happened ("Tell me the
-# story of the Titanic.") gets none.
+# A story asked for, which the limits prompt's "say briefly that you can't" reached for some kinds ("Tell me a ghost
+# story." -> "I'm sorry, I can't tell you a ghost story." in three runs of three), and which the prompt's example story
+# was told for, word for word, where it had one ("Once upon a time, a little fox found a key ..." for 11 of 28
+# requests): told to make one up from its first words, the model tells a new one (docs/benchmarks.md, "A story, told,
+# not declined" and "Said, not promised"). A story of something that happened ("Tell me the story of the Titanic.")
+# gets none.
 _STORY = r"(?:story|stories|tale|fable)\b"
 _STORY_REQUEST = re.compile(
     rf"{_ASKED}(?:tell|read|give|make up) (?:me |us |my \w+ |the kids )?(?:an? |another |one more |some )(?!true\b)"
-    rf"(?:[\w'-]+ ){{0,3}}?{_STORY}|\bi(?: want| wanna|'d like| would like) to hear (?:an? |another )(?!true\b)"
-    rf"(?:[\w'-]+ ){{0,3}}?{_STORY}|\b(?:how about|what about) (?:an? |another )(?:[\w'-]+ ){{0,2}}?{_STORY}",
+    rf"(?:[\w'-]+ ){{0,3}}?{_STORY}|\bi(?: want| wanna|'d like| would like| need)(?: to hear)? (?:an? |another )(?!true\b)"
+    rf"(?:[\w'-]+ ){{0,3}}?{_STORY}|\b(?:how about|what about) (?:an? |another )(?:[\w'-]+ ){{0,2}}?{_STORY}"
+    rf"|\b(?:can|could|may) (?:i|we) (?:hear|have|get) (?:an? |another )(?!true\b)(?:[\w'-]+ ){{0,3}}?{_STORY}"
+    rf"|\bdo you know (?:any|an?) (?:good |fun |funny |nice |scary |short |new )?{_STORY}|^(?:it's )?story ?time\b",
     re.I,
 )
-STORY_NOTE = Note(_STORY_REQUEST, "Make up a new story of a few sentences, as asked.")
+STORY_NOTE = Note(_STORY_REQUEST, 'Begin with "Once upon a time," and make up a new story of a few sentences, as asked.')
 
 # A request to change the assistant's voice, which the model agreed to in nearly every run ("Can you speak slower?" ->
 # "Yes, I can speak slower.", "Can you use a different voice?" -> "Yes, I can use a different voice."), and nothing
