@@ -260,11 +260,12 @@ class Settings(BaseSettings):
         "the one the server drew ('Flip a coin.' -> 'I'm sorry, I can't flip a coin.' otherwise), a question about a "
         "life it has not ('Do you ever sleep?' -> 'Yes, I sleep.' otherwise) a program's answer, a quiz or 'Would "
         "you rather ...?' the first words of playing along, how the user feels to be answered warmly ('I'm cold.' -> "
-        "'I'm sorry, I can't provide information on the weather from here.' otherwise), and a question about a lasting "
+        "'I'm sorry, I can't provide information on the weather from here.' otherwise), a question about a lasting "
         "fact of the world to be answered ('How high is Mount Everest?' -> 'I can't check the height of Mount Everest "
-        "from here.' otherwise) "
+        "from here.' otherwise), and a question about what people can do, asked with 'you' for anyone, asked of people "
+        "('Can you eat raw eggs?' -> 'Sorry, I can't eat raw eggs, sorry.' otherwise) "
         "(docs/benchmarks.md, 'Not a person', 'Nothing promised', 'Written when asked', 'A story, told', 'The user's "
-        "plans', 'Said again', 'Can I ...?', 'Lasting facts').",
+        "plans', 'Said again', 'Can I ...?', 'Lasting facts', 'Said, not promised').",
     )
     spelling_hints: bool = Field(
         True,

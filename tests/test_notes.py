@@ -6,14 +6,14 @@ import random
 
 import pytest
 
-from app.answers.notes import (AGE_NOTE, ANY_REPLY, BODY_NOTE, CALENDAR_NOTE, CLOCK_NOTE, CONDITION_NOTE, CORRECTION_NOTE,
-                              DOUBT_NOTE, DAY_NOTE, FEELING_NOTE,
+from app.answers.notes import (AGE_NOTE, ANY_REPLY, BODY_NOTE, CALENDAR_NOTE, CLOCK_NOTE, CONDITION_NOTE,
+                              CORRECTION_NOTE, DOUBT_NOTE, DAY_NOTE, FEELING_NOTE,
                               EMERGENCY_NOTE, FAMILY_NOTE, FASTER_NOTE, FASTEST_NOTE, HOME_NOTE, LIKES_NOTE, MEMO_NOTE,
                               MESSAGE_NOTE, MUSIC_NOTE, NEVER_MIND_NOTE, NEWS_NOTE, ONE_RATE_NOTE, PERSON_NOTE, PURCHASE_NOTE,
                               QUIZ_NOTE, RATHER_NOTE, REMINDER_NOTE, SHORTER_NOTE, SLOWER_NOTE, SLOWEST_NOTE, STORY_NOTE,
                               SUGGEST_NOTE, VOICE_NOTE, WITHOUT_TOOLS, WORLD_NOTE, WRITE_NOTE, YES_NO_NOTE, add_first, age_note,
-                              chance_note, condition_note, follow_up_note, has_note, kept_note, more_note, name_note,
-                              pointing_note, repeat_note, said_notes, shorter_note, user_words)
+                              anyones_note, chance_note, condition_note, follow_up_note, has_note, kept_note, more_note,
+                              name_note, pointing_note, repeat_note, said_notes, shorter_note, user_words)
 
 CLOCK = {"type": "function", "name": "get_current_time", "description": "The user's local date and time.",
          "parameters": {"type": "object", "properties": {}}}  # fmt: skip
@@ -126,6 +126,39 @@ def test_a_request_to_write_a_few_lines_is_known(request_: str) -> None:
 ])  # fmt: skip
 def test_other_messages_are_not_taken_for_a_request_to_write(message: str) -> None:
     assert not WRITE_NOTE.finds(message)
+
+
+@pytest.mark.parametrize("question", [
+    "How far can you walk in an hour?", "How long can you hold your breath?", "How long can you go without water?",
+    "Can you eat raw eggs?", "Can you freeze milk?", "Can you see the Great Wall of China from space?",
+    "How many hours of sleep do you need?", "Can you get sunburnt on a cloudy day?", "What happens if you swallow gum?",
+    "How much water should you drink a day?", "Can you run a marathon without training?", "How much weight can you lift?",
+    "How many calories do you burn walking a mile?", "So can you reheat rice twice?", "How much protein do you need a day?",
+])  # fmt: skip
+def test_a_question_about_what_anyone_can_do_is_known(question: str) -> None:
+    assert anyones_note([{"role": "user", "content": question}]) is not None
+
+
+@pytest.mark.parametrize("message", [
+    "Can you tell me a joke?", "Can you hear me?", "Do you eat?", "Can you get me a taxi?", "Can you take a note?",
+    "Can you keep a secret?", "Can you put on some music?", "Can you use the timer?", "Can you run the dishwasher?",
+    "Can you sleep?", "Can you swim?", "Can you drive?", "How long can you talk?", "Can you hold on a second?",
+    "How long do you need to think?", "How long do you take to answer?", "How many languages can you speak?",
+    "How long can you keep a conversation going?", "Can you eat?", "I can eat raw eggs.", "Can you cook me dinner?",
+])  # fmt: skip
+def test_a_question_to_the_assistant_is_not_taken_for_one_about_anyone(message: str) -> None:
+    assert anyones_note([{"role": "user", "content": message}]) is None
+
+
+def test_a_question_about_anyone_is_asked_of_people_beside_it() -> None:
+    messages = [{"role": "user", "content": "How long can you hold your breath?"}]
+    note = anyones_note(messages)
+    assert note is not None and '"How long can people hold their breath?"' in note.says
+    assert anyones_note([{"role": "user", "content": "How many hours of sleep do you need?"}]).says.startswith(
+        'The user means people in general: "How many hours of sleep do people need?"')
+    noted = note.add(messages)[-1]["content"]
+    assert noted == f"How long can you hold your breath?{note.note}"
+    assert user_words(noted) == "How long can you hold your breath?" and has_note(noted)
 
 
 @pytest.mark.parametrize("request_", [

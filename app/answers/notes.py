@@ -122,6 +122,9 @@ def _without_notes(content: str) -> str:
     words, noted, _ = content.partition(f"\n\n({_MEANS}")
     if noted and _POINTS.search(plain(words)):
         content = words
+    words, noted, _ = content.partition(f"\n\n({_PEOPLE_MEANT}")
+    if noted and _ANYONES.search(plain(words)):
+        content = words
     for start in _SAY_AGAIN_STARTS:
         words, noted, _ = content.partition(start)
         if noted and _said_again(words) is not None:
@@ -953,6 +956,45 @@ _WORLD_QUESTION = re.compile(
     re.I,
 )
 WORLD_NOTE = Note(_WORLD_QUESTION, "A question about the world: answer it.")
+
+# A question about what people can or should do, asked with "you" for anyone, which the model took for a question
+# about itself and declined: "Can you eat raw eggs?" -> "Sorry, I can't eat raw eggs, sorry.", "Can you freeze milk?"
+# -> "Sorry, I can't check the weather from here.", "How far can you walk in an hour?" -> "I can't walk in an hour."
+# (27 of 32 replies to 16 such questions; told 'Here "you" means anyone', still; docs/benchmarks.md, "Said, not
+# promised"). A question whose "you" does something a body or a kitchen does (eat, drink, swim, survive, hold one's
+# breath, freeze, reheat ...), not one to the assistant ("Can you tell me ...", "Can you hear me?", "Do you eat?": no
+# object, or "me" or "us" after the verb), gets itself asked of people ("Can people eat raw eggs?") and first words.
+_BODY_VERBS = (r"eat|drink|swallow|freeze|refreeze|swim|survive|breathe|microwave|reheat|recycle|overdose|catch|die"
+               r"|go without|live without|lose weight|gain weight|boil|bake|fry|dye|tan|mix|get (?:sunburnt|sunburned|sick"
+               r"|a cold|the flu|pregnant|lost)|see (?:the [\w ]+ )?from space|run a (?:marathon|mile)|walk a mile|fly with")
+_WHAT_ANYONE_DOES = (rf"{_BODY_VERBS}|hold|walk|run|jog|lift|burn|sleep|stay awake|store|live|travel|drive|cook|grow"
+                     r"|plant|feed|bring|wash|lose|gain")
+_ANYONE_NEEDS = r"(?:hours of )?(?:sleep|water|food|calories|protein|exercise|fibre|fiber|iron|vitamin \w+)"
+_ANYONES = re.compile(
+    r"^(?:(?:so|and|ok|okay|hey|um|wait|quick question)[,]? )*"
+    rf"(?:(?:can|could|should) you (?:safely |still |really |actually )?(?:{_BODY_VERBS})\b(?! (?:me|us|my|our|your)\b)"
+    r"(?:[^?]{2,100}|(?<=space))"
+    rf"|how (?:long|far|much|many|fast|often|deep|high|soon)\b[^?]{{0,40}}?\b(?:can|could|should|do) you (?:safely )?"
+    rf"(?:{_WHAT_ANYONE_DOES})\b(?! (?:me|us)\b)[^?]{{0,100}}"
+    rf"|how (?:much|many) {_ANYONE_NEEDS} (?:do|should|does a person) (?:you )?(?:need|get|have|drink|eat)\b[^?]{{0,100}}"
+    rf"|what happens (?:if|when) you (?:{_WHAT_ANYONE_DOES})\b[^?]{{2,100}})\?$",
+    re.I,
+)
+_PEOPLE_MEANT = "The user means people in general: "
+_FOR_PEOPLE = ((r"\b(?:do|does) you\b", "do people"), (r"\byourself\b", "themselves"), (r"\byour\b", "their"),
+               (r"\byou\b", "people"))
+
+
+def anyones_note(messages: list[dict]) -> Note | None:
+    """For a newest user message that asks what people can or should do with "you" for anyone, the question asked of
+    people: 'The user means people in general: "How far can people walk in an hour?" Begin with "Well," ...'."""
+    content = newest_user_text(messages)
+    text = plain(content) if content is not None else ""
+    if not _ANYONES.search(text):
+        return None
+    for you, people in _FOR_PEOPLE:
+        text = re.sub(you, people, text, flags=re.I)
+    return Note(_ANYONES, f'{_PEOPLE_MEANT}"{text}" Begin with "Well," and say what is true.')
 
 # for any reply, after a reply without tools has taken its own (``WITHOUT_TOOLS``), the first that asks: what no tool
 # changes (the voice), and what talk meets but the model met with a question, a decline or a chatbot's disclaimer

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from app.answers.conversions import with_conversion_hint
 from app.answers.notes import (ANY_REPLY, ONE_RATE_NOTE, PERSON_NOTE, SUGGEST_NOTE, WITHOUT_TOOLS, WORLD_NOTE, YES_NO_NOTE,
-                              add_first, has_note, newest_user_text, pointing_note, said_notes)
+                              add_first, anyones_note, has_note, newest_user_text, pointing_note, said_notes)
 from app.answers.spelling import with_spelling_hint
 from app.engine.api import Priority, SamplingParams
 from app.web.realtime import server_events as ev
@@ -172,7 +172,8 @@ class Responses:
         said = said_notes(messages, figures=settings.conversion_hints)
         pace = pace_notes(self.session.config.speed) if self.session.parts.tts.changes_speed else (ONE_RATE_NOTE,)
         pointing = pointing_note(messages)  # late: "Can you say it slower?" is no question about what it named
-        any_reply = (*said, *pace, *ANY_REPLY, *((pointing,) if pointing else ()), YES_NO_NOTE, WORLD_NOTE)
+        late = tuple(note for note in (anyones_note(messages), pointing) if note is not None)
+        any_reply = (*said, *pace, *ANY_REPLY, *late, YES_NO_NOTE, WORLD_NOTE)
         return add_first(any_reply if tools or not settings.limits_prompt else (*WITHOUT_TOOLS, *any_reply), messages)
 
     async def create(self, event: ResponseCreate) -> None:
