@@ -41,16 +41,16 @@ _BACKWARDS = r"(?: (?P<back>backwards?|in reverse|in reverse order|back to front
 _SAY = r"(?:say|recite|sing|tell me|tell us|list|name|read|go through|give me|spell out|run through|repeat)"
 _ALPHABET = re.compile(rf"{_ASKED}{_SAY} (?:me |us )?the (?:whole |entire |english |full )?(?:alphabet|abcs?){_BACKWARDS}"
                        r"(?P<rest>[^?.!]*)", re.I)
-_MONTHS = re.compile(
-    rf"(?:{_ASKED}{_SAY} (?:me |us )?|\b(?P<question>what are) )(?:all )?(?:of )?the (?:twelve |12 )?months(?: of the year)?"
-    rf"(?: in order)?{_BACKWARDS}(?P<rest>[^?.!]*)",
-    re.I,
-)
-_WEEKDAYS = re.compile(
-    rf"(?:{_ASKED}{_SAY} (?:me |us )?|\b(?P<question>what are) )(?:all )?(?:of )?the (?:seven |7 )?days of the week(?: in order)?"
-    rf"{_BACKWARDS}(?P<rest>[^?.!]*)",
-    re.I,
-)
+
+
+def _names_asked(names: str) -> re.Pattern[str]:
+    """A request to say the names ``names`` matches, or the question what they are ("What are the days of the week?")."""
+    return re.compile(rf"(?:{_ASKED}{_SAY} (?:me |us )?|\b(?P<question>what are) )(?:all )?(?:of )?the {names}"
+                      rf"(?: in order)?{_BACKWARDS}(?P<rest>[^?.!]*)", re.I)  # fmt: skip
+
+
+_MONTHS = _names_asked(r"(?:twelve |12 )?months(?: of the year)?")
+_WEEKDAYS = _names_asked(r"(?:seven |7 )?days of the week")
 # a count in another language: its numbers from the phrasebook, up to ten
 _IN_LANGUAGE = re.compile(rf" in (?P<language>{LANGUAGE_NAMES})\b", re.I)
 # after the request (and its language): anything more than where to stop, which the sequence would not say
