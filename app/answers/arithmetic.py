@@ -29,6 +29,7 @@ NUMBER_WORDS = {word: value for value, word in enumerate(
     " eighteen nineteen twenty".split())} | {"thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70,
                                               "eighty": 80, "ninety": 90, "a hundred": 100, "one hundred": 100,
                                               "a thousand": 1000, "one thousand": 1000}  # fmt: skip
+NUMBER_WORDS_PATTERN = "|".join(sorted(NUMBER_WORDS, key=len, reverse=True))  # longest first, as alternatives
 _LARGEST = 10**15  # beyond this a figure is no longer something to say
 _LONGEST = 200  # characters: a sum said aloud is short, and longer text costs the patterns more
 _MOST_DIGITS = 20  # in one number

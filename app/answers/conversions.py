@@ -17,7 +17,7 @@ import re
 from fractions import Fraction
 
 from app.answers.ages import ages_apart
-from app.answers.arithmetic import NUMBER_WORDS, SHARES, worked_out
+from app.answers.arithmetic import NUMBER_WORDS, NUMBER_WORDS_PATTERN, SHARES, worked_out
 from app.answers.counting import counted
 from app.answers.days import day_or_time
 from app.answers.money import money_counted, price_scaled, share_of_money
@@ -95,7 +95,7 @@ _DEGREES = {"celsius": "degrees Celsius", "centigrade": "degrees Celsius", "c": 
             "fahrenheit": "degrees Fahrenheit", "f": "degrees Fahrenheit", "kelvin": "kelvins", "kelvins": "kelvins",
             "k": "kelvins"}  # fmt: skip
 _SCALE = r"(?:degrees? |°|º)?(?P<{}>celsius|centigrade|fahrenheit|kelvins?|c|f|k)\b"  # "100°F"; "a C in F major" has no number
-_TEMPERATURE_NUMBER = r"(?<![\d,.])\d+(?:\.\d+)?|" + "|".join(sorted(NUMBER_WORDS, key=len, reverse=True))
+_TEMPERATURE_NUMBER = r"(?<![\d,.])\d+(?:\.\d+)?|" + NUMBER_WORDS_PATTERN
 _TEMPERATURE = rf"(?P<minus>minus |negative |-)?(?P<t>{_TEMPERATURE_NUMBER}) ?{_SCALE.format('scale')}"
 _TEMPERATURE_ASKS = [
     re.compile(rf"\b(?:what(?:'s| is)|convert|how much is) {_TEMPERATURE}(?: be)? (?:in|into|to|as) {_SCALE.format('to')}", re.I),

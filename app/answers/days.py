@@ -17,7 +17,7 @@ from __future__ import annotations
 import datetime
 import re
 
-from app.answers.arithmetic import NUMBER_WORDS
+from app.answers.arithmetic import NUMBER_WORDS, NUMBER_WORDS_PATTERN
 from app.answers.wording import capitalized, plain
 
 _LONGEST = 160  # characters: such a question is short, and longer text costs the patterns more
@@ -25,7 +25,7 @@ WEEKDAYS = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", 
 MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November",
           "December")  # fmt: skip
 _WEEKDAY = rf"(?:{'|'.join(WEEKDAYS)})"
-_COUNT = rf"\d{{1,4}}|{'|'.join(sorted(NUMBER_WORDS, key=len, reverse=True))}|an?"
+_COUNT = rf"\d{{1,4}}|{NUMBER_WORDS_PATTERN}|an?"
 _DAYS_IN = {"day": 1, "week": 7, "fortnight": 14}
 _SPAN = rf"(?P<n>{_COUNT}) (?P<unit>days?|weeks?|fortnights?)(?:,? and (?P<more>{_COUNT}) days?)?"  # "2 weeks and 3 days"
 _ASKS_DAY = re.compile(r"\b(?:what|which)(?:'s| is| was| will be)?(?: the)? (?:day|weekday)\b", re.I)

@@ -153,9 +153,7 @@ def share_of_money(text: str) -> str | None:
         return (f"Worked out: a tip of {_USUAL_TIPS[0]} to {_USUAL_TIPS[1]} percent is usual in the United States; on "
                 f"{said} that is {_said(low, currency)} to {_said(high, currency)}.")
     percent = Fraction(percents[0]["percent"])
-    share = amount * percent / 100
-    if (share * 100).denominator != 1:
-        share = Fraction(round(share * 100), 100)  # to the cent
+    share = _to_cent(amount * percent / 100)
     kinds = [kind for kind in (_TIP, _TAX, _OFF) if kind.search(text)]
     said_percent = f"{percents[0]['percent']} percent"
     in_all = f"{_said(amount + share, currency)} in all"
@@ -163,7 +161,7 @@ def share_of_money(text: str) -> str | None:
         if kinds not in ([_TIP], [_TAX]):
             return None  # a discount or a plain share, split: no story these count
         count = count_of(people[0]["people"])
-        in_all += f", {_said(Fraction(round((amount + share) * 100 / count), 100), currency)} each for {count} people"
+        in_all += f", {_said(_to_cent((amount + share) / count), currency)} each for {count} people"
     if kinds == [_TIP]:
         article = "an" if percents[0]["percent"].startswith("8") or percents[0]["percent"].split(".")[0] in ("11", "18") else "a"
         return f"Worked out: {article} {said_percent} tip on {said} is {_said(share, currency)}, {in_all}."
@@ -175,6 +173,11 @@ def share_of_money(text: str) -> str | None:
     if not kinds and _OF.fullmatch(text, percents[0].end(), amounts[0].start()):
         return f"Worked out: {said_percent} of {said} is {_said(share, currency)}."
     return None
+
+
+def _to_cent(value: Fraction) -> Fraction:
+    """``value`` rounded to the cent, as it is paid."""
+    return Fraction(round(value * 100), 100)
 
 
 def price_scaled(text: str) -> str | None:

@@ -34,7 +34,7 @@ import random
 import re
 from dataclasses import dataclass
 
-from app.answers.arithmetic import NUMBER_WORDS
+from app.answers.arithmetic import NUMBER_WORDS, NUMBER_WORDS_PATTERN
 from app.answers.conversions import conversion, without_conversion_hint
 from app.answers.counting import OWNED_ASKED, owned_counted
 from app.answers.phrasebook import phrase_in
@@ -681,7 +681,7 @@ _ONLY = r"(?: for (?:me|us|it))?(?:,? please)?[.!?]*$"
 _COIN = re.compile(rf"{_PLAY}(?:(?:flip|toss) (?:a|the|one) coin|coin (?:flip|toss)){_ONLY}|^heads or tails[.!?]*$", re.I)
 _DICE = re.compile(rf"{_PLAY}(?:roll|throw) (?:(?P<count>a|one|the|two|three|2|3) )?(?:dice|die|six-sided dice?){_ONLY}",
                    re.I)
-_NUMBER = r"\d{1,6}|" + "|".join(sorted(NUMBER_WORDS, key=len, reverse=True))
+_NUMBER = r"\d{1,6}|" + NUMBER_WORDS_PATTERN
 _PICK = re.compile(
     rf"{_PLAY}(?:pick|choose|give me|think of|say|tell me|guess) (?:me )?(?:a |any |one )?(?:random )?number"
     rf"(?: (?:(?:between|from) )?(?P<low>{_NUMBER})(?: and | to |-)(?P<high>{_NUMBER}))?{_ONLY}",  # one to ten unless said

@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 import string
 
-from app.answers.arithmetic import NUMBER_WORDS
+from app.answers.arithmetic import NUMBER_WORDS, NUMBER_WORDS_PATTERN
 from app.answers.days import MONTHS, WEEKDAYS, count_of
 from app.answers.phrasebook import LANGUAGE_NAMES, NUMBERS, language_named
 from app.answers.wording import plain
@@ -29,8 +29,7 @@ _STEPS = {"twos": 2, "threes": 3, "fours": 4, "fives": 5, "tens": 10, "twenties"
 _ASKED = (r"(?:^|[.!?,;:]\s*|\b(?:can|could|would|will) (?:you|u) (?:please )?|\bplease |\bi (?:want|need) you to "
           r"|\bdo you know how to |\blet'?s |\blet us |\bhelp me )(?:(?:hey|ok|okay|oh|and|now|so|then|just|please|quickly) )*")
 _TENS = "|".join(word for word, value in NUMBER_WORDS.items() if 20 <= value < 100)
-_WORDS = "|".join(sorted(NUMBER_WORDS, key=len, reverse=True))
-_NUMBER = rf"(?:\d{{1,4}}|(?:{_TENS})[ -](?:one|two|three|four|five|six|seven|eight|nine)|{_WORDS})\b"
+_NUMBER = rf"(?:\d{{1,4}}|(?:{_TENS})[ -](?:one|two|three|four|five|six|seven|eight|nine)|{NUMBER_WORDS_PATTERN})\b"
 _COUNT = re.compile(
     rf"{_ASKED}count(?: (?P<down>down|backwards?|back))?(?: (?:from|starting (?:at|from)) (?P<first>{_NUMBER}))?"
     rf"(?: (?:up |down |back )?to (?P<last>{_NUMBER}))?(?: (?:by|in) (?P<step>{'|'.join(_STEPS)}|\d{{1,3}}s?))?"

@@ -16,7 +16,7 @@ from __future__ import annotations
 import datetime
 import re
 
-from app.answers.arithmetic import NUMBER_WORDS
+from app.answers.arithmetic import NUMBER_WORDS_PATTERN
 from app.answers.days import count_of
 from app.answers.wording import plain
 
@@ -27,7 +27,7 @@ _A_YEAR = re.compile(r"\b\d{4}\b")
 # a number that is no age or year: "8 months old", "in 2000 days", "4 feet tall", "5 o'clock"
 _NO_YEARS = (r"(?! ?(?:months?|weeks?|days?|hours?|minutes?|seconds?|feet|foot|inches|cm|metres?|meters?|kg|kilos?|pounds"
              r"|o'clock))")
-_NUMBER_WORD = "|".join(sorted(NUMBER_WORDS, key=len, reverse=True))
+_NUMBER_WORD = NUMBER_WORDS_PATTERN
 _COUNT = rf"(?P<{{name}}>\d{{{{1,3}}}}|(?:{_NUMBER_WORD})(?:[ -](?:one|two|three|four|five|six|seven|eight|nine))?|an?)"
 _WHO = (r"(?:i|you|he|she|they|we|it|someone|somebody|anyone|anybody|one|a (?:person|man|woman|child|kid|baby)"
         r"|(?:my|your|our|his|her|their) [a-z]+)")
