@@ -7,7 +7,7 @@ import random
 import pytest
 
 from app.answers.notes import (AGE_NOTE, ANY_REPLY, BODY_NOTE, CALENDAR_NOTE, CLOCK_NOTE, CONDITION_NOTE,
-                              CORRECTION_NOTE, DOUBT_NOTE, DAY_NOTE, FEELING_NOTE,
+                              CORRECTION_NOTE, DOUBT_NOTE, DAY_NOTE, FEELING_NOTE, HELP_NOTE, HELP_WITH_NOTE,
                               EMERGENCY_NOTE, FAMILY_NOTE, FASTER_NOTE, FASTEST_NOTE, HOME_NOTE, LIKES_NOTE, MEMO_NOTE,
                               MESSAGE_NOTE, MUSIC_NOTE, NEVER_MIND_NOTE, NEWS_NOTE, ONE_RATE_NOTE, PERSON_NOTE, PURCHASE_NOTE,
                               QUIZ_NOTE, RATHER_NOTE, REMINDER_NOTE, SHORTER_NOTE, SLOWER_NOTE, SLOWEST_NOTE, STORY_NOTE,
@@ -290,6 +290,36 @@ def test_never_mind_is_known(message: str) -> None:
 ])  # fmt: skip
 def test_other_messages_are_not_taken_for_never_mind(message: str) -> None:
     assert not NEVER_MIND_NOTE.finds(message)
+
+
+@pytest.mark.parametrize("message", [
+    "Help.", "Help me.", "I need help.", "Can you help me?", "Help me please.", "I need some help.", "Help?",
+    "Hello, I need help.", "I need your help.", "Please help.", "Help me out.", "Could you help us?", "I need assistance.",
+    "Hey, can you help me out?", "Help!", "Excuse me, can you help me?", "We need help.", "Can I get some help?",
+])  # fmt: skip
+def test_a_bare_call_for_help_gets_asked_what_is_needed(message: str) -> None:
+    assert HELP_NOTE.finds(message)
+    assert add_first(ANY_REPLY, [{"role": "user", "content": message}])[-1]["content"].endswith(
+        '(Answer: "Sure, I\'m here to help. What do you need?")')
+
+
+@pytest.mark.parametrize("message", [
+    "I need help with my taxes.", "I need help with my code.", "Can you help me fix my computer?", "Help me with my essay.",
+    "I need help planning a party.", "Can you help me practise my English?", "I need help choosing a gift for my dad.",
+    "Can you help me with something?", "Could you help me fix my laptop?", "I need some help writing a cover letter.",
+])  # fmt: skip
+def test_help_with_something_named_gets_first_words(message: str) -> None:
+    assert HELP_WITH_NOTE.finds(message) and not HELP_NOTE.finds(message)
+
+
+@pytest.mark.parametrize("message", [
+    "Can you help me with the lights?", "Help me send an email to Tom.", "I need help setting an alarm.",
+    "Can you help me call my mum?", "I need help with the weather forecast.", "Can you help me plan my day today?",
+    "Help me order a pizza.", "I need help buying concert tickets.", "How can you help me?", "Thanks for the help.",
+    "Help is on the way.", "Can you help me? What's the capital of Peru?",
+])  # fmt: skip
+def test_help_with_what_a_tool_or_a_live_source_meets_gets_no_help_note(message: str) -> None:
+    assert not HELP_WITH_NOTE.finds(message) and not HELP_NOTE.finds(message)
 
 
 @pytest.mark.parametrize(("said", "answer"), [
@@ -777,10 +807,11 @@ REQUESTS = {
     MESSAGE_NOTE: ["Text my sister that I'll be home soon.", "Call my mum.", "Send an email to my boss saying I'll be late.",
                    "Message Alex that I'm running late.", "Send a text to Dad saying happy birthday.", "Email Sarah the notes.",
                    "Can you text John and tell him I'm on my way?", "I need you to send a WhatsApp to the group.",
-                   "Let my wife know I'll be late."],
+                   "Let my wife know I'll be late.", "Help me send an email to Tom.", "Help me call my mum."],
     REMINDER_NOTE: ["Remind me to take my pills at nine.", "Wake me up at seven tomorrow.", "Set an alarm for six thirty.",
                     "Can you set a reminder for my mum's birthday?", "Start a timer for five minutes.",
-                    "Please remind me to water the plants tomorrow.", "Set my alarm for 5 am.", "OK, wake me in an hour."],
+                    "Please remind me to water the plants tomorrow.", "Set my alarm for 5 am.", "OK, wake me in an hour.",
+                    "Help me set an alarm for 7."],
     CALENDAR_NOTE: ["Put a dentist appointment in my calendar for Friday.", "Schedule a meeting with Tom for Monday.",
                     "Add a meeting to my calendar at 3pm.", "Cancel my 3 o'clock meeting.",
                     "Create an event called team lunch on Thursday."],
@@ -788,11 +819,12 @@ REQUESTS = {
                 "Save this: my parking spot is level 3.", "Write down that I owe Sam ten pounds.", "Remember to buy batteries.",
                 "Can you add bread to my list?", "Can you jot down my flight number, BA 117?"],
     MUSIC_NOTE: ["Play some relaxing music.", "Play my workout playlist.", "Put on some classical music.", "Play me a song.",
-                 "Start playing my favourite podcast."],
+                 "Start playing my favourite podcast.", "Help me play some jazz."],
     HOME_NOTE: ["Turn on the living room lights.", "Lock the front door.", "Put the kettle on.", "Turn the volume up.",
                 "Could you turn off the TV?", "Close the garage door.", "Set the thermostat to 21 degrees."],
     PURCHASE_NOTE: ["Order me a pizza.", "Can you order me a taxi?", "Buy me a new phone charger.", "Pay my electricity bill.",
-                    "Book me a haircut for Saturday.", "Can you book a table for four tonight?", "Get me a coffee."],
+                    "Book me a haircut for Saturday.", "Can you book a table for four tonight?", "Get me a coffee.",
+                    "Help me order a pizza.", "Can you help me book a table for two?"],
 }  # fmt: skip
 
 
@@ -814,7 +846,8 @@ def test_a_request_a_reply_without_tools_cannot_meet_gets_its_answer(note, reque
     "Turn this sentence into French: I like cats.", "I'm going to buy a car.", "Get me started on a poem about the sea.",
     "What should I cook tonight?", "I play the piano.", "Yes, email is fine.", "Sure, call it a day.",
     "Who played the music in Star Wars?", "Book recommendations?",
-    "Let me know a good recipe.", "Can you help me set up a meeting agenda?",
+    "Let me know a good recipe.", "Can you help me set up a meeting agenda?", "Help me buy a gift for my wife.",
+    "Help me pay my bills.", "Help me choose a song for the wedding.", "Help me find a good book.",
 ])  # fmt: skip
 def test_other_messages_get_no_note_of_a_reply_without_tools(message: str) -> None:
     asked = [{"role": "user", "content": message}]

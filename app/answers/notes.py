@@ -231,8 +231,11 @@ SUGGEST_NOTE = Note(_SUGGEST_QUESTION, "Suggest something.")
 # Requests a voice assistant without tools cannot meet, which the model agreed to one time in three despite the limits
 # prompt ("Remind me to take my pills at nine." -> "Sure, I'll remind you ...", "Add milk to the shopping list." ->
 # "Sure, I'll add milk ...": docs/benchmarks.md, "Nothing promised"). A request is a clause that starts with its verb,
-# or follows "can you", "please", "I want you to": "How do I set an alarm?" asks how, and gets no note.
-_ASKED = (r"(?:^|[.!?,;:]\s*|\b(?:can|could|would|will) (?:you|u) |\bplease |\bi (?:want|need) you to )"
+# or follows "can you", "please", "I want you to", "help me" ("Help me order a pizza." -> "Sure, I can help you order a
+# pizza. What size ...?"; "Help me buy a gift for my wife." asks for ideas): "How do I set an alarm?" asks how, and gets
+# no note.
+_ASKED = (r"(?:^|[.!?,;:]\s*|\b(?:can|could|would|will) (?:you|u) |\bplease |\bi (?:want|need) you to "
+          r"|\bhelp (?:me|us) (?:to )?(?!buy\b|get\b|pay\b|choose\b|pick\b|find\b|plan\b))"
           r"(?:(?:hey|ok|okay|oh|and|also|now|so|then|just|please|quickly) )*")
 _EMERGENCY = re.compile(
     r"\b(?:call|phone|ring|dial|get|send|contact|need|want) (?:for )?(?:an? |the |some )?(?:ambulance|police"
@@ -657,6 +660,36 @@ _NEVER_MIND = re.compile(
 )
 NEVER_MIND_NOTE = Note.answer(_NEVER_MIND, "Okay, no problem.")
 
+# now and live facts, which the limits prompt declines
+_NOW_OR_LIVE = (r"now|today|tonight|tomorrow|yesterday|this (?:week|weekend|morning|afternoon|evening|year)|currently"
+                r"|still|open|closed|rain\w*|snow\w*|weather|traffic|price|prices|stock|flight|delayed|cancel\w*")
+
+# A bare call for help, saying not what with, which the model took for a request it could not meet ("Help." -> "I'm
+# sorry, but I can't assist with that.", "I need help." -> "I'm sorry, I can't help with that."; docs/benchmarks.md,
+# "Said again"): the whole message only; "Help me with my homework." says what with (below).
+_HELP = re.compile(
+    r"^(?:(?:hi|hello|hey|oh|um|uh|so|please|excuse me)[,.!]? )*(?:help(?: me| us)?(?: out)?"
+    r"|(?:i|we) need (?:some |a little |your )?(?:help|assistance)"
+    r"|(?:can|could|will|would) you (?:please )?help(?: me| us)?(?: out)?|can i get some help)(?:,? please)?[.!?]*$",
+    re.I,
+)
+HELP_NOTE = Note.answer(_HELP, "Sure, I'm here to help. What do you need?")
+# Help with something named, which the model declined as often ("I need help with my taxes.", "I need help with my
+# code.", "Can you help me fix my computer?" -> "I'm sorry, but I can't assist with that."; 7 of 32 replies to 16 such
+# requests): given first words, it asks what they need. Not help with what only a tool or a live source meets ("Can you
+# help me with the lights?", "Help me send an email to Tom."), which then got "Sure, I can help with the lights.": the
+# limits prompt declines those.
+_HELP_WITH = re.compile(
+    r"^(?:(?:hi|hello|hey|oh|um|uh|so|please|excuse me)[,.!]? )*(?:(?:can|could|will|would) you (?:please )?help (?:me|us)"
+    r"|(?:i|we) need (?:some |a little |your )?help|help (?:me|us)) (?:with|to|fix|understand|figure out|sort out|choose"
+    r"|pick|plan|write|learn|practi[sc]e|prepare|decide|deciding|choosing|planning|writing|fixing|learning)\b"
+    rf"(?!.*\b(?:{_NOW_OR_LIVE}|lights?|lamps?|heating|thermostat|doors?|alarms?|timers?|reminders?|calendar|schedule"
+    r"|e-?mails?|messages?|texts?|calls?|phone|ring|music|songs?|playlist|radio|flights?|tickets?|book|booking|order|buy"
+    r"|pay|send|set|setting|turn|switch|lock|unlock|play|remind|find (?:my|a) (?:phone|keys?|car))\b)[^?]{2,80}[.!?]*$",
+    re.I,
+)
+HELP_WITH_NOTE = Note(_HELP_WITH, 'Begin with "Sure," and ask what exactly they need help with.')
+
 # A correction of the last question, the answer to speech recognition that misheard it ("No, I said Australia." after an
 # answer about Austria -> "Sorry, I can't check the capital of Australia from here."; "I said a spider, not a spy." ->
 # "I apologize, but I can't assist with that."): told it is a correction, the model answers the question corrected
@@ -915,9 +948,7 @@ def said_notes(messages: list[dict], *, figures: bool = True) -> tuple[Note, ...
 # ("Can I freeze bread?", "Can I give my dog chocolate?"), which the model declined as if asked to do it ("Sorry, I
 # can't check the weather from here.", "Sorry, I can't give your dog chocolate."; docs/benchmarks.md, "Can I ...?"),
 # gets the same first words; not a request to the model ("Can I ask you something?") nor one a tool meets.
-# now and live facts, which the limits prompt declines; a question about the world is also not about a day or a match
-_NOW_OR_LIVE = (r"now|today|tonight|tomorrow|yesterday|this (?:week|weekend|morning|afternoon|evening|year)|currently"
-                r"|still|open|closed|rain\w*|snow\w*|weather|traffic|price|prices|stock|flight|delayed|cancel\w*")
+# now or live, or about a day or a match
 _LIVE = (rf"{_NOW_OR_LIVE}|sunny|cloudy|windy|cold|hot|warm|score|won|win|winning|lose|lost|beat|game|match|news|late"
          r"|running|going to|weekend|weekday|day|date|time|night|morning|evening|\w+day|up|down|over|storm|humid"
          r"|election|coming|available|possible")
@@ -999,4 +1030,5 @@ def anyones_note(messages: list[dict]) -> Note | None:
 # for any reply, after a reply without tools has taken its own (``WITHOUT_TOOLS``), the first that asks: what no tool
 # changes (the voice), and what talk meets but the model met with a question, a decline or a chatbot's disclaimer
 ANY_REPLY = (VOICE_NOTE, WRITE_NOTE, STORY_NOTE, NEWS_NOTE, FEELING_NOTE, CONDITION_NOTE, LIKES_NOTE, BODY_NOTE, AGE_NOTE,
-             DAY_NOTE, FAMILY_NOTE, RATHER_NOTE, QUIZ_NOTE, NEVER_MIND_NOTE, CORRECTION_NOTE, DOUBT_NOTE)
+             DAY_NOTE, FAMILY_NOTE, RATHER_NOTE, QUIZ_NOTE, NEVER_MIND_NOTE, HELP_NOTE, HELP_WITH_NOTE,
+             CORRECTION_NOTE, DOUBT_NOTE)
