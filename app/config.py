@@ -258,7 +258,9 @@ class Settings(BaseSettings):
         "allergy -> 'generally safe' otherwise), a question with 'it' about what the last answer named that "
         "name ('How far is it from the sun?' after the largest planet -> the Earth's distance otherwise), a request for "
         "the last answer shorter or doubt of it ('Are you sure?') the answer again, a coin, dice or number asked for "
-        "the one the server drew ('Flip a coin.' -> 'I'm sorry, I can't flip a coin.' otherwise), a question about a "
+        "the one the server drew ('Flip a coin.' -> 'I'm sorry, I can't flip a coin.' otherwise), a fun fact one of its "
+        "checked facts ('Surprise me.' -> 'I'm sorry, but I can't surprise you.' otherwise), something funny a joke, "
+        "a request for kind words such words ('Cheer me up.' -> a decline otherwise), a question about a "
         "life it has not ('Do you ever sleep?' -> 'Yes, I sleep.' otherwise) a program's answer, a quiz or 'Would "
         "you rather ...?' the first words of playing along, how the user feels to be answered warmly ('I'm cold.' -> "
         "'I'm sorry, I can't provide information on the weather from here.' otherwise), a question about a lasting "
@@ -266,7 +268,7 @@ class Settings(BaseSettings):
         "from here.' otherwise), and a question about what people can do, asked with 'you' for anyone, asked of people "
         "('Can you eat raw eggs?' -> 'Sorry, I can't eat raw eggs, sorry.' otherwise) "
         "(docs/benchmarks.md, 'Not a person', 'Nothing promised', 'Written when asked', 'A story, told', 'The user's "
-        "plans', 'Said again', 'Can I ...?', 'Lasting facts', 'Said, not promised').",
+        "plans', 'Said again', 'Can I ...?', 'Lasting facts', 'Said, not promised', 'Asked for help').",
     )
     spelling_hints: bool = Field(
         True,

@@ -8,7 +8,8 @@ import pytest
 
 from app.answers.notes import (AGE_NOTE, ANY_REPLY, BODY_NOTE, CALENDAR_NOTE, CLOCK_NOTE, CONDITION_NOTE,
                               CORRECTION_NOTE, DOUBT_NOTE, DAY_NOTE, FEELING_NOTE, HELP_NOTE, HELP_WITH_NOTE,
-                              EMERGENCY_NOTE, FAMILY_NOTE, FASTER_NOTE, FASTEST_NOTE, HOME_NOTE, LIKES_NOTE, MEMO_NOTE,
+                              BIRTHDAY_NOTE, EMERGENCY_NOTE, FAMILY_NOTE, FASTER_NOTE, FASTEST_NOTE, HOME_NOTE, JOKE_NOTE,
+                              KIND_NOTE, LIKES_NOTE, MEMO_NOTE,
                               MESSAGE_NOTE, MUSIC_NOTE, NEVER_MIND_NOTE, NEWS_NOTE, ONE_RATE_NOTE, PERSON_NOTE, PURCHASE_NOTE,
                               QUIZ_NOTE, RATHER_NOTE, REMINDER_NOTE, SHORTER_NOTE, SLOWER_NOTE, SLOWEST_NOTE, STORY_NOTE,
                               SUGGEST_NOTE, VOICE_NOTE, WITHOUT_TOOLS, WORLD_NOTE, WRITE_NOTE, YES_NO_NOTE, add_first, age_note,
@@ -320,6 +321,27 @@ def test_help_with_something_named_gets_first_words(message: str) -> None:
 ])  # fmt: skip
 def test_help_with_what_a_tool_or_a_live_source_meets_gets_no_help_note(message: str) -> None:
     assert not HELP_WITH_NOTE.finds(message) and not HELP_NOTE.finds(message)
+
+
+@pytest.mark.parametrize(("message", "note"), [
+    ("Say something funny.", JOKE_NOTE), ("Make me laugh.", JOKE_NOTE), ("Can you make me laugh?", JOKE_NOTE),
+    ("Make me smile.", JOKE_NOTE), ("Tell us something funny.", JOKE_NOTE), ("Say something nice.", KIND_NOTE),
+    ("Cheer me up.", KIND_NOTE), ("Give me a compliment, please.", KIND_NOTE), ("Motivate me.", KIND_NOTE),
+    ("Tell me something nice.", KIND_NOTE), ("Say something encouraging.", KIND_NOTE), ("Sing happy birthday.", BIRTHDAY_NOTE),
+    ("Can you sing happy birthday to me?", BIRTHDAY_NOTE), ("Sing me happy birthday.", BIRTHDAY_NOTE),
+    ("Say something to cheer me up.", KIND_NOTE), ("Tell me something to make me smile.", JOKE_NOTE),
+])  # fmt: skip
+def test_something_of_a_kind_asked_for_gets_told_what_to_say(message: str, note) -> None:
+    assert add_first(ANY_REPLY, [{"role": "user", "content": message}])[-1]["content"] == message + note.note
+
+
+@pytest.mark.parametrize("message", [
+    "Say something in French.", "Tell me something funny about cats.", "Say something nice about my mum.",
+    "Make me a sandwich.", "Sing me a song.", "Say something.", "What's something nice to do today?",
+    "Sing happy birthday to my sister.", "My friends make me laugh.",
+])  # fmt: skip
+def test_other_requests_to_say_something_get_none_of_those(message: str) -> None:
+    assert not any(note.finds(message) for note in (JOKE_NOTE, KIND_NOTE, BIRTHDAY_NOTE))
 
 
 @pytest.mark.parametrize(("said", "answer"), [

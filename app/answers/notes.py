@@ -36,6 +36,7 @@ from dataclasses import dataclass
 
 from app.answers.arithmetic import NUMBER_WORDS, NUMBER_WORDS_PATTERN
 from app.answers.conversions import conversion, without_conversion_hint
+from app.answers.facts import FACT_REQUEST, fact_to_say
 from app.answers.counting import OWNED_ASKED, owned_counted
 from app.answers.phrasebook import phrase_in
 from app.answers.spelling import NAME_KIND, NAME_KINDS, given_name, reply_word, without_spelling_hint
@@ -110,7 +111,7 @@ def _without_notes(content: str) -> str:
                  WORLD_NOTE, SUGGEST_NOTE, PERSON_NOTE):  # the last added first
         content = content.removesuffix(note.note)
     words, noted, _ = content.partition('\n\n(Answer: "')
-    if noted and any(asks.search(plain(words)) for asks in (_KEPT, _KEPT_ASKED, _NAME_ASKED, _COIN, _DICE, _PICK)):
+    if noted and any(asks.search(plain(words)) for asks in (_KEPT, _KEPT_ASKED, _NAME_ASKED, _COIN, _DICE, _PICK, FACT_REQUEST)):
         content = words
     words, noted, _ = content.partition(_WORKED_OUT_START)
     # (not a question with the birth year in it: its figure is a conversion hint)
@@ -223,7 +224,7 @@ _SUGGEST_QUESTION = re.compile(
     r"|\b(?:can|could|would|will) (?:you|u) (?:please )?(?:recommend|suggest)\b|(?:^|[.!?,] )(?:please )?(?:recommend|suggest)\b"
     r"|\bany (?:ideas|suggestions|recommendations|tips)\b"
     r"|\b(?:give|tell) me (?:an? |some )?(?:idea|suggestion|recommendation)s?\b"
-    r"|\b(?:give|tell|name) me (?:an? |some )(?:good|nice|fun|great) ",
+    r"|\b(?:give|tell|name) me (?:an? |some )(?:good|nice|fun|great) (?!facts?\b)",  # a fact is drawn (``chance_note``)
     re.I,
 )
 SUGGEST_NOTE = Note(_SUGGEST_QUESTION, "Suggest something.")
@@ -666,7 +667,7 @@ _NOW_OR_LIVE = (r"now|today|tonight|tomorrow|yesterday|this (?:week|weekend|morn
 
 # A bare call for help, saying not what with, which the model took for a request it could not meet ("Help." -> "I'm
 # sorry, but I can't assist with that.", "I need help." -> "I'm sorry, I can't help with that."; docs/benchmarks.md,
-# "Said again"): the whole message only; "Help me with my homework." says what with (below).
+# "Asked for help"): the whole message only; "Help me with my homework." says what with (below).
 _HELP = re.compile(
     r"^(?:(?:hi|hello|hey|oh|um|uh|so|please|excuse me)[,.!]? )*(?:help(?: me| us)?(?: out)?"
     r"|(?:i|we) need (?:some |a little |your )?(?:help|assistance)"
@@ -724,7 +725,8 @@ _DRAWS = random.Random()
 
 
 def chance_note(messages: list[dict], draws: random.Random = _DRAWS) -> Note | None:
-    """For a newest user message that asks for a coin, a dice roll or a number picked, the answer with one drawn."""
+    """For a newest user message that asks for a coin, a dice roll, a number picked or a fun fact (``app.answers.facts``),
+    the answer with one drawn."""
     content = newest_user_text(messages)
     text = plain(content) if content is not None else ""
     if _COIN.search(text):
@@ -738,7 +740,30 @@ def chance_note(messages: list[dict], draws: random.Random = _DRAWS) -> Note | N
         ends = (pick["low"], pick["high"]) if pick["low"] else ("1", "10")
         low, high = sorted(int(end) if end.isdigit() else NUMBER_WORDS[end.lower()] for end in ends)
         return Note.answer(_PICK, f"I pick {draws.randint(low, high)}.")
+    if fact := fact_to_say(text, texts_of(messages[:-1], "assistant"), draws):
+        return Note.answer(FACT_REQUEST, fact)  # "Here's a fun fact: ..." was taken for the user's, and agreed with
     return None
+
+
+# A request to say something of a kind, which the model declined or met with nothing ("Say something funny." -> "I'm
+# sorry, I can't say something funny from here.", "Tell me something interesting." -> "I'm sorry, but I can't provide
+# that information.", "Surprise me." -> "I'm sorry, but I can't surprise you.", "Say something nice." -> "How about a
+# nice day?", "Sing happy birthday." -> "I'm sorry, I can't sing."; docs/benchmarks.md, "Asked for help"): told
+# what to say, a joke or kind words, it says it; it cannot sing, but it can wish a happy birthday; a fact is drawn
+# (``chance_note``). The whole message only.
+_JOKE_ASKED = re.compile(rf"{_PLAY}(?:(?:say|tell (?:me|us)) something (?:funny|silly|hilarious|to make (?:me|us) "
+                         rf"(?:laugh|smile))|make (?:me|us) (?:laugh|smile|giggle)){_ONLY}", re.I)  # fmt: skip
+_KIND_ASKED = re.compile(
+    rf"{_PLAY}(?:(?:say|tell (?:me|us)) something (?:nice|kind|sweet|positive|encouraging|uplifting|to cheer (?:me|us) up)"
+    r"|cheer (?:me|us) up"
+    rf"|motivate (?:me|us)|(?:give|pay) me a compliment|compliment me){_ONLY}",
+    re.I,
+)
+_BIRTHDAY_SONG = re.compile(rf"{_PLAY}sing (?:me )?happy birthday(?: to me)?{_ONLY}", re.I)
+JOKE_NOTE = Note(_JOKE_ASKED, "Tell one short, clean joke.")
+KIND_NOTE = Note(_KIND_ASKED, 'Begin with "You" and say something kind and encouraging about them.')
+# "happy birthday to you" a third time would be cut as a loop: a wish, not the song
+BIRTHDAY_NOTE = Note.answer(_BIRTHDAY_SONG, "I can't sing, but happy birthday to you! I hope your day is wonderful.")
 
 
 # A request for the last answer, shorter ("Shorter, please.", "Too long. In short?"), which the model met with the same
@@ -1031,4 +1056,4 @@ def anyones_note(messages: list[dict]) -> Note | None:
 # changes (the voice), and what talk meets but the model met with a question, a decline or a chatbot's disclaimer
 ANY_REPLY = (VOICE_NOTE, WRITE_NOTE, STORY_NOTE, NEWS_NOTE, FEELING_NOTE, CONDITION_NOTE, LIKES_NOTE, BODY_NOTE, AGE_NOTE,
              DAY_NOTE, FAMILY_NOTE, RATHER_NOTE, QUIZ_NOTE, NEVER_MIND_NOTE, HELP_NOTE, HELP_WITH_NOTE,
-             CORRECTION_NOTE, DOUBT_NOTE)
+             JOKE_NOTE, KIND_NOTE, BIRTHDAY_NOTE, CORRECTION_NOTE, DOUBT_NOTE)

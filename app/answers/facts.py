@@ -1,0 +1,95 @@
+"""A fun fact asked for on no subject, drawn from facts checked beforehand.
+
+Asked "Tell me something interesting." or "Surprise me.", the 1.5B declined ("I'm sorry, but I can't surprise you.");
+told to tell one true, surprising fact, it made figures up ("there are over 100,000 species of birds in the world",
+"over 1.5 million species of plants") or told the same one every time ("the tallest mountain in the world is Mount
+Everest"; docs/benchmarks.md, "Asked for help, a fun fact"). As the server draws a coin for "Flip a coin.", it draws
+a fact for such a request, one not said yet in the conversation, and the answer to say is it; "Another one." after
+one draws the next. A fact on a subject named ("Tell me a fun fact about space.") is the model's to tell.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+
+# each one true as said, with no figure that changes from year to year
+FACTS = (
+    "Octopuses have three hearts and blue blood.",
+    "A day on Venus is longer than its year. It turns once in 243 Earth days, and goes round the Sun in 225.",
+    "Bananas are berries, botanically speaking, but strawberries are not.",
+    "Sharks are older than trees. They were swimming in the sea millions of years before the first trees grew.",
+    "Wombats make cube-shaped droppings.",
+    "A group of flamingos is called a flamboyance.",
+    "Sea otters hold hands while they sleep, so they don't drift apart.",
+    "A bolt of lightning is about five times hotter than the surface of the Sun.",
+    "The shortest war on record, between Britain and Zanzibar in 1896, lasted less than an hour.",
+    "Butterflies taste with their feet.",
+    "Scotland's national animal is the unicorn.",
+    "Oxford University was already teaching students before the Aztec city of Tenochtitlan was founded.",
+    "Cleopatra lived closer in time to the Moon landing than to the building of the Great Pyramid.",
+    "Polar bears have black skin under their white fur.",
+    "An ostrich's eye is bigger than its brain.",
+    "The Moon drifts about four centimetres further away from the Earth every year.",
+    "Sunlight takes about eight minutes to reach the Earth.",
+    "Hummingbirds are the only birds that can fly backwards.",
+    "The Great Pyramid of Giza was the tallest building in the world for nearly four thousand years.",
+    "Crocodiles can't stick their tongues out.",
+    "Some turtles can breathe through their bottoms.",
+    "Antarctica is the largest desert in the world, since a desert is a place with very little rain or snow.",
+    "There are more trees on Earth than stars in our galaxy.",
+    "The dot over a lowercase i or j is called a tittle.",
+    "Russia stretches across eleven time zones.",
+    "Canada has more lakes than the rest of the world put together.",
+    "From an aeroplane, a rainbow can be seen as a full circle.",
+    "Cats can't taste sweet things.",
+    "Octopuses can taste with their arms.",
+    "Peanuts aren't nuts. They're legumes, like peas and beans.",
+    "A fluffy white cloud can weigh as much as a hundred elephants.",
+    "Honeybees tell each other where to find flowers by dancing.",
+    "Saturn is so light for its size that it would float in a big enough bathtub.",
+    "Dolphins sleep with one half of their brain at a time.",
+    "Jupiter has the shortest day of all the planets, under ten hours.",
+    "A strawberry carries about two hundred seeds on its outside.",
+    "Koalas have fingerprints so like ours that they could confuse a detective.",
+    "Honey found in ancient Egyptian tombs, thousands of years old, was still good to eat.",
+    "The Eiffel Tower grows a few centimetres taller in summer, as its iron expands in the heat.",
+    "A snail has thousands of tiny teeth on its tongue.",
+    "Venus is the hottest planet, hotter even than Mercury, which is closer to the Sun.",
+    "The Pacific Ocean is larger than all of the Earth's land put together.",
+    "Sloths can hold their breath for up to forty minutes, longer than dolphins can.",
+    "A baby kangaroo is called a joey, and at birth it is about the size of a jelly bean.",
+    "Starfish have no brain and no blood.",
+    "The fingernails on your hands grow faster than your toenails.",
+    "Glass frogs have skin so clear on their bellies that you can see their hearts beating.",
+)
+_ASKED = (r"^(?:(?:ok|okay|hey|so|um|now|alright|right|oh|come on)[,.!]? )*"
+          r"(?:(?:can|could|would|will) (?:you|u) (?:please )?|please |i want you to |go ahead and )?")
+_ONLY = r"(?: for (?:me|us))?(?:,? please)?[.!?]*$"
+_FACT_ASKED = re.compile(
+    rf"{_ASKED}(?:(?:tell|give|teach|show) (?:me|us) (?:(?:something|anything) (?:interesting|i don't know|we don't know"
+    r"|new|random|cool|amazing|surprising|fun|weird)|(?:an? |another |one more )?(?:fun|random|interesting|cool|amazing"
+    rf"|surprising|weird|crazy) fact)|surprise (?:me|us)|(?:another |one more |a )?(?:fun |random )?fact){_ONLY}",
+    re.I,
+)
+# after a fact, the next
+_ANOTHER = re.compile(r"^(?:(?:ok|okay|and|so|wow|cool|nice|great|oh)[,.!]* )*(?:(?:tell|give) (?:me|us) )?(?:another"
+                      r"|one more)(?: one)?(?:,? please)?[.!?]*$", re.I)  # fmt: skip
+FACT_REQUEST = re.compile(f"{_FACT_ASKED.pattern}|{_ANOTHER.pattern}", re.I)
+
+
+def fact_to_say(question: str, replies: list[str], draws: random.Random) -> str | None:
+    """For a request for a fact on no subject, one of ``FACTS`` not in the conversation's ``replies`` (all said: any);
+    "Another one." only where the last reply was such a fact."""
+    if _ANOTHER.search(question):
+        if not (replies and any(_said(fact, replies[-1]) for fact in FACTS)):
+            return None
+    elif not _FACT_ASKED.search(question):
+        return None
+    unsaid = [fact for fact in FACTS if not any(_said(fact, reply) for reply in replies)]
+    return draws.choice(unsaid or FACTS)
+
+
+def _said(fact: str, reply: str) -> bool:
+    """Whether ``reply`` told ``fact``: its first words, as a reply may end it in words of its own."""
+    return fact[:30].lower() in reply.lower()

@@ -1,0 +1,53 @@
+"""A fun fact asked for on no subject: drawn from the checked facts, none said twice in a conversation."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from app.answers.facts import FACT_REQUEST, FACTS, fact_to_say
+from app.answers.notes import chance_note, has_note, user_words
+
+ASKED = [
+    "Tell me a fun fact.", "Tell me something interesting.", "Surprise me.", "Tell me something I don't know.",
+    "Give me a random fact, please.", "Fun fact?", "Can you tell me something cool?", "Tell us something weird.",
+    "Surprise me, please!", "Tell me an interesting fact.", "Another fact.", "Okay, tell me something new.",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("message", ASKED)
+def test_a_fact_asked_for_on_no_subject_is_drawn_from_the_facts(message: str) -> None:
+    fact = fact_to_say(message, [], random.Random(3))
+    assert fact in FACTS and FACT_REQUEST.search(message)
+
+
+@pytest.mark.parametrize("message", [
+    "Tell me a fun fact about space.", "What's a fact?", "Tell me something about Paris.", "Is that a fact?",
+    "Tell me something funny.", "Surprise party ideas?", "Another one.", "Tell me another one.", "I know a fun fact.",
+])  # fmt: skip
+def test_a_subject_named_or_another_of_no_fact_draws_none(message: str) -> None:
+    assert fact_to_say(message, ["Why did the chicken cross the road? To get to the other side."], random.Random(3)) is None
+
+
+def test_no_fact_is_said_twice_until_all_are_and_another_one_draws_the_next() -> None:
+    draws, replies = random.Random(5), []
+    for asked in ["Tell me a fun fact.", *["Another one."] * (len(FACTS) - 1)]:
+        fact = fact_to_say(asked, replies, draws)
+        replies.append(f"Here's a fun fact: {fact} Isn't that amazing?")
+    assert {reply.split(": ", 1)[1].removesuffix(" Isn't that amazing?") for reply in replies} == set(FACTS)
+    assert fact_to_say("Another one.", replies, draws) in FACTS  # all said: any again
+
+
+def test_the_fact_is_the_answer_beside_the_question() -> None:
+    note = chance_note([{"role": "user", "content": "Surprise me."}], random.Random(1))
+    noted = note.add([{"role": "user", "content": "Surprise me."}])[-1]["content"]
+    assert note.says.removeprefix('Answer: "').removesuffix('"') in FACTS  # the fact alone: the model says it
+    assert user_words(noted) == "Surprise me." and has_note(noted)
+
+
+def test_each_fact_is_one_spoken_sentence_or_two_without_figures_that_age() -> None:
+    assert len(set(FACTS)) == len(FACTS) >= 40
+    for fact in FACTS:
+        assert fact[0].isupper() and fact.endswith(".") and ":" not in fact and len(fact) <= 120
+        assert not any(year in fact for year in ("2020", "2021", "2022", "2023", "2024", "2025", "2026"))
