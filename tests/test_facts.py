@@ -13,6 +13,8 @@ ASKED = [
     "Tell me a fun fact.", "Tell me something interesting.", "Surprise me.", "Tell me something I don't know.",
     "Give me a random fact, please.", "Fun fact?", "Can you tell me something cool?", "Tell us something weird.",
     "Surprise me, please!", "Tell me an interesting fact.", "Another fact.", "Okay, tell me something new.",
+    "Tell me a fact.", "Tell me some fun facts.", "Do you know any fun facts?", "Say something interesting.",
+    "Teach me something new.", "Tell me something I didn't know.",
 ]  # fmt: skip
 
 
@@ -25,9 +27,15 @@ def test_a_fact_asked_for_on_no_subject_is_drawn_from_the_facts(message: str) ->
 @pytest.mark.parametrize("message", [
     "Tell me a fun fact about space.", "What's a fact?", "Tell me something about Paris.", "Is that a fact?",
     "Tell me something funny.", "Surprise party ideas?", "Another one.", "Tell me another one.", "I know a fun fact.",
+    "Fact.",
 ])  # fmt: skip
 def test_a_subject_named_or_another_of_no_fact_draws_none(message: str) -> None:
     assert fact_to_say(message, ["Why did the chicken cross the road? To get to the other side."], random.Random(3)) is None
+
+
+def test_surprise_me_as_the_answer_to_a_question_draws_none() -> None:
+    assert fact_to_say("Surprise me.", ["Shall I tell a story about dragons or pirates?"], random.Random(3)) is None
+    assert fact_to_say("Tell me a fun fact.", ["Anything else?"], random.Random(3)) in FACTS
 
 
 def test_no_fact_is_said_twice_until_all_are_and_another_one_draws_the_next() -> None:
@@ -46,8 +54,7 @@ def test_the_fact_is_the_answer_beside_the_question() -> None:
     assert user_words(noted) == "Surprise me." and has_note(noted)
 
 
-def test_each_fact_is_one_spoken_sentence_or_two_without_figures_that_age() -> None:
+def test_each_fact_is_one_short_spoken_sentence_or_two() -> None:
     assert len(set(FACTS)) == len(FACTS) >= 40
-    for fact in FACTS:
+    for fact in FACTS:  # a colon would read as the answer's own ("Here's one: ..."), a long one is no voice reply
         assert fact[0].isupper() and fact.endswith(".") and ":" not in fact and len(fact) <= 120
-        assert not any(year in fact for year in ("2020", "2021", "2022", "2023", "2024", "2025", "2026"))

@@ -8,13 +8,13 @@ import pytest
 
 from app.answers.notes import (AGE_NOTE, ANY_REPLY, BODY_NOTE, CALENDAR_NOTE, CLOCK_NOTE, CONDITION_NOTE,
                               CORRECTION_NOTE, DOUBT_NOTE, DAY_NOTE, FEELING_NOTE, HELP_NOTE, HELP_WITH_NOTE,
-                              BIRTHDAY_NOTE, EMERGENCY_NOTE, FAMILY_NOTE, FASTER_NOTE, FASTEST_NOTE, HOME_NOTE, JOKE_NOTE,
+                              EMERGENCY_NOTE, FAMILY_NOTE, FASTER_NOTE, FASTEST_NOTE, HOME_NOTE, JOKE_NOTE,
                               KIND_NOTE, LIKES_NOTE, MEMO_NOTE,
                               MESSAGE_NOTE, MUSIC_NOTE, NEVER_MIND_NOTE, NEWS_NOTE, ONE_RATE_NOTE, PERSON_NOTE, PURCHASE_NOTE,
                               QUIZ_NOTE, RATHER_NOTE, REMINDER_NOTE, SHORTER_NOTE, SLOWER_NOTE, SLOWEST_NOTE, STORY_NOTE,
                               SUGGEST_NOTE, VOICE_NOTE, WITHOUT_TOOLS, WORLD_NOTE, WRITE_NOTE, YES_NO_NOTE, add_first, age_note,
-                              anyones_note, chance_note, condition_note, follow_up_note, has_note, kept_note, more_note,
-                              name_note, pointing_note, repeat_note, said_notes, shorter_note, user_words)
+                              anyones_note, birthday_note, chance_note, condition_note, follow_up_note, has_note, kept_note,
+                              more_note, name_note, pointing_note, repeat_note, said_notes, shorter_note, user_words)
 
 CLOCK = {"type": "function", "name": "get_current_time", "description": "The user's local date and time.",
          "parameters": {"type": "object", "properties": {}}}  # fmt: skip
@@ -306,8 +306,7 @@ def test_a_bare_call_for_help_gets_asked_what_is_needed(message: str) -> None:
 
 @pytest.mark.parametrize("message", [
     "I need help with my taxes.", "I need help with my code.", "Can you help me fix my computer?", "Help me with my essay.",
-    "I need help planning a party.", "Can you help me practise my English?", "I need help choosing a gift for my dad.",
-    "Can you help me with something?", "Could you help me fix my laptop?", "I need some help writing a cover letter.",
+    "Can you help me with something?", "Could you help me fix my laptop?", "I need help with my car.",
 ])  # fmt: skip
 def test_help_with_something_named_gets_first_words(message: str) -> None:
     assert HELP_WITH_NOTE.finds(message) and not HELP_NOTE.finds(message)
@@ -317,9 +316,11 @@ def test_help_with_something_named_gets_first_words(message: str) -> None:
     "Can you help me with the lights?", "Help me send an email to Tom.", "I need help setting an alarm.",
     "Can you help me call my mum?", "I need help with the weather forecast.", "Can you help me plan my day today?",
     "Help me order a pizza.", "I need help buying concert tickets.", "How can you help me?", "Thanks for the help.",
-    "Help is on the way.", "Can you help me? What's the capital of Peru?",
+    "Help is on the way.", "Can you help me? What's the capital of Peru?", "Help me understand how vaccines work.",
+    "Help me choose a name for my dog.", "I need help with 15 times 12.", "I need help with suicidal thoughts.",
+    "Help me decide between pizza and pasta.",
 ])  # fmt: skip
-def test_help_with_what_a_tool_or_a_live_source_meets_gets_no_help_note(message: str) -> None:
+def test_help_with_what_a_tool_a_live_source_or_more_than_a_question_meets_gets_no_help_note(message: str) -> None:
     assert not HELP_WITH_NOTE.finds(message) and not HELP_NOTE.finds(message)
 
 
@@ -327,8 +328,8 @@ def test_help_with_what_a_tool_or_a_live_source_meets_gets_no_help_note(message:
     ("Say something funny.", JOKE_NOTE), ("Make me laugh.", JOKE_NOTE), ("Can you make me laugh?", JOKE_NOTE),
     ("Make me smile.", JOKE_NOTE), ("Tell us something funny.", JOKE_NOTE), ("Say something nice.", KIND_NOTE),
     ("Cheer me up.", KIND_NOTE), ("Give me a compliment, please.", KIND_NOTE), ("Motivate me.", KIND_NOTE),
-    ("Tell me something nice.", KIND_NOTE), ("Say something encouraging.", KIND_NOTE), ("Sing happy birthday.", BIRTHDAY_NOTE),
-    ("Can you sing happy birthday to me?", BIRTHDAY_NOTE), ("Sing me happy birthday.", BIRTHDAY_NOTE),
+    ("Tell me something nice.", KIND_NOTE), ("Say something encouraging.", KIND_NOTE), ("Make me feel better.", KIND_NOTE),
+    ("Say something nice to me.", KIND_NOTE), ("Give me some motivation.", KIND_NOTE),
     ("Say something to cheer me up.", KIND_NOTE), ("Tell me something to make me smile.", JOKE_NOTE),
 ])  # fmt: skip
 def test_something_of_a_kind_asked_for_gets_told_what_to_say(message: str, note) -> None:
@@ -338,10 +339,26 @@ def test_something_of_a_kind_asked_for_gets_told_what_to_say(message: str, note)
 @pytest.mark.parametrize("message", [
     "Say something in French.", "Tell me something funny about cats.", "Say something nice about my mum.",
     "Make me a sandwich.", "Sing me a song.", "Say something.", "What's something nice to do today?",
-    "Sing happy birthday to my sister.", "My friends make me laugh.",
+    "My friends make me laugh.", "Sing happy birthday to the tune of a rock song.",
 ])  # fmt: skip
 def test_other_requests_to_say_something_get_none_of_those(message: str) -> None:
-    assert not any(note.finds(message) for note in (JOKE_NOTE, KIND_NOTE, BIRTHDAY_NOTE))
+    messages = [{"role": "user", "content": message}]
+    assert not any(note.finds(message) for note in (JOKE_NOTE, KIND_NOTE)) and birthday_note(messages) is None
+
+
+@pytest.mark.parametrize(("message", "wish"), [
+    ("Sing happy birthday.", "happy birthday to you! I hope your day is wonderful."),
+    ("Can you sing happy birthday to me?", "happy birthday to you! I hope your day is wonderful."),
+    ("Sing me happy birthday.", "happy birthday to you! I hope your day is wonderful."),
+    ("Sing happy birthday to Sarah.", "happy birthday to Sarah! I hope it's a wonderful day."),
+    ("Please sing happy birthday to my little brother.", "happy birthday to your little brother! I hope it's a wonderful day."),
+])  # fmt: skip
+def test_a_birthday_song_asked_for_is_a_wish_said(message: str, wish: str) -> None:
+    messages = [{"role": "user", "content": message}]
+    note = birthday_note(messages)
+    assert note.says == f'Answer: "I can\'t sing, but {wish}"'
+    noted = note.add(messages)[-1]["content"]
+    assert user_words(noted) == message and has_note(noted)
 
 
 @pytest.mark.parametrize(("said", "answer"), [
@@ -870,6 +887,8 @@ def test_a_request_a_reply_without_tools_cannot_meet_gets_its_answer(note, reque
     "Who played the music in Star Wars?", "Book recommendations?",
     "Let me know a good recipe.", "Can you help me set up a meeting agenda?", "Help me buy a gift for my wife.",
     "Help me pay my bills.", "Help me choose a song for the wedding.", "Help me find a good book.",
+    "Can you help me turn off my iPhone?", "Help me turn down a job offer politely.", "Help me save my marriage.",
+    "Help me write down my goals for the year.", "Could you help me lock my phone?",
 ])  # fmt: skip
 def test_other_messages_get_no_note_of_a_reply_without_tools(message: str) -> None:
     asked = [{"role": "user", "content": message}]

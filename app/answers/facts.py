@@ -13,15 +13,16 @@ from __future__ import annotations
 import random
 import re
 
-# each one true as said, with no figure that changes from year to year
+from app.answers.wording import REQUEST_END, REQUEST_START
+
+# each one true as said, none a figure that changes from year to year
 FACTS = (
     "Octopuses have three hearts and blue blood.",
-    "A day on Venus is longer than its year. It turns once in 243 Earth days, and goes round the Sun in 225.",
+    "Venus spins so slowly that one turn on its axis takes longer than one trip round the Sun.",
     "Bananas are berries, botanically speaking, but strawberries are not.",
     "Sharks are older than trees. They were swimming in the sea millions of years before the first trees grew.",
     "Wombats make cube-shaped droppings.",
     "A group of flamingos is called a flamboyance.",
-    "Sea otters hold hands while they sleep, so they don't drift apart.",
     "A bolt of lightning is about five times hotter than the surface of the Sun.",
     "The shortest war on record, between Britain and Zanzibar in 1896, lasted less than an hour.",
     "Butterflies taste with their feet.",
@@ -32,44 +33,38 @@ FACTS = (
     "An ostrich's eye is bigger than its brain.",
     "The Moon drifts about four centimetres further away from the Earth every year.",
     "Sunlight takes about eight minutes to reach the Earth.",
-    "Hummingbirds are the only birds that can fly backwards.",
+    "Hummingbirds can hover in one place, and even fly backwards.",
     "The Great Pyramid of Giza was the tallest building in the world for nearly four thousand years.",
     "Crocodiles can't stick their tongues out.",
     "Some turtles can breathe through their bottoms.",
     "Antarctica is the largest desert in the world, since a desert is a place with very little rain or snow.",
     "There are more trees on Earth than stars in our galaxy.",
     "The dot over a lowercase i or j is called a tittle.",
-    "Russia stretches across eleven time zones.",
-    "Canada has more lakes than the rest of the world put together.",
     "From an aeroplane, a rainbow can be seen as a full circle.",
     "Cats can't taste sweet things.",
     "Octopuses can taste with their arms.",
     "Peanuts aren't nuts. They're legumes, like peas and beans.",
     "A fluffy white cloud can weigh as much as a hundred elephants.",
     "Honeybees tell each other where to find flowers by dancing.",
-    "Saturn is so light for its size that it would float in a big enough bathtub.",
+    "Saturn is, on average, less dense than water.",
     "Dolphins sleep with one half of their brain at a time.",
     "Jupiter has the shortest day of all the planets, under ten hours.",
     "A strawberry carries about two hundred seeds on its outside.",
-    "Koalas have fingerprints so like ours that they could confuse a detective.",
-    "Honey found in ancient Egyptian tombs, thousands of years old, was still good to eat.",
-    "The Eiffel Tower grows a few centimetres taller in summer, as its iron expands in the heat.",
+    "The Eiffel Tower can grow up to about fifteen centimetres taller in summer, as its iron expands in the heat.",
     "A snail has thousands of tiny teeth on its tongue.",
     "Venus is the hottest planet, hotter even than Mercury, which is closer to the Sun.",
     "The Pacific Ocean is larger than all of the Earth's land put together.",
-    "Sloths can hold their breath for up to forty minutes, longer than dolphins can.",
     "A baby kangaroo is called a joey, and at birth it is about the size of a jelly bean.",
     "Starfish have no brain and no blood.",
     "The fingernails on your hands grow faster than your toenails.",
     "Glass frogs have skin so clear on their bellies that you can see their hearts beating.",
 )
-_ASKED = (r"^(?:(?:ok|okay|hey|so|um|now|alright|right|oh|come on)[,.!]? )*"
-          r"(?:(?:can|could|would|will) (?:you|u) (?:please )?|please |i want you to |go ahead and )?")
-_ONLY = r"(?: for (?:me|us))?(?:,? please)?[.!?]*$"
 _FACT_ASKED = re.compile(
-    rf"{_ASKED}(?:(?:tell|give|teach|show) (?:me|us) (?:(?:something|anything) (?:interesting|i don't know|we don't know"
-    r"|new|random|cool|amazing|surprising|fun|weird)|(?:an? |another |one more )?(?:fun|random|interesting|cool|amazing"
-    rf"|surprising|weird|crazy) fact)|surprise (?:me|us)|(?:another |one more |a )?(?:fun |random )?fact){_ONLY}",
+    rf"{REQUEST_START}(?:(?:tell|give|teach|show) (?:me|us) (?:(?:something|anything) (?:interesting|new|random|cool|amazing"
+    r"|surprising|fun|weird|(?:i|we) (?:don't|dont|didn't|didnt) know)|(?:an? |another |one more |some )?(?:(?:fun|random"
+    r"|interesting|cool|amazing|surprising|weird|crazy) )?facts?)|say something (?:interesting|surprising|cool|random)"
+    rf"|teach (?:me|us) something(?: new)?|surprise (?:me|us)|(?:another|one more|an?) (?:fun |random )?fact"
+    rf"|(?:fun|random) fact){REQUEST_END}|^(?:do|did) you know any (?:fun |good |interesting |cool |random )?facts\?*$",
     re.I,
 )
 # after a fact, the next
@@ -80,11 +75,13 @@ FACT_REQUEST = re.compile(f"{_FACT_ASKED.pattern}|{_ANOTHER.pattern}", re.I)
 
 def fact_to_say(question: str, replies: list[str], draws: random.Random) -> str | None:
     """For a request for a fact on no subject, one of ``FACTS`` not in the conversation's ``replies`` (all said: any);
-    "Another one." only where the last reply was such a fact."""
+    "Another one." only where the last reply told one (word for word, as the model says it), and "Surprise me." not
+    as the answer to the last reply's question ("Dragons or pirates?")."""
+    last = replies[-1] if replies else ""
     if _ANOTHER.search(question):
-        if not (replies and any(_said(fact, replies[-1]) for fact in FACTS)):
+        if not any(_said(fact, last) for fact in FACTS):
             return None
-    elif not _FACT_ASKED.search(question):
+    elif not _FACT_ASKED.search(question) or (re.search(r"\bsurprise\b", question, re.I) and last.rstrip().endswith("?")):
         return None
     unsaid = [fact for fact in FACTS if not any(_said(fact, reply) for reply in replies)]
     return draws.choice(unsaid or FACTS)

@@ -36,11 +36,11 @@ from dataclasses import dataclass
 
 from app.answers.arithmetic import NUMBER_WORDS, NUMBER_WORDS_PATTERN
 from app.answers.conversions import conversion, without_conversion_hint
-from app.answers.facts import FACT_REQUEST, fact_to_say
 from app.answers.counting import OWNED_ASKED, owned_counted
+from app.answers.facts import FACT_REQUEST, fact_to_say
 from app.answers.phrasebook import phrase_in
 from app.answers.spelling import NAME_KIND, NAME_KINDS, given_name, reply_word, without_spelling_hint
-from app.answers.wording import capitalized, plain
+from app.answers.wording import REQUEST_END, REQUEST_START, capitalized, plain
 from app.answers.world_clock import asks_time_now, time_in_place
 from app.answers.years import MY_AGE_ASKED, asks_my_age, my_age
 from app.engine.prompt import texts_of
@@ -111,7 +111,8 @@ def _without_notes(content: str) -> str:
                  WORLD_NOTE, SUGGEST_NOTE, PERSON_NOTE):  # the last added first
         content = content.removesuffix(note.note)
     words, noted, _ = content.partition('\n\n(Answer: "')
-    if noted and any(asks.search(plain(words)) for asks in (_KEPT, _KEPT_ASKED, _NAME_ASKED, _COIN, _DICE, _PICK, FACT_REQUEST)):
+    answered = (_KEPT, _KEPT_ASKED, _NAME_ASKED, _COIN, _DICE, _PICK, FACT_REQUEST, _BIRTHDAY_SONG)
+    if noted and any(asks.search(plain(words)) for asks in answered):
         content = words
     words, noted, _ = content.partition(_WORKED_OUT_START)
     # (not a question with the birth year in it: its figure is a conversion hint)
@@ -232,11 +233,12 @@ SUGGEST_NOTE = Note(_SUGGEST_QUESTION, "Suggest something.")
 # Requests a voice assistant without tools cannot meet, which the model agreed to one time in three despite the limits
 # prompt ("Remind me to take my pills at nine." -> "Sure, I'll remind you ...", "Add milk to the shopping list." ->
 # "Sure, I'll add milk ...": docs/benchmarks.md, "Nothing promised"). A request is a clause that starts with its verb,
-# or follows "can you", "please", "I want you to", "help me" ("Help me order a pizza." -> "Sure, I can help you order a
-# pizza. What size ...?"; "Help me buy a gift for my wife." asks for ideas): "How do I set an alarm?" asks how, and gets
-# no note.
+# or follows "can you", "please", "I want you to", or "help me" before a tool's verb ("Help me order a pizza." -> "Sure,
+# I can help you order a pizza. What size ...?"; "Help me buy a gift for my wife." asks for ideas, "Help me turn down a
+# job offer." for words): "How do I set an alarm?" asks how, and gets no note.
 _ASKED = (r"(?:^|[.!?,;:]\s*|\b(?:can|could|would|will) (?:you|u) |\bplease |\bi (?:want|need) you to "
-          r"|\bhelp (?:me|us) (?:to )?(?!buy\b|get\b|pay\b|choose\b|pick\b|find\b|plan\b))"
+          r"|\bhelp (?:me|us) (?:to )?(?=(?:order|book|send|text|message|e-?mail|call|phone|ring|set|play|remind|remember"
+          r"|wake)\b))"
           r"(?:(?:hey|ok|okay|oh|and|also|now|so|then|just|please|quickly) )*")
 _EMERGENCY = re.compile(
     r"\b(?:call|phone|ring|dial|get|send|contact|need|want) (?:for )?(?:an? |the |some )?(?:ambulance|police"
@@ -677,16 +679,17 @@ _HELP = re.compile(
 HELP_NOTE = Note.answer(_HELP, "Sure, I'm here to help. What do you need?")
 # Help with something named, which the model declined as often ("I need help with my taxes.", "I need help with my
 # code.", "Can you help me fix my computer?" -> "I'm sorry, but I can't assist with that."; 7 of 32 replies to 16 such
-# requests): given first words, it asks what they need. Not help with what only a tool or a live source meets ("Can you
-# help me with the lights?", "Help me send an email to Tom."), which then got "Sure, I can help with the lights.": the
-# limits prompt declines those.
+# requests): given first words, it asks what they need. Only help "with" a thing or to fix one, which says not what is
+# wrong ("Help me understand photosynthesis." says what to do, and is answered); not help with a sum ("I need help
+# with 15 times 12."), with what only a tool or a live source meets ("Can you help me with the lights?", which then got
+# "Sure, I can help with the lights."), nor with a person's own pain, which needs more than a question back.
 _HELP_WITH = re.compile(
     r"^(?:(?:hi|hello|hey|oh|um|uh|so|please|excuse me)[,.!]? )*(?:(?:can|could|will|would) you (?:please )?help (?:me|us)"
-    r"|(?:i|we) need (?:some |a little |your )?help|help (?:me|us)) (?:with|to|fix|understand|figure out|sort out|choose"
-    r"|pick|plan|write|learn|practi[sc]e|prepare|decide|deciding|choosing|planning|writing|fixing|learning)\b"
-    rf"(?!.*\b(?:{_NOW_OR_LIVE}|lights?|lamps?|heating|thermostat|doors?|alarms?|timers?|reminders?|calendar|schedule"
-    r"|e-?mails?|messages?|texts?|calls?|phone|ring|music|songs?|playlist|radio|flights?|tickets?|book|booking|order|buy"
-    r"|pay|send|set|setting|turn|switch|lock|unlock|play|remind|find (?:my|a) (?:phone|keys?|car))\b)[^?]{2,80}[.!?]*$",
+    r"|(?:i|we) need (?:some |a little |your )?help|help (?:me|us)) (?:with|(?:to )?fix|fixing)\b"
+    rf"(?!.*(?:\d|\b(?:{_NOW_OR_LIVE}|lights?|lamps?|heating|thermostat|doors?|alarms?|timers?|reminders?|calendar"
+    r"|schedule|e-?mails?|messages?|texts?|calls?|phone|ring|music|songs?|playlist|radio|flights?|tickets?|book|booking"
+    r"|order|buy|pay|send|set|setting|turn|switch|lock|unlock|play|remind|suicid\w*|self-harm|kill myself|depress\w*"
+    r"|anxiety|panic|grief|abuse\w*|addiction|hurting myself)\b))[^?]{2,80}[.!?]*$",
     re.I,
 )
 HELP_WITH_NOTE = Note(_HELP_WITH, 'Begin with "Sure," and ask what exactly they need help with.')
@@ -709,16 +712,14 @@ CORRECTION_NOTE = Note(_CORRECTION, "The user corrects their last question: answ
 # Chance the user asks the assistant to play ("Flip a coin.", "Roll a dice.", "Pick a number between one and ten."),
 # which the model declined as something it cannot do ("I'm sorry, I can't flip a coin."; 19 of 24 replies,
 # docs/benchmarks.md, "Nothing promised"): the server draws it, and the answer says what came up. The whole message only.
-_PLAY = (r"^(?:(?:ok|okay|hey|so|um|now|alright|right)[,.!]? )*"
-         r"(?:(?:can|could|would|will) (?:you|u) (?:please )?|please |let's |i want you to |go ahead and )?")
-_ONLY = r"(?: for (?:me|us|it))?(?:,? please)?[.!?]*$"
-_COIN = re.compile(rf"{_PLAY}(?:(?:flip|toss) (?:a|the|one) coin|coin (?:flip|toss)){_ONLY}|^heads or tails[.!?]*$", re.I)
-_DICE = re.compile(rf"{_PLAY}(?:roll|throw) (?:(?P<count>a|one|the|two|three|2|3) )?(?:dice|die|six-sided dice?){_ONLY}",
-                   re.I)
+_COIN = re.compile(rf"{REQUEST_START}(?:(?:flip|toss) (?:a|the|one) coin|coin (?:flip|toss)){REQUEST_END}"
+                   r"|^heads or tails[.!?]*$", re.I)  # fmt: skip
+_DICE = re.compile(rf"{REQUEST_START}(?:roll|throw) (?:(?P<count>a|one|the|two|three|2|3) )?(?:dice|die|six-sided dice?)"
+                   rf"{REQUEST_END}", re.I)  # fmt: skip
 _NUMBER = r"\d{1,6}|" + NUMBER_WORDS_PATTERN
 _PICK = re.compile(
-    rf"{_PLAY}(?:pick|choose|give me|think of|say|tell me|guess) (?:me )?(?:a |any |one )?(?:random )?number"
-    rf"(?: (?:(?:between|from) )?(?P<low>{_NUMBER})(?: and | to |-)(?P<high>{_NUMBER}))?{_ONLY}",  # one to ten unless said
+    rf"{REQUEST_START}(?:pick|choose|give me|think of|say|tell me|guess) (?:me )?(?:a |any |one )?(?:random )?number"
+    rf"(?: (?:(?:between|from) )?(?P<low>{_NUMBER})(?: and | to |-)(?P<high>{_NUMBER}))?{REQUEST_END}",  # one to ten unless said
     re.I,
 )
 _DRAWS = random.Random()
@@ -746,24 +747,43 @@ def chance_note(messages: list[dict], draws: random.Random = _DRAWS) -> Note | N
 
 
 # A request to say something of a kind, which the model declined or met with nothing ("Say something funny." -> "I'm
-# sorry, I can't say something funny from here.", "Tell me something interesting." -> "I'm sorry, but I can't provide
-# that information.", "Surprise me." -> "I'm sorry, but I can't surprise you.", "Say something nice." -> "How about a
-# nice day?", "Sing happy birthday." -> "I'm sorry, I can't sing."; docs/benchmarks.md, "Asked for help"): told
-# what to say, a joke or kind words, it says it; it cannot sing, but it can wish a happy birthday; a fact is drawn
-# (``chance_note``). The whole message only.
-_JOKE_ASKED = re.compile(rf"{_PLAY}(?:(?:say|tell (?:me|us)) something (?:funny|silly|hilarious|to make (?:me|us) "
-                         rf"(?:laugh|smile))|make (?:me|us) (?:laugh|smile|giggle)){_ONLY}", re.I)  # fmt: skip
-_KIND_ASKED = re.compile(
-    rf"{_PLAY}(?:(?:say|tell (?:me|us)) something (?:nice|kind|sweet|positive|encouraging|uplifting|to cheer (?:me|us) up)"
-    r"|cheer (?:me|us) up"
-    rf"|motivate (?:me|us)|(?:give|pay) me a compliment|compliment me){_ONLY}",
+# sorry, I can't say something funny from here.", "Cheer me up." -> "I'm sorry, but I can't cheer you up.", "Say
+# something nice." -> "How about a nice day?", "Sing happy birthday." -> "I'm sorry, I can't sing."; docs/benchmarks.md,
+# "Asked for help"): told what to say, a joke or kind words, it says it; it cannot sing, but it can wish a happy
+# birthday (``birthday_note``); a fact is drawn (``chance_note``). The whole message only.
+_JOKE_ASKED = re.compile(
+    rf"{REQUEST_START}(?:(?:say|tell (?:me|us)) something (?:funny|silly|hilarious|to make (?:me|us) (?:laugh|smile))"
+    rf"|make (?:me|us) (?:laugh|smile|giggle)){REQUEST_END}",
     re.I,
 )
-_BIRTHDAY_SONG = re.compile(rf"{_PLAY}sing (?:me )?happy birthday(?: to me)?{_ONLY}", re.I)
+_KIND_ASKED = re.compile(
+    rf"{REQUEST_START}(?:(?:say|tell (?:me|us)) something (?:nice|kind|sweet|positive|encouraging|uplifting"
+    r"|to cheer (?:me|us) up)(?: to (?:me|us))?|cheer (?:me|us) up|make (?:me|us) feel (?:better|good|happy)"
+    rf"|motivate (?:me|us)|give (?:me|us) (?:some )?(?:motivation|encouragement)|(?:give|pay) me a compliment"
+    rf"|compliment me){REQUEST_END}",
+    re.I,
+)
+_BIRTHDAY_SONG = re.compile(
+    rf"{REQUEST_START}sing (?:me )?happy birthday(?: to (?P<who>me|my (?:[\w'-]+ ){{0,2}}?[\w'-]+"
+    rf"|(?-i:[A-Z][\w'-]+)))?{REQUEST_END}",
+    re.I,
+)
 JOKE_NOTE = Note(_JOKE_ASKED, "Tell one short, clean joke.")
 KIND_NOTE = Note(_KIND_ASKED, 'Begin with "You" and say something kind and encouraging about them.')
-# "happy birthday to you" a third time would be cut as a loop: a wish, not the song
-BIRTHDAY_NOTE = Note.answer(_BIRTHDAY_SONG, "I can't sing, but happy birthday to you! I hope your day is wonderful.")
+
+
+def birthday_note(messages: list[dict]) -> Note | None:
+    """For a newest user message that asks to sing happy birthday, the wish: "happy birthday to you" a third time, as
+    in the song, would be cut as a loop."""
+    content = newest_user_text(messages)
+    asked = _BIRTHDAY_SONG.search(plain(content)) if content is not None else None
+    if asked is None:
+        return None
+    who = asked["who"] or "me"
+    if who.lower() == "me":
+        return Note.answer(_BIRTHDAY_SONG, "I can't sing, but happy birthday to you! I hope your day is wonderful.")
+    to = f"your {who.split(' ', 1)[1]}" if who.lower().startswith("my ") else who
+    return Note.answer(_BIRTHDAY_SONG, f"I can't sing, but happy birthday to {to}! I hope it's a wonderful day.")
 
 
 # A request for the last answer, shorter ("Shorter, please.", "Too long. In short?"), which the model met with the same
@@ -955,11 +975,11 @@ def owned_note(messages: list[dict]) -> Note | None:
 def said_notes(messages: list[dict], *, figures: bool = True) -> tuple[Note, ...]:
     """The notes read from the conversation itself: the last reply to say again or shorter, a number or a name given
     earlier, the last question in full (with its figure where ``figures``), the user's age from the birth year they
-    gave or the total of the pets, children or siblings they listed (where ``figures``), a draw, or the user's health
-    or diet."""
+    gave or the total of the pets, children or siblings they listed (where ``figures``), a draw or a fact, a birthday
+    wish, or the user's health or diet."""
     found = (repeat_note(messages), kept_note(messages), name_note(messages), follow_up_note(messages, figures=figures),
              age_note(messages) if figures else None, owned_note(messages) if figures else None, chance_note(messages),
-             shorter_note(messages), more_note(messages), condition_note(messages))
+             birthday_note(messages), shorter_note(messages), more_note(messages), condition_note(messages))
     return tuple(note for note in found if note is not None)
 
 
@@ -1056,4 +1076,4 @@ def anyones_note(messages: list[dict]) -> Note | None:
 # changes (the voice), and what talk meets but the model met with a question, a decline or a chatbot's disclaimer
 ANY_REPLY = (VOICE_NOTE, WRITE_NOTE, STORY_NOTE, NEWS_NOTE, FEELING_NOTE, CONDITION_NOTE, LIKES_NOTE, BODY_NOTE, AGE_NOTE,
              DAY_NOTE, FAMILY_NOTE, RATHER_NOTE, QUIZ_NOTE, NEVER_MIND_NOTE, HELP_NOTE, HELP_WITH_NOTE,
-             JOKE_NOTE, KIND_NOTE, BIRTHDAY_NOTE, CORRECTION_NOTE, DOUBT_NOTE)
+             JOKE_NOTE, KIND_NOTE, CORRECTION_NOTE, DOUBT_NOTE)
