@@ -6,15 +6,15 @@ import random
 
 import pytest
 
-from app.answers.notes import (AGE_NOTE, ANY_REPLY, BODY_NOTE, CALENDAR_NOTE, CLOCK_NOTE, CONDITION_NOTE,
-                              CORRECTION_NOTE, DOUBT_NOTE, DAY_NOTE, FEELING_NOTE, HELP_NOTE, HELP_WITH_NOTE,
-                              EMERGENCY_NOTE, FAMILY_NOTE, FASTER_NOTE, FASTEST_NOTE, HOME_NOTE, JOKE_NOTE,
-                              KIND_NOTE, LIKES_NOTE, MEMO_NOTE,
-                              MESSAGE_NOTE, MUSIC_NOTE, NEVER_MIND_NOTE, NEWS_NOTE, ONE_RATE_NOTE, PERSON_NOTE, PURCHASE_NOTE,
-                              QUIZ_NOTE, RATHER_NOTE, REMINDER_NOTE, SHORTER_NOTE, SLOWER_NOTE, SLOWEST_NOTE, STORY_NOTE,
-                              SUGGEST_NOTE, VOICE_NOTE, WITHOUT_TOOLS, WORLD_NOTE, WRITE_NOTE, YES_NO_NOTE, add_first, age_note,
-                              anyones_note, birthday_note, chance_note, condition_note, follow_up_note, has_note, kept_note,
-                              more_note, name_note, pointing_note, repeat_note, said_notes, shorter_note, user_words)
+from app.answers.notes import (AGE_NOTE, ANY_REPLY, BODY_NOTE, CALENDAR_NOTE, CLOCK_NOTE, CONDITION_NOTE, CORRECTION_NOTE,
+                              DAY_NOTE, DOUBT_NOTE, EMERGENCY_NOTE, FAMILY_NOTE, FASTER_NOTE, FASTEST_NOTE, FEELING_NOTE,
+                              HEARD_NOTE, HELP_NOTE, HELP_WITH_NOTE, HOME_NOTE, INSULT_NOTE, JOKE_NOTE, KIND_NOTE, LIKES_NOTE,
+                              MEMO_NOTE, MESSAGE_NOTE, MUSIC_NOTE, NEVER_MIND_NOTE, NEWS_NOTE, ONE_RATE_NOTE, PERSON_NOTE,
+                              PURCHASE_NOTE, QUIZ_NOTE, RATHER_NOTE, REMINDER_NOTE, SHORTER_NOTE, SLOWER_NOTE, SLOWEST_NOTE,
+                              STORY_NOTE, SUGGEST_NOTE, VOICE_NOTE, WAIT_NOTE, WITHOUT_TOOLS, WORLD_NOTE, WRITE_NOTE,
+                              YES_NO_NOTE, add_first, age_note, anyones_note, birthday_note, chance_note, condition_note,
+                              follow_up_note, has_note, kept_note, more_note, name_note, pointing_note, repeat_note,
+                              said_notes, shorter_note, user_words)
 
 CLOCK = {"type": "function", "name": "get_current_time", "description": "The user's local date and time.",
          "parameters": {"type": "object", "properties": {}}}  # fmt: skip
@@ -359,6 +359,26 @@ def test_a_birthday_song_asked_for_is_a_wish_said(message: str, wish: str) -> No
     assert note.says == f'Answer: "I can\'t sing, but {wish}"'
     noted = note.add(messages)[-1]["content"]
     assert user_words(noted) == message and has_note(noted)
+
+
+@pytest.mark.parametrize(("message", "note"), [
+    ("Testing, testing, one two three.", HEARD_NOTE), ("Is this working?", HEARD_NOTE), ("Can you hear me?", HEARD_NOTE),
+    ("Hello? Are you there?", HEARD_NOTE), ("Mic check.", HEARD_NOTE), ("Is this thing on?", HEARD_NOTE),
+    ("Can you hear me now?", HEARD_NOTE), ("Wait.", WAIT_NOTE), ("Hold on a second.", WAIT_NOTE), ("Oh, wait.", WAIT_NOTE),
+    ("Give me a minute.", WAIT_NOTE), ("Hang on.", WAIT_NOTE), ("Just a sec.", WAIT_NOTE), ("You're stupid.", INSULT_NOTE),
+    ("You are useless!", INSULT_NOTE), ("You suck.", INSULT_NOTE), ("You're not very helpful.", INSULT_NOTE),
+])  # fmt: skip
+def test_what_a_voice_conversation_says_around_the_talk_gets_its_answer(message: str, note) -> None:
+    assert add_first(ANY_REPLY, [{"role": "user", "content": message}])[-1]["content"] == message + note.note
+
+
+@pytest.mark.parametrize("message", [
+    "Wait, what?", "Wait a second, is that true?", "Hold on, what's the capital of Peru?", "Is this working as a rule?",
+    "You're the best!", "You are a robot.", "Testing my patience, aren't you?", "Can you hear me sing?",
+    "Is the dishwasher working?", "I can't hear you.",
+])  # fmt: skip
+def test_other_messages_are_no_check_wait_or_insult(message: str) -> None:
+    assert not any(note.finds(message) for note in (HEARD_NOTE, WAIT_NOTE, INSULT_NOTE))
 
 
 @pytest.mark.parametrize(("said", "answer"), [
@@ -981,7 +1001,7 @@ async def test_a_reply_on_the_servers_prompt_gets_the_notes_and_one_on_the_clien
         plain = {"type": "response.create"}
         hinted = await last_message_of_reply(rig, "Are you human?", plain)
         assert hinted.startswith("Are you human?") and "not a person" in hinted
-        assert await last_message_of_reply(rig, "Are you there?", plain) == "Are you there?"
+        assert await last_message_of_reply(rig, "Tell me about Peru.", plain) == "Tell me about Peru."
         own = {"type": "response.create", "response": {"instructions": "Say yes."}}
         assert await last_message_of_reply(rig, "Are you human?", own) == "Are you human?"  # a task of the client's
         assert all("not a person" not in str(m["content"]) for m in rig.session.conversation.context())

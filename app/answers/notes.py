@@ -667,6 +667,34 @@ NEVER_MIND_NOTE = Note.answer(_NEVER_MIND, "Okay, no problem.")
 _NOW_OR_LIVE = (r"now|today|tonight|tomorrow|yesterday|this (?:week|weekend|morning|afternoon|evening|year)|currently"
                 r"|still|open|closed|rain\w*|snow\w*|weather|traffic|price|prices|stock|flight|delayed|cancel\w*")
 
+# What a voice conversation says around the talk, which the model met as a request it could not meet ("Hold on a
+# second." -> "I'm sorry, I can't hold on.", "Is this working?" -> "Sorry, I can't check the weather from here.",
+# "Testing, testing, one two three." -> "I'm sorry, I can't test anything.", "You're stupid." -> "I'm sorry, but I
+# can't assist with that."; docs/benchmarks.md, "Asked for help"): a check that the voice is heard, a request to wait,
+# and an insult, each the whole message, get the answer a person would give.
+_HEARD_CHECK = re.compile(
+    r"^(?:(?:hello|hi|hey|um|ok|okay|so)[,.!?]* )*(?:testing(?:[,.]? testing)*(?:[,.]? (?:one|1)[,.]? (?:two|2)"
+    r"(?:[,.]? (?:three|3))?)?|mic(?:rophone)? check|(?:is )?this (?:thing )?(?:on|working)|(?:is )?(?:it|the mic"
+    r"|my mic|the microphone|my microphone) working|can (?:you|u) hear me(?: now| okay| ok| alright)?|do you hear me"
+    r"|are (?:you|u) (?:there|still there)|anybody there|is anyone there)[.!?]*$",
+    re.I,
+)
+_WAIT = re.compile(
+    r"^(?:(?:oh|um|uh|er|ok|okay|sorry|no|hey)[,.!]? )*(?:wait(?: a (?:second|sec|minute|moment|bit))?|hold on"
+    r"(?: a (?:second|sec|minute|moment|bit))?|(?:just )?(?:one|a) (?:second|sec|minute|moment)|give me a (?:second|sec"
+    r"|minute|moment)|hang on(?: a (?:second|sec|minute|moment))?)(?:,? please)?[.!]*$",
+    re.I,
+)
+_INSULT = re.compile(
+    r"^(?:(?:oh|ugh|man|wow|god|honestly|seriously)[,.!]? )*(?:you(?:'re| are) (?:so |really |such |totally |completely "
+    r"|pretty |very )?(?:stupid|dumb|useless|an idiot|a idiot|rubbish|terrible|awful|the worst|pathetic|hopeless"
+    r"|worthless|no help|not helpful|not very helpful)|you suck|you're no use)[.!]*$",
+    re.I,
+)
+HEARD_NOTE = Note.answer(_HEARD_CHECK, "Yes, I can hear you.")
+WAIT_NOTE = Note.answer(_WAIT, "Sure, take your time.")
+INSULT_NOTE = Note.answer(_INSULT, "Sorry I let you down. What can I do better?")
+
 # A bare call for help, saying not what with, which the model took for a request it could not meet ("Help." -> "I'm
 # sorry, but I can't assist with that.", "I need help." -> "I'm sorry, I can't help with that."; docs/benchmarks.md,
 # "Asked for help"): the whole message only; "Help me with my homework." says what with (below).
@@ -1076,4 +1104,4 @@ def anyones_note(messages: list[dict]) -> Note | None:
 # changes (the voice), and what talk meets but the model met with a question, a decline or a chatbot's disclaimer
 ANY_REPLY = (VOICE_NOTE, WRITE_NOTE, STORY_NOTE, NEWS_NOTE, FEELING_NOTE, CONDITION_NOTE, LIKES_NOTE, BODY_NOTE, AGE_NOTE,
              DAY_NOTE, FAMILY_NOTE, RATHER_NOTE, QUIZ_NOTE, NEVER_MIND_NOTE, HELP_NOTE, HELP_WITH_NOTE,
-             JOKE_NOTE, KIND_NOTE, CORRECTION_NOTE, DOUBT_NOTE)
+             HEARD_NOTE, WAIT_NOTE, INSULT_NOTE, JOKE_NOTE, KIND_NOTE, CORRECTION_NOTE, DOUBT_NOTE)
