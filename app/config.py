@@ -262,6 +262,7 @@ class Settings(BaseSettings):
         "checked facts ('Surprise me.' -> 'I'm sorry, but I can't surprise you.' otherwise), something funny a joke, "
         "a request for kind words such words ('Cheer me up.' -> a decline otherwise), 'Is this working?', 'Hold on.' and "
         "an insult the answer a person gives ('Is this working?' -> 'Sorry, I can't check the weather from here.' "
+        "otherwise), the weather where the user is, told, an answer ('It's raining here.' -> the same decline "
         "otherwise), a question about a "
         "life it has not ('Do you ever sleep?' -> 'Yes, I sleep.' otherwise) a program's answer, a quiz or 'Would "
         "you rather ...?' the first words of playing along, how the user feels to be answered warmly ('I'm cold.' -> "

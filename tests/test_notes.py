@@ -11,10 +11,10 @@ from app.answers.notes import (AGE_NOTE, ANY_REPLY, BODY_NOTE, CALENDAR_NOTE, CL
                               HEARD_NOTE, HELP_NOTE, HELP_WITH_NOTE, HOME_NOTE, INSULT_NOTE, JOKE_NOTE, KIND_NOTE, LIKES_NOTE,
                               MEMO_NOTE, MESSAGE_NOTE, MUSIC_NOTE, NEVER_MIND_NOTE, NEWS_NOTE, ONE_RATE_NOTE, PERSON_NOTE,
                               PURCHASE_NOTE, QUIZ_NOTE, RATHER_NOTE, REMINDER_NOTE, SHORTER_NOTE, SLOWER_NOTE, SLOWEST_NOTE,
-                              STORY_NOTE, SUGGEST_NOTE, VOICE_NOTE, WAIT_NOTE, WITHOUT_TOOLS, WORLD_NOTE, WRITE_NOTE,
-                              YES_NO_NOTE, add_first, age_note, anyones_note, birthday_note, chance_note, condition_note,
-                              follow_up_note, has_note, kept_note, more_note, name_note, pointing_note, repeat_note,
-                              said_notes, shorter_note, user_words)
+                              STORY_NOTE, SUGGEST_NOTE, VOICE_NOTE, WAIT_NOTE, WEATHER_TOLD_NOTE, WITHOUT_TOOLS, WORLD_NOTE,
+                              WRITE_NOTE, YES_NO_NOTE, add_first, age_note, anyones_note, birthday_note, chance_note,
+                              condition_note, follow_up_note, has_note, kept_note, more_note, name_note, pointing_note,
+                              repeat_note, said_notes, shorter_note, user_words)
 
 CLOCK = {"type": "function", "name": "get_current_time", "description": "The user's local date and time.",
          "parameters": {"type": "object", "properties": {}}}  # fmt: skip
@@ -379,6 +379,24 @@ def test_what_a_voice_conversation_says_around_the_talk_gets_its_answer(message:
 ])  # fmt: skip
 def test_other_messages_are_no_check_wait_or_insult(message: str) -> None:
     assert not any(note.finds(message) for note in (HEARD_NOTE, WAIT_NOTE, INSULT_NOTE))
+
+
+@pytest.mark.parametrize("message", [
+    "It's raining here.", "It's so hot today.", "It's 30 degrees Celsius here.", "There's a big storm outside.",
+    "The weather is lovely today.", "It's a beautiful day.", "Brr, it's so cold.", "It's been raining all week.",
+    "It's 90 degrees Fahrenheit in my city.", "It's freezing!",
+])  # fmt: skip
+def test_the_weather_where_the_user_is_told_is_answered_not_declined(message: str) -> None:
+    assert add_first(ANY_REPLY, [{"role": "user", "content": message}])[-1]["content"] == message + WEATHER_TOLD_NOTE.note
+
+
+@pytest.mark.parametrize("message", [
+    "Is it going to rain today?", "It's nice to meet you.", "It's cold in Antarctica.", "It's raining in London.",
+    "It's warm, isn't it?", "It's 5 degrees outside, what should I wear?", "It's my birthday today.", "It's great.",
+    "It's a cold war story.",
+])  # fmt: skip
+def test_a_question_a_place_named_or_no_weather_is_no_weather_told(message: str) -> None:
+    assert not WEATHER_TOLD_NOTE.finds(message)
 
 
 @pytest.mark.parametrize(("said", "answer"), [

@@ -362,6 +362,26 @@ _USERS_FEELING = re.compile(
 )
 FEELING_NOTE = Note(_USERS_FEELING, "Reply warmly to how the user feels.")
 
+# The weather where the user is, told ("It's raining here.", "It's so hot today.", "It's 30 degrees Celsius here."),
+# which the limits prompt's example met as a question: "I'm sorry, I can't check the weather from here." (16 of 24
+# replies to 12 such statements; docs/benchmarks.md, "Asked for help"). Told it is no question, with first words, the
+# model answers it; told only to reply warmly, it declined 9 of 26 times. A statement, not "Is it cold in Antarctica?".
+_WEATHER = (r"raining|snowing|pouring|drizzling|sunny|hot|cold|warm|chilly|freezing|boiling|roasting|scorching|windy"
+            r"|foggy|misty|cloudy|humid|muggy|stormy|icy|(?:a )?(?:beautiful|lovely|nice|gorgeous|glorious|horrible|awful"
+            r"|miserable|rainy|sunny|cold|hot|warm|grey|gray|wet|windy|snowy|stormy|freezing) (?:day|morning|afternoon"
+            r"|evening|night)|(?:minus )?\d+ degrees(?: celsius| fahrenheit| c| f)?|(?:a |an )?(?:big |huge |massive |bad "
+            r"|terrible )?(?:storm|thunderstorm|heatwave|heat wave|blizzard|downpour|hailstorm)")
+_WEATHER_ANY = r"lovely|nice|beautiful|gorgeous|glorious|horrible|awful|miserable|grey|gray|wet|great|bad|terrible"
+_WEATHER_TOLD = re.compile(
+    r"^(?:(?:oh|ugh|wow|well|so|hey|man|brr|phew)[,!.]? )*(?:(?:it's|it is|it was|it's been|it has been|there's|there is"
+    r"|we have|we've got|we're having)(?: (?:so|really|very|pretty|quite|a bit|super|absolutely|extremely|too|still))*"
+    rf" (?:{_WEATHER})\b|the weather(?:'s| is| was)(?: (?:so|really|very|pretty|quite|a bit|super|absolutely|extremely|too"
+    rf"|still))* (?:{_WEATHER}|{_WEATHER_ANY})\b)(?!.*\b(?:in|at|on) (?-i:[A-Z]))[^?]{{0,60}}[.!]*$",
+    re.I,
+)
+WEATHER_TOLD_NOTE = Note(_WEATHER_TOLD, 'The user tells you about the weather where they are, not asking anything. '
+                                        'Begin with "Oh," and say something kind about it.')  # fmt: skip
+
 # What the user says of their health or diet, which the model declined as a request ("I have diabetes.", "I'm lactose
 # intolerant." -> "I'm sorry, but I can't assist with that."; 4 of 16), and told to answer warmly answered "That's great
 # to hear!" (docs/benchmarks.md, "Can I ...?"): thanked, and kept in mind, as the conversation keeps it. The whole
@@ -1102,6 +1122,6 @@ def anyones_note(messages: list[dict]) -> Note | None:
 
 # for any reply, after a reply without tools has taken its own (``WITHOUT_TOOLS``), the first that asks: what no tool
 # changes (the voice), and what talk meets but the model met with a question, a decline or a chatbot's disclaimer
-ANY_REPLY = (VOICE_NOTE, WRITE_NOTE, STORY_NOTE, NEWS_NOTE, FEELING_NOTE, CONDITION_NOTE, LIKES_NOTE, BODY_NOTE, AGE_NOTE,
-             DAY_NOTE, FAMILY_NOTE, RATHER_NOTE, QUIZ_NOTE, NEVER_MIND_NOTE, HELP_NOTE, HELP_WITH_NOTE,
+ANY_REPLY = (VOICE_NOTE, WRITE_NOTE, STORY_NOTE, NEWS_NOTE, FEELING_NOTE, WEATHER_TOLD_NOTE, CONDITION_NOTE, LIKES_NOTE,
+             BODY_NOTE, AGE_NOTE, DAY_NOTE, FAMILY_NOTE, RATHER_NOTE, QUIZ_NOTE, NEVER_MIND_NOTE, HELP_NOTE, HELP_WITH_NOTE,
              HEARD_NOTE, WAIT_NOTE, INSULT_NOTE, JOKE_NOTE, KIND_NOTE, CORRECTION_NOTE, DOUBT_NOTE)
