@@ -366,6 +366,7 @@ def test_a_birthday_song_asked_for_is_a_wish_said(message: str, wish: str) -> No
     ("Hello? Are you there?", HEARD_NOTE), ("Mic check.", HEARD_NOTE), ("Is this thing on?", HEARD_NOTE),
     ("Can you hear me now?", HEARD_NOTE), ("Wait.", WAIT_NOTE), ("Hold on a second.", WAIT_NOTE), ("Oh, wait.", WAIT_NOTE),
     ("Give me a minute.", WAIT_NOTE), ("Hang on.", WAIT_NOTE), ("Just a sec.", WAIT_NOTE), ("You're stupid.", INSULT_NOTE),
+    ("Testing 123.", HEARD_NOTE), ("You there?", HEARD_NOTE), ("Hold up.", WAIT_NOTE), ("Your stupid.", INSULT_NOTE),
     ("You are useless!", INSULT_NOTE), ("You suck.", INSULT_NOTE), ("You're not very helpful.", INSULT_NOTE),
 ])  # fmt: skip
 def test_what_a_voice_conversation_says_around_the_talk_gets_its_answer(message: str, note) -> None:
@@ -375,7 +376,7 @@ def test_what_a_voice_conversation_says_around_the_talk_gets_its_answer(message:
 @pytest.mark.parametrize("message", [
     "Wait, what?", "Wait a second, is that true?", "Hold on, what's the capital of Peru?", "Is this working as a rule?",
     "You're the best!", "You are a robot.", "Testing my patience, aren't you?", "Can you hear me sing?",
-    "Is the dishwasher working?", "I can't hear you.",
+    "Is the dishwasher working?", "I can't hear you.", "Is it working?", "One minute.", "No, wait.", "Oh you're terrible!",
 ])  # fmt: skip
 def test_other_messages_are_no_check_wait_or_insult(message: str) -> None:
     assert not any(note.finds(message) for note in (HEARD_NOTE, WAIT_NOTE, INSULT_NOTE))
@@ -384,7 +385,8 @@ def test_other_messages_are_no_check_wait_or_insult(message: str) -> None:
 @pytest.mark.parametrize("message", [
     "It's raining here.", "It's so hot today.", "It's 30 degrees Celsius here.", "There's a big storm outside.",
     "The weather is lovely today.", "It's a beautiful day.", "Brr, it's so cold.", "It's been raining all week.",
-    "It's 90 degrees Fahrenheit in my city.", "It's freezing!",
+    "It's 90 degrees Fahrenheit in my city.", "It's freezing!", "Its raining", "It's minus 10 here.",
+    "There's a storm coming.",
 ])  # fmt: skip
 def test_the_weather_where_the_user_is_told_is_answered_not_declined(message: str) -> None:
     assert add_first(ANY_REPLY, [{"role": "user", "content": message}])[-1]["content"] == message + WEATHER_TOLD_NOTE.note
@@ -393,9 +395,10 @@ def test_the_weather_where_the_user_is_told_is_answered_not_declined(message: st
 @pytest.mark.parametrize("message", [
     "Is it going to rain today?", "It's nice to meet you.", "It's cold in Antarctica.", "It's raining in London.",
     "It's warm, isn't it?", "It's 5 degrees outside, what should I wear?", "It's my birthday today.", "It's great.",
-    "It's a cold war story.",
+    "It's a cold war story.", "It's raining, should I take an umbrella", "It's cold, turn on the heating.", "It's hot sauce.",
+    "It was a cold night when my father died.", "It's cold in here.", "It's 5 here.",
 ])  # fmt: skip
-def test_a_question_a_place_named_or_no_weather_is_no_weather_told(message: str) -> None:
+def test_a_question_a_request_a_place_named_or_no_weather_is_no_weather_told(message: str) -> None:
     assert not WEATHER_TOLD_NOTE.finds(message)
 
 

@@ -24,8 +24,11 @@ follow-up that changes one part of the last question gets it asked in full ("And
 bird?" -> "Yes, a bat is a bird."), an "it" that points at what the last answer named that name ("How far is it from
 the sun?" after Jupiter), a request for the last answer shorter or doubt of it ("Are you sure?") the answer again, a
 coin, dice or number asked for the one the server drew, a question about a life it has not ("Do you ever sleep?" ->
-"Yes, I sleep.") a program's answer, and a quiz or "Would you rather ...?" the first words of playing along. The
-patterns know the common forms only; a message they miss is answered as before.
+"Yes, I sleep.") a program's answer, and a quiz or "Would you rather ...?" the first words of playing along. A call
+for help gets asked what is needed ("Help." -> "I'm sorry, but I can't assist with that."), a fun fact one drawn from
+``app/answers/facts.py``, something funny a joke, kind words kind words, "Is this working?", "Hold on." and an insult
+the answer a person gives, and the weather the user tells an answer ("It's raining here." -> "I'm sorry, I can't check
+the weather from here."). The patterns know the common forms only; a message they miss is answered as before.
 """
 
 from __future__ import annotations
@@ -365,18 +368,23 @@ FEELING_NOTE = Note(_USERS_FEELING, "Reply warmly to how the user feels.")
 # The weather where the user is, told ("It's raining here.", "It's so hot today.", "It's 30 degrees Celsius here."),
 # which the limits prompt's example met as a question: "I'm sorry, I can't check the weather from here." (16 of 24
 # replies to 12 such statements; docs/benchmarks.md, "Asked for help"). Told it is no question, with first words, the
-# model answers it; told only to reply warmly, it declined 9 of 26 times. A statement, not "Is it cold in Antarctica?".
+# model answers it; told only to reply warmly, it declined 9 of 26 times. The whole message, a statement of the weather
+# here and now, not "Is it cold in Antarctica?" nor "It's raining, text my wife I'll be late.".
 _WEATHER = (r"raining|snowing|pouring|drizzling|sunny|hot|cold|warm|chilly|freezing|boiling|roasting|scorching|windy"
-            r"|foggy|misty|cloudy|humid|muggy|stormy|icy|(?:a )?(?:beautiful|lovely|nice|gorgeous|glorious|horrible|awful"
-            r"|miserable|rainy|sunny|cold|hot|warm|grey|gray|wet|windy|snowy|stormy|freezing) (?:day|morning|afternoon"
-            r"|evening|night)|(?:minus )?\d+ degrees(?: celsius| fahrenheit| c| f)?|(?:a |an )?(?:big |huge |massive |bad "
-            r"|terrible )?(?:storm|thunderstorm|heatwave|heat wave|blizzard|downpour|hailstorm)")
-_WEATHER_ANY = r"lovely|nice|beautiful|gorgeous|glorious|horrible|awful|miserable|grey|gray|wet|great|bad|terrible"
+            r"|foggy|misty|cloudy|humid|muggy|stormy|icy|rainy|snowy")
+_WEATHER_GOOD_OR_BAD = r"lovely|nice|beautiful|gorgeous|glorious|horrible|awful|miserable|grey|gray|wet|great|bad|terrible"
+_VERY = r"(?: (?:so|really|very|pretty|quite|a bit|super|absolutely|extremely|too|still|bloody))*"
+# the weather only where the user is, now: "It's cold in here.", "It's hot sauce.", "It's raining, should I take an
+# umbrella" (Whisper may drop the "?") get none
+_HERE_NOW = (r"(?: (?:here|outside|out|out there|today|tonight|this (?:morning|afternoon|evening|week)|where i am"
+             r"|in my (?:city|town|area)|at the moment|right now|now|again|all (?:day|week)|coming|on the way))*")
 _WEATHER_TOLD = re.compile(
-    r"^(?:(?:oh|ugh|wow|well|so|hey|man|brr|phew)[,!.]? )*(?:(?:it's|it is|it was|it's been|it has been|there's|there is"
-    r"|we have|we've got|we're having)(?: (?:so|really|very|pretty|quite|a bit|super|absolutely|extremely|too|still))*"
-    rf" (?:{_WEATHER})\b|the weather(?:'s| is| was)(?: (?:so|really|very|pretty|quite|a bit|super|absolutely|extremely|too"
-    rf"|still))* (?:{_WEATHER}|{_WEATHER_ANY})\b)(?!.*\b(?:in|at|on) (?-i:[A-Z]))[^?]{{0,60}}[.!]*$",
+    r"^(?:(?:oh|ugh|wow|well|so|hey|man|brr|phew)[,!.]? )*(?:(?:it's|its|it is|it's been|it has been|there's|there is"
+    rf"|we have|we've got|we're having|we are having){_VERY} (?:(?:{_WEATHER})|(?:a )?(?:{_WEATHER}|{_WEATHER_GOOD_OR_BAD})"
+    r" (?:day|morning|afternoon|evening|night)|(?:minus |-)?\d+ ?(?:degrees|°)(?: ?(?:celsius|fahrenheit|c|f))?|minus \d+"
+    r"|(?:a |an )?"
+    r"(?:big |huge |bad |terrible )?(?:storm|thunderstorm|heatwave|heat wave|blizzard|downpour|hailstorm))"
+    rf"|the weather(?:'s| is){_VERY} (?:{_WEATHER}|{_WEATHER_GOOD_OR_BAD})){_HERE_NOW}[.!]*$",
     re.I,
 )
 WEATHER_TOLD_NOTE = Note(_WEATHER_TOLD, 'The user tells you about the weather where they are, not asking anything. '
@@ -693,22 +701,26 @@ _NOW_OR_LIVE = (r"now|today|tonight|tomorrow|yesterday|this (?:week|weekend|morn
 # can't assist with that."; docs/benchmarks.md, "Asked for help"): a check that the voice is heard, a request to wait,
 # and an insult, each the whole message, get the answer a person would give.
 _HEARD_CHECK = re.compile(
-    r"^(?:(?:hello|hi|hey|um|ok|okay|so)[,.!?]* )*(?:testing(?:[,.]? testing)*(?:[,.]? (?:one|1)[,.]? (?:two|2)"
-    r"(?:[,.]? (?:three|3))?)?|mic(?:rophone)? check|(?:is )?this (?:thing )?(?:on|working)|(?:is )?(?:it|the mic"
-    r"|my mic|the microphone|my microphone) working|can (?:you|u) hear me(?: now| okay| ok| alright)?|do you hear me"
-    r"|are (?:you|u) (?:there|still there)|anybody there|is anyone there)[.!?]*$",
+    r"^(?:(?:hello|hi|hey|um|ok|okay|so)[,.!?]* )*(?:(?:just )?test(?:ing)?(?:[,.]? test(?:ing)?)*(?:[,.]? (?:one|1)[,.]?"
+    r" ?(?:two|2)(?:[,.]? ?(?:three|3))?|[,.]? 123)?|mic(?:rophone)? check(?:[,.]? (?:one|1)[,.]? (?:two|2))?"
+    r"|(?:is )?this (?:thing )?(?:on|working)(?: now)?|(?:is )?(?:the mic|my mic|the microphone|my microphone) working"
+    r"|can (?:you|u|anyone) hear me(?: now| okay| ok| alright| well| clearly)?|do you hear me|(?:are )?(?:you|u) (?:there"
+    r"|still there)|(?:is )?(?:anybody|anyone) (?:there|listening)|hello[?!.]* hello)[.!?]*$",
     re.I,
 )
+# not "One minute." (an answer to "For how long?") nor "No, wait." (a doubt)
 _WAIT = re.compile(
-    r"^(?:(?:oh|um|uh|er|ok|okay|sorry|no|hey)[,.!]? )*(?:wait(?: a (?:second|sec|minute|moment|bit))?|hold on"
-    r"(?: a (?:second|sec|minute|moment|bit))?|(?:just )?(?:one|a) (?:second|sec|minute|moment)|give me a (?:second|sec"
-    r"|minute|moment)|hang on(?: a (?:second|sec|minute|moment))?)(?:,? please)?[.!]*$",
+    r"^(?:(?:oh|um|uh|er|ok|okay|sorry|hey)[,.!]? )*(?:wait(?: a (?:second|sec|minute|moment|bit))?|hold on"
+    r"(?: a (?:second|sec|minute|moment|bit))?|(?:hold|wait) up|just a (?:second|sec|minute|moment)|give me a (?:second"
+    r"|sec|minute|moment)|gimme a (?:second|sec|minute)|let me think|hang on(?: a (?:second|sec|minute|moment|bit))?)"
+    r"(?:[,.]? (?:wait|hold on|hang on))*(?:,? please)?[.!]*$",
     re.I,
 )
+# not "terrible" or "awful", which a laugh at a joke says too
 _INSULT = re.compile(
-    r"^(?:(?:oh|ugh|man|wow|god|honestly|seriously)[,.!]? )*(?:you(?:'re| are) (?:so |really |such |totally |completely "
-    r"|pretty |very )?(?:stupid|dumb|useless|an idiot|a idiot|rubbish|terrible|awful|the worst|pathetic|hopeless"
-    r"|worthless|no help|not helpful|not very helpful)|you suck|you're no use)[.!]*$",
+    r"^(?:(?:oh|ugh|man|wow|god|honestly|seriously)[,.!]? )*(?:(?:you(?:'re| are|re)|your) (?:so |really |such |totally "
+    r"|completely |pretty |very )?(?:stupid|dumb|useless|an idiot|a idiot|rubbish|the worst|pathetic|hopeless|worthless"
+    r"|annoying|no help(?: at all)?|not helpful|not very helpful)|you suck|you're no use|stupid (?:bot|robot|machine))[.!]*$",
     re.I,
 )
 HEARD_NOTE = Note.answer(_HEARD_CHECK, "Yes, I can hear you.")
