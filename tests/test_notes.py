@@ -146,6 +146,7 @@ def test_a_question_about_what_anyone_can_do_is_known(question: str) -> None:
     "Can you sleep?", "Can you swim?", "Can you drive?", "How long can you talk?", "Can you hold on a second?",
     "How long do you need to think?", "How long do you take to answer?", "How many languages can you speak?",
     "How long can you keep a conversation going?", "Can you eat?", "I can eat raw eggs.", "Can you cook me dinner?",
+    "How much money do I need?", "How much sleep did I get?",
 ])  # fmt: skip
 def test_a_question_to_the_assistant_is_not_taken_for_one_about_anyone(message: str) -> None:
     assert anyones_note([{"role": "user", "content": message}]) is None
@@ -157,6 +158,10 @@ def test_a_question_about_anyone_is_asked_of_people_beside_it() -> None:
     assert note is not None and '"How long can people hold their breath?"' in note.says
     assert anyones_note([{"role": "user", "content": "How many hours of sleep do you need?"}]).says.startswith(
         'The user means people in general: "How many hours of sleep do people need?"')
+    for asked, of_people in [("How much water should I drink a day?", "How much water should people drink a day?"),
+                             ("How much sleep do I need?", "How much sleep do people need?"),
+                             ("How many steps should I walk a day?", "How many steps should people walk a day?")]:
+        assert f'"{of_people}"' in anyones_note([{"role": "user", "content": asked}]).says  # "As an AI, I don't ..." before
     noted = note.add(messages)[-1]["content"]
     assert noted == f"How long can you hold your breath?{note.note}"
     assert user_words(noted) == "How long can you hold your breath?" and has_note(noted)

@@ -1105,20 +1105,22 @@ _BODY_VERBS = (r"eat|drink|swallow|freeze|refreeze|swim|survive|breathe|microwav
                r"|a cold|the flu|pregnant|lost)|see (?:the [\w ]+ )?from space|run a (?:marathon|mile)|walk a mile|fly with")
 _WHAT_ANYONE_DOES = (rf"{_BODY_VERBS}|hold|walk|run|jog|lift|burn|sleep|stay awake|store|live|travel|drive|cook|grow"
                      r"|plant|feed|bring|wash|lose|gain")
-_ANYONE_NEEDS = r"(?:hours of )?(?:sleep|water|food|calories|protein|exercise|fibre|fiber|iron|vitamin \w+)"
+_ANYONE_NEEDS = (r"(?:hours of )?(?:sleep|water|food|calories|protein|exercise|fibre|fiber|iron|vitamin \w+|coffee|caffeine"
+                 r"|alcohol|salt|sugar|steps)")
 _ANYONES = re.compile(
     r"^(?:(?:so|and|ok|okay|hey|um|wait|quick question)[,]? )*"
     rf"(?:(?:can|could|should) you (?:safely |still |really |actually )?(?:{_BODY_VERBS})\b(?! (?:me|us|my|our|your)\b)"
     r"(?:[^?]{2,100}|(?<=space))"
     rf"|how (?:long|far|much|many|fast|often|deep|high|soon)\b[^?]{{0,40}}?\b(?:can|could|should|do) you (?:safely )?"
     rf"(?:{_WHAT_ANYONE_DOES})\b(?! (?:me|us)\b)[^?]{{0,100}}"
-    rf"|how (?:much|many) {_ANYONE_NEEDS} (?:do|should|does a person) (?:you )?(?:need|get|have|drink|eat)\b[^?]{{0,100}}"
+    rf"|how (?:much|many) {_ANYONE_NEEDS} (?:do|should|can|does a person) (?:you |i )?(?:need|get|have|drink|eat|walk|take)"
+    r"\b[^?]{0,100}"
     rf"|what happens (?:if|when) you (?:{_WHAT_ANYONE_DOES})\b[^?]{{2,100}})\?$",
     re.I,
 )
 _PEOPLE_MEANT = "The user means people in general: "
-_FOR_PEOPLE = ((r"\b(?:do|does) you\b", "do people"), (r"\byourself\b", "themselves"), (r"\byour\b", "their"),
-               (r"\byou\b", "people"))
+_FOR_PEOPLE = ((r"\b(?:do|does) (?:you|i)\b", "do people"), (r"\b(?:yourself|myself)\b", "themselves"),
+               (r"\b(?:your|my)\b", "their"), (r"\b(?:you|i)\b", "people"))
 
 
 def anyones_note(messages: list[dict]) -> Note | None:
