@@ -283,7 +283,8 @@ def test_a_request_to_hear_it_again_slower_gets_the_reply_and_says_so(request_: 
 
 @pytest.mark.parametrize("message", [
     "Never mind.", "Forget it.", "Nevermind", "Forget about it.", "Don't worry about it.", "Stop.", "Oh, never mind then.",
-    "No worries.", "Okay, forget it, thanks.", "It's not important.",
+    "No worries.", "Okay, forget it, thanks.", "It's not important.", "Shut up.", "Be quiet.", "Quiet, please.", "Silence.",
+    "Stop, stop.",
 ])  # fmt: skip
 def test_never_mind_is_known(message: str) -> None:
     assert NEVER_MIND_NOTE.finds(message)
@@ -292,7 +293,7 @@ def test_never_mind_is_known(message: str) -> None:
 @pytest.mark.parametrize("message", [
     "Cancel that.", "That's all, thanks.", "Never mind the weather, what time is it?", "Stop the timer.",
     "Forget what I said about Paris.", "Nothing is impossible.", "Don't worry, be happy is a song.", "Stop talking about cats.",
-    "Nothing.", "Stop?",
+    "Nothing.", "Stop?", "Quiet down the music.", "Silence is golden.", "Shut up and dance.",
 ])  # fmt: skip
 def test_other_messages_are_not_taken_for_never_mind(message: str) -> None:
     assert not NEVER_MIND_NOTE.finds(message)

@@ -681,11 +681,12 @@ def _yours(owner: str) -> str:
 
 
 # "Never mind.", which the model took for a request it could not meet ("Forget it." -> "I'm sorry, I can't provide that
-# information.", "Stop." -> "I'm sorry, but I can't assist with that."; docs/benchmarks.md, "Said again"): the whole
-# message only. "Cancel that." may ask to undo what a tool did, and gets none.
+# information.", "Stop." and "Shut up." -> "I'm sorry, but I can't assist with that."; docs/benchmarks.md, "Said
+# again"): the whole message only. "Cancel that." may ask to undo what a tool did, and gets none.
 _NEVER_MIND = re.compile(
     r"^(?:(?:oh|um|uh|er|ok|okay|actually|no|sorry)[,.!]? )*(?:never ?mind(?: then)?|forget (?:it|about it|that|i asked)"
-    r"|don't worry(?: about it)?|no worries|stop(?: (?:it|that|talking))?|(?:it's )?not important)"
+    r"|don't worry(?: about it)?|no worries|stop(?: (?:it|that|talking))?(?:[,.!]? stop)*|(?:it's )?not important"
+    r"|shut up|be quiet|quiet|silence|hush)"
     r"(?:,? (?:thanks|thank you|please))?[.!]*$",
     re.I,
 )
