@@ -380,10 +380,9 @@ _HERE_NOW = (r"(?: (?:here|outside|out|out there|today|tonight|this (?:morning|a
              r"|in my (?:city|town|area)|at the moment|right now|now|again|all (?:day|week)|coming|on the way))*")
 _WEATHER_TOLD = re.compile(
     r"^(?:(?:oh|ugh|wow|well|so|hey|man|brr|phew)[,!.]? )*(?:(?:it's|its|it is|it's been|it has been|there's|there is"
-    rf"|we have|we've got|we're having|we are having){_VERY} (?:(?:{_WEATHER})|(?:a )?(?:{_WEATHER}|{_WEATHER_GOOD_OR_BAD})"
+    rf"|we have|we've got|we're having|we are having){_VERY} (?:{_WEATHER}|(?:a )?(?:{_WEATHER}|{_WEATHER_GOOD_OR_BAD})"
     r" (?:day|morning|afternoon|evening|night)|(?:minus |-)?\d+ ?(?:degrees|°)(?: ?(?:celsius|fahrenheit|c|f))?|minus \d+"
-    r"|(?:a |an )?"
-    r"(?:big |huge |bad |terrible )?(?:storm|thunderstorm|heatwave|heat wave|blizzard|downpour|hailstorm))"
+    r"|(?:a |an )?(?:big |huge |bad |terrible )?(?:storm|thunderstorm|heatwave|heat wave|blizzard|downpour|hailstorm))"
     rf"|the weather(?:'s| is){_VERY} (?:{_WEATHER}|{_WEATHER_GOOD_OR_BAD})){_HERE_NOW}[.!]*$",
     re.I,
 )
@@ -802,7 +801,8 @@ def chance_note(messages: list[dict], draws: random.Random = _DRAWS) -> Note | N
         ends = (pick["low"], pick["high"]) if pick["low"] else ("1", "10")
         low, high = sorted(int(end) if end.isdigit() else NUMBER_WORDS[end.lower()] for end in ends)
         return Note.answer(_PICK, f"I pick {draws.randint(low, high)}.")
-    if fact := fact_to_say(text, texts_of(messages[:-1], "assistant"), draws):
+    # (the replies read only for a request: this runs for every message)
+    if FACT_REQUEST.search(text) and (fact := fact_to_say(text, texts_of(messages[:-1], "assistant"), draws)):
         return Note.answer(FACT_REQUEST, fact)  # "Here's a fun fact: ..." was taken for the user's, and agreed with
     return None
 
