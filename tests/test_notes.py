@@ -6,15 +6,15 @@ import random
 
 import pytest
 
-from app.answers.notes import (AGE_NOTE, ANY_REPLY, BODY_NOTE, CALENDAR_NOTE, CLOCK_NOTE, CONDITION_NOTE, CORRECTION_NOTE,
-                              DAY_NOTE, DOUBT_NOTE, EMERGENCY_NOTE, FAMILY_NOTE, FASTER_NOTE, FASTEST_NOTE, FEELING_NOTE,
-                              HEARD_NOTE, HELP_NOTE, HELP_WITH_NOTE, HOME_NOTE, INSULT_NOTE, JOKE_NOTE, KIND_NOTE, LIKES_NOTE,
-                              MEMO_NOTE, MESSAGE_NOTE, MUSIC_NOTE, NEVER_MIND_NOTE, NEWS_NOTE, ONE_RATE_NOTE, PERSON_NOTE,
-                              PURCHASE_NOTE, QUIZ_NOTE, RATHER_NOTE, REMINDER_NOTE, SHORTER_NOTE, SLOWER_NOTE, SLOWEST_NOTE,
-                              STORY_NOTE, SUGGEST_NOTE, VOICE_NOTE, WAIT_NOTE, WEATHER_TOLD_NOTE, WITHOUT_TOOLS, WORLD_NOTE,
-                              WRITE_NOTE, YES_NO_NOTE, add_first, age_note, anyones_note, birthday_note, chance_note,
-                              condition_note, follow_up_note, has_note, kept_note, more_note, name_note, pointing_note,
-                              repeat_note, said_notes, shorter_note, user_words)
+from app.answers.notes import (AGE_NOTE, ANY_REPLY, BODY_NOTE, CALENDAR_NOTE, CLARIFY_NOTE, CLOCK_NOTE, CONDITION_NOTE,
+                               CORRECTION_NOTE, DAY_NOTE, DOUBT_NOTE, EMERGENCY_NOTE, FAMILY_NOTE, FASTER_NOTE, FASTEST_NOTE,
+                               FEELING_NOTE, HEARD_NOTE, HELP_NOTE, HELP_WITH_NOTE, HOME_NOTE, INSULT_NOTE, JOKE_NOTE, KIND_NOTE,
+                               LIKES_NOTE, MEMO_NOTE, MESSAGE_NOTE, MUSIC_NOTE, NEVER_MIND_NOTE, NEWS_NOTE, ONE_RATE_NOTE,
+                               PERSON_NOTE, PURCHASE_NOTE, QUIZ_NOTE, RATHER_NOTE, REMINDER_NOTE, SHORTER_NOTE, SLOWER_NOTE,
+                               SLOWEST_NOTE, STORY_NOTE, SUGGEST_NOTE, VOICE_NOTE, WAIT_NOTE, WEATHER_TOLD_NOTE, WITHOUT_TOOLS,
+                               WORLD_NOTE, WRITE_NOTE, YES_NO_NOTE, add_first, age_note, anyones_note, birthday_note, chance_note,
+                               clarify_note, condition_note, follow_up_note, has_note, kept_note, more_note, name_note,
+                               pointing_note, repeat_note, said_notes, shorter_note, user_words)
 
 CLOCK = {"type": "function", "name": "get_current_time", "description": "The user's local date and time.",
          "parameters": {"type": "object", "properties": {}}}  # fmt: skip
@@ -509,6 +509,28 @@ def test_a_request_for_the_last_answer_shorter_is_known_after_a_long_one(message
 ])  # fmt: skip
 def test_other_messages_are_not_taken_for_a_request_to_say_it_shorter(message: str) -> None:
     assert not SHORTER_NOTE.finds(message)
+
+
+@pytest.mark.parametrize("message", [
+    "What do you mean?", "What does that mean?", "I don't understand.", "I don't get it.", "I'm confused.",
+    "That doesn't make sense.", "Huh? What do you mean?", "I don't follow.", "Sorry, I don't understand.",
+    "What do you mean by that?", "um, I'm lost", "That makes no sense!", "Wait, what does it mean?",
+])  # fmt: skip
+def test_a_user_who_did_not_follow_the_last_reply_is_known(message: str) -> None:
+    conversation = talk("What is inflation?", "Inflation is a rise in the general price level over time.", message)
+    assert clarify_note(conversation) is CLARIFY_NOTE
+    assert said_notes(conversation) == (CLARIFY_NOTE,)
+    assert user_words(CLARIFY_NOTE.add(conversation)[-1]["content"]) == message
+    assert clarify_note(talk(message)) is None  # no reply to say again
+
+
+@pytest.mark.parametrize("message", [
+    "What do you mean by inflation?", "What does 'ubiquitous' mean?", "I don't understand fractions.",
+    "I didn't get that.", "I don't get why the sky is blue.", "I'm confused about taxes.", "Does that make sense?",
+    "What did you mean?", "I don't follow football.", "It makes sense.",
+])  # fmt: skip
+def test_other_messages_are_not_taken_for_not_following_the_last_reply(message: str) -> None:
+    assert clarify_note(talk("What is inflation?", "Inflation is a rise in prices.", message)) is None
 
 
 @pytest.mark.parametrize(("message", "answers"), [

@@ -110,7 +110,7 @@ def _without_notes(content: str) -> str:
     if content.endswith(tuple(f" {says})" for says in (_TOLD_SAYS, _TOLD_FITS, _TOLD_SUGGESTS))):  # after the suggestion's
         words, noted, _ = content.rpartition("\n\n(")
         content = words if noted and _MAY_I_HAVE.search(plain(words)) else content
-    for note in (*WITHOUT_TOOLS, *PACE_NOTES, *ANY_REPLY, SHORTER_NOTE, ANOTHER_NOTE, GIVE_UP_NOTE, YES_NO_NOTE,
+    for note in (*WITHOUT_TOOLS, *PACE_NOTES, *ANY_REPLY, SHORTER_NOTE, CLARIFY_NOTE, ANOTHER_NOTE, GIVE_UP_NOTE, YES_NO_NOTE,
                  WORLD_NOTE, SUGGEST_NOTE, PERSON_NOTE):  # the last added first
         content = content.removesuffix(note.note)
     words, noted, _ = content.partition('\n\n(Answer: "')
@@ -891,6 +891,28 @@ _DOUBT = re.compile(
 )
 DOUBT_NOTE = Note(_DOUBT, "The user doubts your last answer. Say the right answer again in one sentence.")
 
+# A user who did not follow the last reply ("What do you mean?", "I don't get it.", "I'm confused."), which the model met
+# with a decline or a request to rephrase ("I'm sorry, but I can't provide information about the capital of Australia.",
+# "I'm sorry if I didn't help. Let me know if there's anything else I can assist you with."; 24 of 44 replies to ten such
+# forms said nothing of the last answer; docs/benchmarks.md, "Said again"): told why, it says it again in simpler words.
+# The whole message only, after a reply; "I didn't get that." is a request to hear it again (``_REPEAT_REQUEST``).
+_CLARIFY = re.compile(
+    r"^(?:(?:sorry|um|uh|hm+|oh|wait|but|huh|ok|okay)[,.!?]* )*"
+    r"(?:what do (?:you|u) mean(?: by (?:that|it|this))?|what does (?:that|it|this) mean|what's that mean"
+    r"|i (?:don't|do not) (?:understand|get it|get that|follow)(?: (?:that|it|you|what you mean))?"
+    r"|i'm (?:confused|lost)|(?:that|this|it) (?:doesn't|does not) make (?:any )?sense|(?:that|this) makes no sense)"
+    r"(?:,? please)?[?.!]*$",
+    re.I,
+)
+CLARIFY_NOTE = Note(_CLARIFY, "The user did not understand your last reply. Say what you meant in other, simpler words.")
+
+
+def clarify_note(messages: list[dict]) -> Note | None:
+    """The note for a newest user message that did not follow the last reply, where there is one."""
+    said = any(text.strip() for text in texts_of(messages[:-1], "assistant"))
+    return CLARIFY_NOTE if said and CLARIFY_NOTE.add(messages) is not messages else None
+
+
 # A follow-up that changes one part of the last question ("And in a foot?" after "How many centimetres in an inch?",
 # "What about in an hour?" after "How many seconds are in a minute?"), which the model answered as a question of its own
 # ("There are 12 inches in a foot.", "There are 60 minutes in an hour."; 13 of 24 right on twelve pairs): the question
@@ -1034,13 +1056,14 @@ def owned_note(messages: list[dict]) -> Note | None:
 
 
 def said_notes(messages: list[dict], *, figures: bool = True) -> tuple[Note, ...]:
-    """The notes read from the conversation itself: the last reply to say again or shorter, a number or a name given
+    """The notes read from the conversation itself: the last reply to say again, shorter or plainer, a number or a name given
     earlier, the last question in full (with its figure where ``figures``), the user's age from the birth year they
     gave or the total of the pets, children or siblings they listed (where ``figures``), a draw or a fact, a birthday
     wish, or the user's health or diet."""
     found = (repeat_note(messages), kept_note(messages), name_note(messages), follow_up_note(messages, figures=figures),
              age_note(messages) if figures else None, owned_note(messages) if figures else None, chance_note(messages),
-             birthday_note(messages), shorter_note(messages), more_note(messages), condition_note(messages))
+             birthday_note(messages), shorter_note(messages), clarify_note(messages), more_note(messages),
+             condition_note(messages))
     return tuple(note for note in found if note is not None)
 
 
