@@ -8,13 +8,14 @@ import pytest
 
 from app.answers.notes import (AGE_NOTE, ANY_REPLY, BODY_NOTE, CALENDAR_NOTE, CLARIFY_NOTE, CLOCK_NOTE, CONDITION_NOTE,
                                CORRECTION_NOTE, DAY_NOTE, DOUBT_NOTE, EMERGENCY_NOTE, FAMILY_NOTE, FASTER_NOTE, FASTEST_NOTE,
-                               FEELING_NOTE, HEARD_NOTE, HELP_NOTE, HELP_WITH_NOTE, HOME_NOTE, INSULT_NOTE, JOKE_NOTE, KIND_NOTE,
-                               LIKES_NOTE, MEMO_NOTE, MESSAGE_NOTE, MUSIC_NOTE, NEVER_MIND_NOTE, NEWS_NOTE, ONE_RATE_NOTE,
-                               PERSON_NOTE, PURCHASE_NOTE, QUIZ_NOTE, RATHER_NOTE, REMINDER_NOTE, SHORTER_NOTE, SLOWER_NOTE,
+                               FEELING_NOTE, GOOD_NIGHT_NOTE, HEARD_NOTE, HELP_NOTE, HELP_WITH_NOTE, HOME_NOTE, INSULT_NOTE,
+                               JOKE_NOTE, KIND_NOTE, LIKES_NOTE, LOUDNESS_NOTE, MAY_I_ASK_NOTE, MEMO_NOTE, MESSAGE_NOTE,
+                               MUSIC_NOTE, NEVER_MIND_NOTE, NEWS_NOTE, Note, ONE_RATE_NOTE, OPINION_NOTE, PERSON_NOTE,
+                               PURCHASE_NOTE, QUIZ_NOTE, RATHER_NOTE, REMEMBER_ME_NOTE, REMINDER_NOTE, SHORTER_NOTE, SLOWER_NOTE,
                                SLOWEST_NOTE, STORY_NOTE, SUGGEST_NOTE, VOICE_NOTE, WAIT_NOTE, WEATHER_TOLD_NOTE, WITHOUT_TOOLS,
-                               WORLD_NOTE, WRITE_NOTE, YES_NO_NOTE, add_first, age_note, anyones_note, birthday_note, chance_note,
-                               clarify_note, condition_note, follow_up_note, has_note, kept_note, more_note, name_note,
-                               pointing_note, repeat_note, said_notes, shorter_note, user_words)
+                               WORLD_NOTE, WRITE_NOTE, YES_NO_NOTE, add_first, age_note, anyones_note, asked_note, birthday_note,
+                               chance_note, clarify_note, condition_note, follow_up_note, has_note, kept_note, memory_note,
+                               more_note, name_note, pointing_note, repeat_note, said_notes, shorter_note, user_words)
 
 CLOCK = {"type": "function", "name": "get_current_time", "description": "The user's local date and time.",
          "parameters": {"type": "object", "properties": {}}}  # fmt: skip
@@ -188,12 +189,27 @@ def test_other_messages_are_not_taken_for_a_request_for_a_story(message: str) ->
 
 
 @pytest.mark.parametrize("request_", [
-    "Can you speak louder?", "Please speak more quietly.", "Can you use a different voice?",
-    "Can you speak with a woman's voice?", "Can you lower your voice?", "Can you use a British accent?", "Speak up!",
-    "Can you sound like a man?", "You're talking too loud.",
+    "Can you use a different voice?", "Can you speak with a woman's voice?", "Can you lower your voice?",
+    "Can you use a British accent?", "Can you sound like a man?",
 ])  # fmt: skip
 def test_a_request_to_change_the_assistants_voice_is_known(request_: str) -> None:
-    assert VOICE_NOTE.finds(request_)
+    assert VOICE_NOTE.finds(request_) and not LOUDNESS_NOTE.finds(request_)
+
+
+@pytest.mark.parametrize("request_", [
+    "Can you speak louder?", "Please speak more quietly.", "Speak up!", "You're talking too loud.", "Louder, please.",
+    "A bit louder.", "Volume up.", "You're too quiet.", "Can you raise your volume?", "Okay, quieter please.",
+])  # fmt: skip
+def test_a_request_to_speak_louder_or_quieter_gets_the_devices_volume(request_: str) -> None:
+    noted = add_first(ANY_REPLY, [{"role": "user", "content": request_}])[-1]["content"]
+    assert noted == request_ + LOUDNESS_NOTE.note and "device" in LOUDNESS_NOTE.says
+
+
+@pytest.mark.parametrize("message", [
+    "Turn up the volume.", "Turn the music louder.", "Why are you so loud?", "My neighbours are louder.", "They were too quiet.",
+])  # fmt: skip
+def test_other_messages_are_not_taken_for_a_request_to_speak_louder(message: str) -> None:
+    assert not LOUDNESS_NOTE.finds(message)
 
 
 @pytest.mark.parametrize("message", [
@@ -229,7 +245,7 @@ def test_other_messages_are_not_taken_for_a_request_to_speak_slower_or_faster(me
     "What's your favourite colour?", "What's your favorite food?", "Do you like music?", "Which season do you like best?",
     "Do you have a favourite animal?", "What kind of music do you like?", "Do you like pizza?", "Do you prefer cats or dogs?",
     "What do you like to do for fun?", "Do you have any favorite songs?", "What's your all-time favourite band?",
-    "What type of films do you enjoy?",
+    "What type of films do you enjoy?", "Which do you prefer, summer or winter?", "Which one do you like more: cats or dogs?",
 ])  # fmt: skip
 def test_a_question_about_the_assistants_own_likes_is_known(question: str) -> None:
     assert LIKES_NOTE.finds(question)
@@ -509,6 +525,73 @@ def test_a_request_for_the_last_answer_shorter_is_known_after_a_long_one(message
 ])  # fmt: skip
 def test_other_messages_are_not_taken_for_a_request_to_say_it_shorter(message: str) -> None:
     assert not SHORTER_NOTE.finds(message)
+
+
+LAST_QUESTION = "The user's last question was \"How many legs does a spider have?\""
+FIRST_QUESTION = "The user's first question was \"What's the capital of Peru?\""
+
+
+@pytest.mark.parametrize(("message", "says"), [
+    ("What did I just ask?", f'{LAST_QUESTION} Say it back, beginning with "You asked".'),
+    ("What was my last question?", f'{LAST_QUESTION} Say it back, beginning with "You asked".'),
+    ("Do you remember what I asked?", f'{LAST_QUESTION} Say it back, beginning with "Yes. You asked".'),
+    ("What was my first question?", f'{FIRST_QUESTION} Say it back, beginning with "You asked".'),
+    ("What did I ask you first?", f'{FIRST_QUESTION} Say it back, beginning with "You asked".'),
+    ("What did I just say?", 'The user\'s last message was "Thanks." Say it back, beginning with "You said".'),
+])  # fmt: skip
+def test_a_question_about_what_the_user_asked_gets_it_as_they_put_it(message: str, says: str) -> None:
+    asked = ("What's the capital of Peru?", "Lima.", "Oh, thanks! How many legs does a spider have?", "Eight.", "Thanks.", "OK")
+    note = asked_note(talk(*asked, message))
+    assert note is not None and note.says == says  # the question alone, not the thanks before it
+    assert said_notes(talk(*asked, message)) == (note,)
+    noted = note.add(talk(*asked, message))[-1]["content"]
+    assert user_words(noted) == message and has_note(noted)
+    assert asked_note(talk("Hello!", "Hi! How can I help?", message)).says in (
+        'Answer: "You haven\'t asked me a question yet."', 'The user\'s last message was "Hello!" Say it back, beginning with '
+        '"You said".')  # fmt: skip
+
+
+@pytest.mark.parametrize("message", [
+    "What did I say about Paris?", "What did I ask for?", "What was the question about taxes?", "What did you say?",
+    "What should I ask my doctor?",
+])  # fmt: skip
+def test_other_messages_are_not_taken_for_what_the_user_asked(message: str) -> None:
+    assert asked_note(talk("What's the capital of Peru?", "Lima.", message)) is None
+
+
+@pytest.mark.parametrize("message", [
+    "Do you remember me?", "Do you remember our last conversation?", "Remember what we talked about yesterday?",
+    "Have we met before?", "Hi! Do you still remember me?",
+])  # fmt: skip
+def test_a_first_message_about_an_earlier_conversation_is_told_it_starts_afresh(message: str) -> None:
+    assert memory_note(talk(message)) is REMEMBER_ME_NOTE and "starts fresh" in REMEMBER_ME_NOTE.says
+    assert user_words(REMEMBER_ME_NOTE.add(talk(message))[-1]["content"]) == message
+    assert memory_note(talk("Hi, I'm Ana.", "Hi Ana!", message)) is None  # later the model reads what was said
+    assert memory_note(talk("Do you remember my name?")) is None and memory_note(talk("Do you know who I am?")) is None
+
+
+@pytest.mark.parametrize(("message", "note"), [
+    ("Can I ask you a question?", MAY_I_ASK_NOTE), ("Can I ask you something?", MAY_I_ASK_NOTE),
+    ("Mind if I ask you something?", MAY_I_ASK_NOTE), ("May I ask a quick question?", MAY_I_ASK_NOTE),
+    ("Good night!", GOOD_NIGHT_NOTE), ("Goodnight.", GOOD_NIGHT_NOTE), ("Night night.", GOOD_NIGHT_NOTE),
+    ("I'm going to bed. Good night.", GOOD_NIGHT_NOTE), ("Okay, good night, sleep well.", GOOD_NIGHT_NOTE),
+    ("What do you think about artificial intelligence?", OPINION_NOTE), ("How do you feel about Mondays?", OPINION_NOTE),
+    ("What's your opinion on pineapple on pizza?", OPINION_NOTE), ("What are your thoughts on remote work?", OPINION_NOTE),
+    ("Do you think robots will take over the world?", OPINION_NOTE), ("Do you believe in ghosts?", OPINION_NOTE),
+    ("Which is better, cats or dogs?", OPINION_NOTE),
+])  # fmt: skip
+def test_leave_to_ask_a_good_night_and_a_view_asked_for_are_known(message: str, note: Note) -> None:
+    assert add_first(ANY_REPLY, [{"role": "user", "content": message}])[-1]["content"] == message + note.note
+
+
+@pytest.mark.parametrize("message", [
+    "Can I ask you about dogs?", "Can I ask my doctor?", "May I ask what time it is?", "Did you have a good night?",
+    "It was a good night.", "Night shifts are hard.", "What do you think of my idea?", "What do you think I should do?",
+    "What do you think about that?", "What do you think it means?", "I think pizza is great.", "Do you think so?",
+    "Do you think it will rain tomorrow?", "Do you think you're smart?", "Which is better?", "Is it open, do you think?",
+])  # fmt: skip
+def test_other_messages_are_not_taken_for_leave_to_ask_a_good_night_or_a_view(message: str) -> None:
+    assert not any(note.finds(message) for note in (MAY_I_ASK_NOTE, GOOD_NIGHT_NOTE, OPINION_NOTE))
 
 
 @pytest.mark.parametrize("message", [

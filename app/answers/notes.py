@@ -114,7 +114,7 @@ def _without_notes(content: str) -> str:
                  WORLD_NOTE, SUGGEST_NOTE, PERSON_NOTE):  # the last added first
         content = content.removesuffix(note.note)
     words, noted, _ = content.partition('\n\n(Answer: "')
-    answered = (_KEPT, _KEPT_ASKED, _NAME_ASKED, _COIN, _DICE, _PICK, FACT_REQUEST, _BIRTHDAY_SONG)
+    answered = (_KEPT, _KEPT_ASKED, _NAME_ASKED, _ASKED_BEFORE, _REMEMBER_ME, _COIN, _DICE, _PICK, FACT_REQUEST, _BIRTHDAY_SONG)
     if noted and any(asks.search(plain(words)) for asks in answered):
         content = words
     words, noted, _ = content.partition(_WORKED_OUT_START)
@@ -126,6 +126,9 @@ def _without_notes(content: str) -> str:
         content = words
     words, noted, _ = content.partition(f"\n\n({_MEANS}")
     if noted and _POINTS.search(plain(words)):
+        content = words
+    words, noted, _ = content.partition(f"\n\n({_USERS}")
+    if noted and _ASKED_BEFORE.search(plain(words)):
         content = words
     words, noted, _ = content.partition(f"\n\n({_PEOPLE_MEANT}")
     if noted and _ANYONES.search(plain(words)):
@@ -510,15 +513,23 @@ def _pace_request(pace: str, turn: str, your: str, too: str) -> re.Pattern[str]:
 _SLOWER_REQUEST = _pace_request(_SLOW, "slow down", "lower", "fast|quickly|quick")
 _FASTER_REQUEST = _pace_request(_FAST, "speed up", "raise", "slow|slowly")
 _VOICE_REQUEST = re.compile(
-    rf"{_ASKED}{_SPEAK}{_pace('louder|quieter|softer|more (?:loudly|quietly|softly)|loudly|quietly|softly|up')}"
-    rf"|{_ASKED}(?:use|change|switch|try|do|put on) (?:to )?(?:an? |your |another )?(?:[\w'-]+ ){{0,2}}?(?:voice|accent)\b"
+    rf"{_ASKED}(?:use|change|switch|try|do|put on) (?:to )?(?:an? |your |another )?(?:[\w'-]+ ){{0,2}}?(?:voice|accent)\b"
     rf"|{_ASKED}(?:speak|talk|sound) (?:with|in|like) (?:an? |the )?(?:[\w'-]+ ){{0,2}}?(?:voice|accent)\b"
-    rf"|{_ASKED}sound like (?:an? )?(?:man|woman|girl|boy|child|kid|robot)\b"
-    rf"|{_ASKED}(?:lower|raise|change) your (?:voice|volume)\b"
-    rf"|{_TOO_FAST}(?:loud|loudly|quiet|quietly|softly)\b",
+    rf"|{_ASKED}sound like (?:an? )?(?:man|woman|girl|boy|child|kid|robot)\b|{_ASKED}(?:lower|raise|change) your voice\b",
+    re.I,
+)
+# louder or quieter, which the device's volume changes ("Louder, please." -> "I'm sorry, but I can't provide that
+# request."; docs/benchmarks.md, "Around the talk"); "Turn up the volume." may ask a tool, and is the home's
+_LOUDNESS = "louder|quieter|softer|more (?:loudly|quietly|softly)"
+_LOUDNESS_REQUEST = re.compile(
+    rf"{_ASKED}{_SPEAK}{_pace(f'{_LOUDNESS}|loudly|quietly|softly|up')}|{_ASKED}(?:lower|raise|change) your volume\b"
+    rf"|{_TOO_FAST}(?:loud|loudly|quiet|quietly|softly)\b|{REQUEST_START}(?:(?:a )?(?:bit |little |lot )?(?:{_LOUDNESS})"
+    rf"|speak up|volume (?:up|down)|you(?:'re| are) (?:(?:way|much|a bit|a little|so|really|very) )?(?:too )?(?:quiet|soft)"
+    rf"){REQUEST_END}",
     re.I,
 )
 VOICE_NOTE = Note.answer(_VOICE_REQUEST, "Sorry, I can't change my voice from here.")
+LOUDNESS_NOTE = Note.answer(_LOUDNESS_REQUEST, "Sorry, I can't change my volume from here, but you can set it on your device.")
 SLOWER_NOTE = Note.answer(_SLOWER_REQUEST, "Sure, I'll speak more slowly.")
 FASTER_NOTE = Note.answer(_FASTER_REQUEST, "Sure, I'll speak faster.")
 SLOWEST_NOTE = Note.answer(_SLOWER_REQUEST, "Sorry, this is as slowly as I can speak.")
@@ -538,7 +549,8 @@ _NOT_A_LIKE = (r"(?:my|our|it|this|that|these|those|me|us|what|how|when|where|if
 _LIKES_QUESTION = re.compile(
     r"\bwhat(?:'s| is| are|'re) your (?:very |all-time |all time )?favou?rites?\b(?! (?:recipe|way|method|tip|trick)s?\b)"
     r"|\bdo (?:you|u) (?:have|got) (?:a |any )(?:[\w'-]+ )?favou?rites?\b"
-    r"|\bwhich (?:[\w'-]+ ){0,2}?do (?:you|u) (?:like|prefer|love|enjoy)(?: (?:best|most|the most|more))?(?=\s*(?:$|[?.!]))"
+    r"|\bwhich (?:[\w'-]+ ){0,2}?do (?:you|u) (?:like|prefer|love|enjoy)(?: (?:best|most|the most|more))?"
+    r"(?=\s*(?:$|[?.!]|[,:] (?!.*\b(?:the|this|that|these|those|my|our)\b).{1,60}\bor\b))"  # not of the user's things
     r"|\bwhat (?:kinds?|sorts?|types?) of (?:[\w'-]+ ){1,3}?do (?:you|u) (?:like|love|enjoy|prefer|listen to|read|watch)\b"
     r"|\bwhat do (?:you|u) (?:like|love|enjoy) (?:to do|doing)\b"
     rf"|\bdo (?:you|u) (?:like|love|enjoy|prefer) (?!{_NOT_A_LIKE})[\w'-]+",
@@ -670,6 +682,66 @@ def name_note(messages: list[dict]) -> Note | None:
     return Note.answer(_NAME_ASKED, f"Yes, {answer}" if asked["yes"] else capitalized(answer))
 
 
+# "What did I just ask?", "What was my first question?", which the model answered as its own ("I asked what the capital
+# of Peru is.") or could not ("I'm sorry, I can't remember your last question."; 10 of 10 replies; docs/benchmarks.md,
+# "Around the talk"): given the question as the user put it and the first words, it says it back ("You asked: ..." as
+# the answer, it still said "I asked" one time in two); "What did I just say?" gets the last message.
+_ASKED_BEFORE = re.compile(
+    r"^(?:(?:so|um|wait|ok|okay|sorry|hey|and)[,.!]? )*(?:what (?:did|was it) i (?:just |last |first )?(?P<ask>ask|asked)"
+    r"(?: you)?|what (?:was|is) my (?:(?:very )?(?P<first>first) |last |previous |earlier )?(?P<question>question)"
+    r"|(?:do|can) (?:you|u) (?:still )?remember what i (?:just )?(?P<asked>asked)(?: you)?"
+    r"|what did i (?:just )?say)(?: (?:before|earlier|just now|a moment ago|a minute ago|(?P<at_first>first)|last))?"
+    r"(?: again)?[?.!]*$",
+    re.I,
+)
+
+_USERS = "The user's "
+
+
+def asked_note(messages: list[dict]) -> Note | None:
+    """For a newest user message that asks what the user asked (first, or last) or said last, a note with it."""
+    content = newest_user_text(messages)
+    asked = _ASKED_BEFORE.search(plain(content)) if content is not None else None
+    if asked is None:
+        return None
+    said = [plain(user_words(text)) for text in texts_of(messages[:-1], "user") if user_words(text).strip()]
+    yes = "Yes. " if re.match(r"(?:do|can) ", asked[0], re.I) else ""  # "Do you remember what I asked?"
+    if not (asked["ask"] or asked["question"] or asked["asked"]):
+        return _said_back("last message", said[-1], f"{yes}You said") if said else None
+    questions = [sentence for text in said for sentence in re.split(r"(?<=[.!?])\s+", text) if _QUESTION.search(sentence)]
+    if not questions:
+        return Note.answer(_ASKED_BEFORE, "You haven't asked me a question yet.")
+    first = asked["first"] or asked["at_first"]
+    return _said_back(f"{'first' if first else 'last'} question", questions[0 if first else -1], f"{yes}You asked")
+
+
+def _said_back(what: str, said: str, first_words: str) -> Note:
+    return Note(_ASKED_BEFORE, f'{_USERS}{what} was "{said}" Say it back, beginning with "{first_words}".')
+
+
+# "Do you remember me?", "Do you remember our last conversation?" at the start of one, which the model said yes to ("I
+# remember you!", "Yes, I remember our last conversation."; docs/benchmarks.md, "Around the talk"): a conversation
+# starts afresh, and the answer says so (begun "No, I don't remember ...", it was turned into "Yes, I remember ..." or
+# lost its "No" one time in two). Later in one the model reads what was said.
+_REMEMBER_ME = re.compile(
+    r"^(?:(?:hi|hello|hey|so|um|ok|okay)[,.!]? )*(?:(?:(?:do|can|did) (?:you|u) (?:still )?)?(?:remember|recall) (?:me"
+    r"|(?:our|the) (?:last|previous|earlier|first) (?:conversation|chat|talk)|what we (?:talked|spoke|chatted) about"
+    r"(?: (?:yesterday|last time|before|last week|earlier))?|talking to me(?: (?:before|yesterday|last time))?)"
+    r"|have we (?:met|talked|spoken|chatted) before)(?:,? please)?[?.!]*$",
+    re.I,
+)
+REMEMBER_ME_NOTE = Note.answer(_REMEMBER_ME, "I don't keep past conversations, so each one starts fresh. I'll remember "
+                                             "what you tell me while we talk.")  # fmt: skip
+
+
+def memory_note(messages: list[dict]) -> Note | None:
+    """For "Do you remember me?" as a conversation's first message, the answer that says it starts afresh."""
+    content = newest_user_text(messages)
+    if content is None or texts_of(messages[:-1], "user") or not _REMEMBER_ME.search(plain(content)):
+        return None
+    return REMEMBER_ME_NOTE
+
+
 def _same_thing(given: str, asked: str) -> bool:
     """"locker code" asks for a "gym locker code" given; a "bike locker code" asks for no "locker code"."""
     return f" {given.lower()}".endswith(f" {asked.lower()}")
@@ -695,11 +767,28 @@ NEVER_MIND_NOTE = Note.answer(_NEVER_MIND, "Okay, no problem.")
 _NOW_OR_LIVE = (r"now|today|tonight|tomorrow|yesterday|this (?:week|weekend|morning|afternoon|evening|year)|currently"
                 r"|still|open|closed|rain\w*|snow\w*|weather|traffic|price|prices|stock|flight|delayed|cancel\w*")
 
+# "What do you think about artificial intelligence?", "What's your opinion on pineapple on pizza?", which the model met
+# with a chatbot's disclaimer ("As an AI language model, I don't have personal opinions or emotions. However, ...";
+# docs/benchmarks.md, "Around the talk"): given its first words, it gives a view. Of a thing named, not "What do you
+# think of my idea?", "What do you think I should do?" (advice) nor "What do you think about that?" (after an answer);
+# "Do you think ...?" and "Which is better, ... or ...?" too, not of now or live facts ("Do you think it will rain?") nor
+# of the assistant itself.
+_OPINION = re.compile(
+    r"^(?:(?:so|and|hey|um|ok|okay|honestly)[,]? )*(?:what do (?:you|u) (?:honestly |really )?think (?:about|of)"
+    r"|what(?:'s| is| are) your (?:honest )?(?:opinion|opinions|view|views|take|thoughts) (?:on|of|about)"
+    r"|how do (?:you|u) feel about) (?!(?:my|our|me|us|it|this|that|these|those|him|her|them)\b)[^?]{2,60}\?*$"
+    rf"|^(?:(?:so|and|hey|um|ok|okay|honestly)[,]? )*(?:do (?:you|u) (?:really |honestly )?(?:think|believe)(?: that)?"
+    rf"|which (?:one )?is better,?) (?!so\b)(?!.*\b(?:{_NOW_OR_LIVE}|you|you're|your|yourself)\b)[^?]{{2,80}}\?*$",
+    re.I,
+)
+OPINION_NOTE = Note(_OPINION, 'Begin with "I think" and give a short, balanced view.')
+
 # What a voice conversation says around the talk, which the model met as a request it could not meet ("Hold on a
 # second." -> "I'm sorry, I can't hold on.", "Is this working?" -> "Sorry, I can't check the weather from here.",
 # "Testing, testing, one two three." -> "I'm sorry, I can't test anything.", "You're stupid." -> "I'm sorry, but I
-# can't assist with that."; docs/benchmarks.md, "Asked for help"): a check that the voice is heard, a request to wait,
-# and an insult, each the whole message, get the answer a person would give.
+# can't assist with that."; docs/benchmarks.md, "Asked for help"), or answered amiss (below; "Around the talk"): a check
+# that the voice is heard, a request to wait, an insult, a question asked leave to ask and a good night, each the whole
+# message, get the answer a person would give.
 _HEARD_CHECK = re.compile(
     r"^(?:(?:hello|hi|hey|um|ok|okay|so)[,.!?]* )*(?:(?:just )?test(?:ing)?(?:[,.]? test(?:ing)?)*(?:[,.]? (?:one|1)[,.]?"
     r" ?(?:two|2)(?:[,.]? ?(?:three|3))?|[,.]? 123)?|mic(?:rophone)? check(?:[,.]? (?:one|1)[,.]? (?:two|2))?"
@@ -723,9 +812,27 @@ _INSULT = re.compile(
     r"|annoying|no help(?: at all)?|not helpful|not very helpful)|you suck|you're no use|stupid (?:bot|robot|machine))[.!]*$",
     re.I,
 )
+# "Can I ask you a question?", which the model answered as its own ability ("Yes, I can ask you a question.")
+_MAY_I_ASK = re.compile(
+    r"^(?:(?:hi|hello|hey|ok|okay|so|um)[,.!]? )*(?:(?:can|could|may|might) i (?:please )?ask(?: you)?"
+    r"|(?:do you )?mind if i ask(?: you)?) (?:a (?:quick |small |little |personal |silly |random |serious )?question"
+    r"|something(?: personal| else| quick)?|one (?:more )?thing|you something)(?: real quick)?(?:,? please)?[?.!]*$",
+    re.I,
+)
+# "Good night!", which the model met with a question ("Goodnight! How was your day?", "Good night! How can I assist you
+# tonight?")
+_GOOD_NIGHT = re.compile(
+    r"^(?:(?:ok|okay|well|alright|right|anyway|thanks|thank you)[,.!]* )*(?:(?:(?:i'm|i am) (?:going|off|heading) to "
+    r"(?:bed|sleep)(?: now)?[,.!]*(?: |$))?(?:good ?night|nighty?[ -]night)(?: (?:then|now|everyone))?[,.!]*"
+    r"|(?:i'm|i am) (?:going|off|heading) to (?:bed|sleep)(?: now)?[,.!]*)(?: (?:sleep well|sweet dreams|see you tomorrow)"
+    r"[,.!]*)?$",
+    re.I,
+)
 HEARD_NOTE = Note.answer(_HEARD_CHECK, "Yes, I can hear you.")
 WAIT_NOTE = Note.answer(_WAIT, "Sure, take your time.")
 INSULT_NOTE = Note.answer(_INSULT, "Sorry I let you down. What can I do better?")
+MAY_I_ASK_NOTE = Note.answer(_MAY_I_ASK, "Sure, go ahead.")
+GOOD_NIGHT_NOTE = Note.answer(_GOOD_NIGHT, "Good night! Sleep well.")
 
 # A bare call for help, saying not what with, which the model took for a request it could not meet ("Help." -> "I'm
 # sorry, but I can't assist with that.", "I need help." -> "I'm sorry, I can't help with that."; docs/benchmarks.md,
@@ -1056,14 +1163,14 @@ def owned_note(messages: list[dict]) -> Note | None:
 
 
 def said_notes(messages: list[dict], *, figures: bool = True) -> tuple[Note, ...]:
-    """The notes read from the conversation itself: the last reply to say again, shorter or plainer, a number or a name given
-    earlier, the last question in full (with its figure where ``figures``), the user's age from the birth year they
-    gave or the total of the pets, children or siblings they listed (where ``figures``), a draw or a fact, a birthday
-    wish, or the user's health or diet."""
-    found = (repeat_note(messages), kept_note(messages), name_note(messages), follow_up_note(messages, figures=figures),
-             age_note(messages) if figures else None, owned_note(messages) if figures else None, chance_note(messages),
-             birthday_note(messages), shorter_note(messages), clarify_note(messages), more_note(messages),
-             condition_note(messages))
+    """The notes read from the conversation itself: the last reply to say again, shorter or plainer, a number, a name or
+    a question given earlier, a first message about an earlier conversation, the last question in full (with its figure
+    where ``figures``), the user's age from the birth year they gave or the total of the pets, children or siblings they
+    listed (where ``figures``), a draw or a fact, a birthday wish, or the user's health or diet."""
+    found = (repeat_note(messages), kept_note(messages), name_note(messages), asked_note(messages), memory_note(messages),
+             follow_up_note(messages, figures=figures), age_note(messages) if figures else None,
+             owned_note(messages) if figures else None, chance_note(messages), birthday_note(messages),
+             shorter_note(messages), clarify_note(messages), more_note(messages), condition_note(messages))
     return tuple(note for note in found if note is not None)
 
 
@@ -1160,6 +1267,7 @@ def anyones_note(messages: list[dict]) -> Note | None:
 
 # for any reply, after a reply without tools has taken its own (``WITHOUT_TOOLS``), the first that asks: what no tool
 # changes (the voice), and what talk meets but the model met with a question, a decline or a chatbot's disclaimer
-ANY_REPLY = (VOICE_NOTE, WRITE_NOTE, STORY_NOTE, NEWS_NOTE, FEELING_NOTE, WEATHER_TOLD_NOTE, CONDITION_NOTE, LIKES_NOTE,
-             BODY_NOTE, AGE_NOTE, DAY_NOTE, FAMILY_NOTE, RATHER_NOTE, QUIZ_NOTE, NEVER_MIND_NOTE, HELP_NOTE, HELP_WITH_NOTE,
-             HEARD_NOTE, WAIT_NOTE, INSULT_NOTE, JOKE_NOTE, KIND_NOTE, CORRECTION_NOTE, DOUBT_NOTE)
+ANY_REPLY = (VOICE_NOTE, LOUDNESS_NOTE, WRITE_NOTE, STORY_NOTE, NEWS_NOTE, FEELING_NOTE, WEATHER_TOLD_NOTE,
+             CONDITION_NOTE, LIKES_NOTE, BODY_NOTE, AGE_NOTE, DAY_NOTE, FAMILY_NOTE, RATHER_NOTE, OPINION_NOTE,
+             QUIZ_NOTE, NEVER_MIND_NOTE, HELP_NOTE, HELP_WITH_NOTE, HEARD_NOTE, WAIT_NOTE, INSULT_NOTE, MAY_I_ASK_NOTE,
+             GOOD_NIGHT_NOTE, JOKE_NOTE, KIND_NOTE, CORRECTION_NOTE, DOUBT_NOTE)

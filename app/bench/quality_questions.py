@@ -250,6 +250,8 @@ ITEMS: list[tuple[str, str, str | list[str], Answers] | tuple[str, str, str | li
     ("mem-food-sushi", "memory", ["My favourite food is sushi.", "What is my favourite food?"], ["sushi"]),
     ("mem-job-nurse", "memory", ["I work as a nurse.", "What is my job?"], ["nurse"]),
     ("mem-born-1990", "memory", ["I was born in 1990.", "In which year was I born?"], ["1990"]),
+    ("mem-first-question", "memory", ["What's the capital of Peru?", "How many legs does a spider have?",
+                                      "What was my first question?"], ["peru"], ["i asked"]),  # not "I asked what ..."
     ("mem-sister-maria", "memory", ["My sister's name is Maria.", "What is my sister called?"], ["maria"]),
     ("mem-children-3", "memory", ["I have three children.", "How many children do I have?"], ["3"]),
     ("mem-car-blue", "memory", ["My car is blue.", "What colour is my car?"], ["blue"]),
@@ -317,6 +319,7 @@ ITEMS: list[tuple[str, str, str | list[str], Answers] | tuple[str, str, str | li
     ("talk-help", "talk", "I need help.", [], DECLINES),
     ("talk-surprise", "talk", "Surprise me.", [], DECLINES),
     ("talk-funny", "talk", "Say something funny.", [], DECLINES),
+    ("talk-may-i-ask", "talk", "Can I ask you a question?", [], [*DECLINES, "i can ask"]),  # not "Yes, I can ask you ..."
     ("talk-how-are-you", "talk", "How are you today?", [], DECLINES),
     ("talk-nurse", "talk", "I work as a nurse.", [], DECLINES),
     ("talk-paris", "talk", "I'm going to Paris next week.", [], DECLINES),
