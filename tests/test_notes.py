@@ -6,16 +6,17 @@ import random
 
 import pytest
 
-from app.answers.notes import (AGE_NOTE, ANY_REPLY, BODY_NOTE, CALENDAR_NOTE, CLARIFY_NOTE, CLOCK_NOTE, CONDITION_NOTE,
-                               CORRECTION_NOTE, DAY_NOTE, DOUBT_NOTE, EMERGENCY_NOTE, FAMILY_NOTE, FASTER_NOTE, FASTEST_NOTE,
-                               FEELING_NOTE, GOOD_NIGHT_NOTE, HEARD_NOTE, HELP_NOTE, HELP_WITH_NOTE, HOME_NOTE, INSULT_NOTE,
-                               JOKE_NOTE, KIND_NOTE, LIKES_NOTE, LOUDNESS_NOTE, MAY_I_ASK_NOTE, MEMO_NOTE, MESSAGE_NOTE,
-                               MUSIC_NOTE, NEVER_MIND_NOTE, NEWS_NOTE, Note, ONE_RATE_NOTE, OPINION_NOTE, PERSON_NOTE,
-                               PURCHASE_NOTE, QUIZ_NOTE, RATHER_NOTE, REMEMBER_ME_NOTE, REMINDER_NOTE, SHORTER_NOTE, SLOWER_NOTE,
-                               SLOWEST_NOTE, STORY_NOTE, SUGGEST_NOTE, VOICE_NOTE, WAIT_NOTE, WEATHER_TOLD_NOTE, WITHOUT_TOOLS,
-                               WORLD_NOTE, WRITE_NOTE, YES_NO_NOTE, add_first, age_note, anyones_note, asked_note, birthday_note,
-                               chance_note, clarify_note, condition_note, follow_up_note, has_note, kept_note, memory_note,
-                               more_note, name_note, pointing_note, repeat_note, said_notes, shorter_note, user_words)
+from app.answers.notes import (AGE_NOTE, ANY_REPLY, BODY_NOTE, CALENDAR_NOTE, CLARIFY_NOTE, CLOCK_NOTE,
+                               CONDITION_NOTE, CORRECTION_NOTE, DAY_NOTE, DOUBT_NOTE, EMERGENCY_NOTE, FAMILY_NOTE, FASTER_NOTE,
+                               FASTEST_NOTE, FEELING_NOTE, GOOD_NIGHT_NOTE, HEARD_NOTE, HELP_NOTE, HELP_WITH_NOTE, HOME_NOTE,
+                               INSULT_NOTE, JOKE_NOTE, KIND_NOTE, LIKES_NOTE, LOUDER_NOTE, LOUDNESS_NOTE, MAY_I_ASK_NOTE,
+                               MEMO_NOTE, MESSAGE_NOTE, MUSIC_NOTE, NEVER_MIND_NOTE, NEWS_NOTE, Note, ONE_RATE_NOTE, OPINION_NOTE,
+                               PERSON_NOTE, PURCHASE_NOTE, QUIZ_NOTE, RATHER_NOTE, REMEMBER_ME_NOTE, REMINDER_NOTE, SHORTER_NOTE,
+                               SLOWER_NOTE, SLOWEST_NOTE, STORY_NOTE, SUGGEST_NOTE, VOICE_NOTE, WAIT_NOTE, WEATHER_TOLD_NOTE,
+                               WITHOUT_TOOLS, WORLD_NOTE, WRITE_NOTE, YES_NO_NOTE, add_first, age_note, anyones_note, asked_note,
+                               birthday_note, chance_note, clarify_note, condition_note, follow_up_note, has_note, kept_note,
+                               memory_note, more_note, name_note, pointing_note, repeat_note, said_notes, shorter_note,
+                               user_words)
 
 CLOCK = {"type": "function", "name": "get_current_time", "description": "The user's local date and time.",
          "parameters": {"type": "object", "properties": {}}}  # fmt: skip
@@ -189,7 +190,7 @@ def test_other_messages_are_not_taken_for_a_request_for_a_story(message: str) ->
 
 
 @pytest.mark.parametrize("request_", [
-    "Can you use a different voice?", "Can you speak with a woman's voice?", "Can you lower your voice?",
+    "Can you use a different voice?", "Can you speak with a woman's voice?", "Can you change your voice?",
     "Can you use a British accent?", "Can you sound like a man?",
 ])  # fmt: skip
 def test_a_request_to_change_the_assistants_voice_is_known(request_: str) -> None:
@@ -197,19 +198,27 @@ def test_a_request_to_change_the_assistants_voice_is_known(request_: str) -> Non
 
 
 @pytest.mark.parametrize("request_", [
-    "Can you speak louder?", "Please speak more quietly.", "Speak up!", "You're talking too loud.", "Louder, please.",
-    "A bit louder.", "Volume up.", "You're too quiet.", "Can you raise your volume?", "Okay, quieter please.",
+    "Can you speak louder?", "Please speak more quietly.", "Speak up!", "You're talking too loud.", "You're too quiet.",
+    "Can you raise your volume?", "Lower your voice, please.", "You are way too loud.",
 ])  # fmt: skip
 def test_a_request_to_speak_louder_or_quieter_gets_the_devices_volume(request_: str) -> None:
     noted = add_first(ANY_REPLY, [{"role": "user", "content": request_}])[-1]["content"]
     assert noted == request_ + LOUDNESS_NOTE.note and "device" in LOUDNESS_NOTE.says
 
 
+@pytest.mark.parametrize("request_", ["Louder, please.", "A bit louder.", "Volume up.", "Okay, quieter please.", "Too loud!"])
+def test_the_bare_word_louder_gets_the_devices_volume_only_without_tools(request_: str) -> None:
+    """With tools, "Louder." after "Play some jazz." may ask one for the music."""
+    assert add_first(ANY_REPLY, [{"role": "user", "content": request_}])[-1]["content"] == request_
+    assert add_first(WITHOUT_TOOLS, [{"role": "user", "content": request_}])[-1]["content"] == request_ + LOUDER_NOTE.note
+
+
 @pytest.mark.parametrize("message", [
     "Turn up the volume.", "Turn the music louder.", "Why are you so loud?", "My neighbours are louder.", "They were too quiet.",
+    "You're so quiet.", "You are very soft.",
 ])  # fmt: skip
 def test_other_messages_are_not_taken_for_a_request_to_speak_louder(message: str) -> None:
-    assert not LOUDNESS_NOTE.finds(message)
+    assert not LOUDNESS_NOTE.finds(message) and not LOUDER_NOTE.finds(message)
 
 
 @pytest.mark.parametrize("message", [
@@ -537,7 +546,12 @@ FIRST_QUESTION = "The user's first question was \"What's the capital of Peru?\""
     ("Do you remember what I asked?", f'{LAST_QUESTION} Say it back, beginning with "Yes. You asked".'),
     ("What was my first question?", f'{FIRST_QUESTION} Say it back, beginning with "You asked".'),
     ("What did I ask you first?", f'{FIRST_QUESTION} Say it back, beginning with "You asked".'),
+    ("What did I first ask?", f'{FIRST_QUESTION} Say it back, beginning with "You asked".'),
+    ("So, do you remember what I asked?", f'{LAST_QUESTION} Say it back, beginning with "Yes. You asked".'),
+    ("What was the first thing I asked?", f'{FIRST_QUESTION} Say it back, beginning with "You asked".'),
     ("What did I just say?", 'The user\'s last message was "Thanks." Say it back, beginning with "You said".'),
+    ("What was the first thing I said?", 'The user\'s first message was "What\'s the capital of Peru?" Say it back, beginning '
+                                         'with "You said".'),
 ])  # fmt: skip
 def test_a_question_about_what_the_user_asked_gets_it_as_they_put_it(message: str, says: str) -> None:
     asked = ("What's the capital of Peru?", "Lima.", "Oh, thanks! How many legs does a spider have?", "Eight.", "Thanks.", "OK")
@@ -546,9 +560,21 @@ def test_a_question_about_what_the_user_asked_gets_it_as_they_put_it(message: st
     assert said_notes(talk(*asked, message)) == (note,)
     noted = note.add(talk(*asked, message))[-1]["content"]
     assert user_words(noted) == message and has_note(noted)
-    assert asked_note(talk("Hello!", "Hi! How can I help?", message)).says in (
-        'Answer: "You haven\'t asked me a question yet."', 'The user\'s last message was "Hello!" Say it back, beginning with '
-        '"You said".')  # fmt: skip
+    assert asked_note(talk("Hello!", "Hi! How can I help?", message)).says.startswith(
+        ('The user\'s last message was "Hello!"', 'The user\'s first message was "Hello!"'))  # no question: the message
+
+
+@pytest.mark.parametrize(("said", "question"), [
+    ("Um, what's the capital of Peru.", "Um, what's the capital of Peru."),  # a transcript without its question mark
+    ("How far is St. Louis from Chicago?", "How far is St. Louis from Chicago?"),
+    ("What a lovely day! Is it going to rain?", "Is it going to rain?"),
+])  # fmt: skip
+def test_the_question_said_back_is_the_users_question_sentence(said: str, question: str) -> None:
+    note = asked_note(talk(said, "Sure.", "What did I just ask?"))
+    assert note is not None and note.says.startswith(f'The user\'s last question was "{question}"')
+    assert asked_note(talk("What a lovely day!", "It is!", "What was my first question?")).says.startswith(
+        'The user\'s first message was "What a lovely day!"')  # no question asked: the message, not "What a ..." asked
+    assert asked_note(talk("What did I ask?")).says == 'Answer: "You haven\'t asked me a question yet."'
 
 
 @pytest.mark.parametrize("message", [
@@ -578,7 +604,8 @@ def test_a_first_message_about_an_earlier_conversation_is_told_it_starts_afresh(
     ("What do you think about artificial intelligence?", OPINION_NOTE), ("How do you feel about Mondays?", OPINION_NOTE),
     ("What's your opinion on pineapple on pizza?", OPINION_NOTE), ("What are your thoughts on remote work?", OPINION_NOTE),
     ("Do you think robots will take over the world?", OPINION_NOTE), ("Do you believe in ghosts?", OPINION_NOTE),
-    ("Which is better, cats or dogs?", OPINION_NOTE),
+    ("Do you think the earth is flat?", OPINION_NOTE), ("Which is better, cats or dogs?", OPINION_NOTE),
+    ("I'm going to bed. See you tomorrow.", GOOD_NIGHT_NOTE),
 ])  # fmt: skip
 def test_leave_to_ask_a_good_night_and_a_view_asked_for_are_known(message: str, note: Note) -> None:
     assert add_first(ANY_REPLY, [{"role": "user", "content": message}])[-1]["content"] == message + note.note
@@ -589,6 +616,10 @@ def test_leave_to_ask_a_good_night_and_a_view_asked_for_are_known(message: str, 
     "It was a good night.", "Night shifts are hard.", "What do you think of my idea?", "What do you think I should do?",
     "What do you think about that?", "What do you think it means?", "I think pizza is great.", "Do you think so?",
     "Do you think it will rain tomorrow?", "Do you think you're smart?", "Which is better?", "Is it open, do you think?",
+    "Do you think I should kill myself?", "What do you think about suicide?", "Do you think my baby is sick?",
+    "Do you think I'm fat?", "Do you think she likes me?", "Do you think that's true?", "Do you believe that?",
+    "What do you think about the weather today?", "How do you feel about being an AI?", "Do you think I should quit my job?",
+    "What do you think about Tesla stock right now?", "Do you think he's right?", "Do you think vaccines cause autism?",
 ])  # fmt: skip
 def test_other_messages_are_not_taken_for_leave_to_ask_a_good_night_or_a_view(message: str) -> None:
     assert not any(note.finds(message) for note in (MAY_I_ASK_NOTE, GOOD_NIGHT_NOTE, OPINION_NOTE))

@@ -28,7 +28,10 @@ coin, dice or number asked for the one the server drew, a question about a life 
 for help gets asked what is needed ("Help." -> "I'm sorry, but I can't assist with that."), a fun fact one drawn from
 ``app/answers/facts.py``, something funny a joke, kind words kind words, "Is this working?", "Hold on." and an insult
 the answer a person gives, and the weather the user tells an answer ("It's raining here." -> "I'm sorry, I can't check
-the weather from here."). The patterns know the common forms only; a message they miss is answered as before.
+the weather from here."). Leave to ask, a good night and "Louder." get the answer a person gives ("Can I ask you a
+question?" -> "Yes, I can ask you a question."), "What do you mean?" the last answer in simpler words, a view asked for
+first words without a disclaimer, "What did I just ask?" the question said back, and "Do you remember me?" that each
+conversation starts fresh. The patterns know the common forms only; a message they miss is answered as before.
 """
 
 from __future__ import annotations
@@ -303,9 +306,6 @@ MEMO_NOTE = Note.answer(_MEMO, "I'll remember it while we talk, but I can't save
 MUSIC_NOTE = Note.answer(_MUSIC, "Sorry, I can't play music or audio from here.")
 HOME_NOTE = Note.answer(_HOME, "Sorry, I can't control the things in your home from here.")
 PURCHASE_NOTE = Note.answer(_PURCHASE, "Sorry, I can't order, buy or book anything from here.")
-# for a reply without tools, the first that asks: what it would pretend to look up or do
-WITHOUT_TOOLS = (CLOCK_NOTE, EMERGENCY_NOTE, MESSAGE_NOTE, REMINDER_NOTE, CALENDAR_NOTE, MEMO_NOTE, MUSIC_NOTE, HOME_NOTE,
-                 PURCHASE_NOTE)
 
 # A request to write a few lines for the user, which the model met one time in six by agreeing and asking what to put
 # in them ("Can you help me write a birthday message for my mom?" -> "Sure, I can help you write a birthday message for
@@ -515,21 +515,30 @@ _FASTER_REQUEST = _pace_request(_FAST, "speed up", "raise", "slow|slowly")
 _VOICE_REQUEST = re.compile(
     rf"{_ASKED}(?:use|change|switch|try|do|put on) (?:to )?(?:an? |your |another )?(?:[\w'-]+ ){{0,2}}?(?:voice|accent)\b"
     rf"|{_ASKED}(?:speak|talk|sound) (?:with|in|like) (?:an? |the )?(?:[\w'-]+ ){{0,2}}?(?:voice|accent)\b"
-    rf"|{_ASKED}sound like (?:an? )?(?:man|woman|girl|boy|child|kid|robot)\b|{_ASKED}(?:lower|raise|change) your voice\b",
+    rf"|{_ASKED}sound like (?:an? )?(?:man|woman|girl|boy|child|kid|robot)\b|{_ASKED}change your voice\b",
     re.I,
 )
 # louder or quieter, which the device's volume changes ("Louder, please." -> "I'm sorry, but I can't provide that
-# request."; docs/benchmarks.md, "Around the talk"); "Turn up the volume." may ask a tool, and is the home's
+# request."; docs/benchmarks.md, "Around the talk"): said of the voice, with any reply; the bare word ("Louder.",
+# "Volume up.") may ask a tool for the music, and gets the answer only without tools, as "Turn up the volume." the home's
 _LOUDNESS = "louder|quieter|softer|more (?:loudly|quietly|softly)"
 _LOUDNESS_REQUEST = re.compile(
-    rf"{_ASKED}{_SPEAK}{_pace(f'{_LOUDNESS}|loudly|quietly|softly|up')}|{_ASKED}(?:lower|raise|change) your volume\b"
-    rf"|{_TOO_FAST}(?:loud|loudly|quiet|quietly|softly)\b|{REQUEST_START}(?:(?:a )?(?:bit |little |lot )?(?:{_LOUDNESS})"
-    rf"|speak up|volume (?:up|down)|you(?:'re| are) (?:(?:way|much|a bit|a little|so|really|very) )?(?:too )?(?:quiet|soft)"
-    rf"){REQUEST_END}",
+    rf"{_ASKED}{_SPEAK}{_pace(f'{_LOUDNESS}|loudly|quietly|softly|up')}|{_ASKED}(?:lower|raise) your (?:voice|volume)\b"
+    rf"|{_ASKED}change your volume\b|{_TOO_FAST}(?:loud|loudly|quiet|quietly|softly)\b"
+    rf"|{REQUEST_START}(?:speak up|you(?:'re| are) (?:(?:way|much|a bit|a little) )?too (?:quiet|soft|loud)){REQUEST_END}",
+    re.I,
+)
+_LOUDER = re.compile(
+    rf"{REQUEST_START}(?:(?:a )?(?:bit |little |lot )?(?:{_LOUDNESS})|volume (?:up|down)|(?:way |much )?too (?:loud|quiet))"
+    rf"{REQUEST_END}",
     re.I,
 )
 VOICE_NOTE = Note.answer(_VOICE_REQUEST, "Sorry, I can't change my voice from here.")
 LOUDNESS_NOTE = Note.answer(_LOUDNESS_REQUEST, "Sorry, I can't change my volume from here, but you can set it on your device.")
+LOUDER_NOTE = Note(_LOUDER, LOUDNESS_NOTE.says)
+# for a reply without tools, the first that asks: what it would pretend to look up or do, and the bare word "Louder."
+WITHOUT_TOOLS = (CLOCK_NOTE, EMERGENCY_NOTE, MESSAGE_NOTE, REMINDER_NOTE, CALENDAR_NOTE, MEMO_NOTE, MUSIC_NOTE, HOME_NOTE,
+                 PURCHASE_NOTE, LOUDER_NOTE)
 SLOWER_NOTE = Note.answer(_SLOWER_REQUEST, "Sure, I'll speak more slowly.")
 FASTER_NOTE = Note.answer(_FASTER_REQUEST, "Sure, I'll speak faster.")
 SLOWEST_NOTE = Note.answer(_SLOWER_REQUEST, "Sorry, this is as slowly as I can speak.")
@@ -550,7 +559,7 @@ _LIKES_QUESTION = re.compile(
     r"\bwhat(?:'s| is| are|'re) your (?:very |all-time |all time )?favou?rites?\b(?! (?:recipe|way|method|tip|trick)s?\b)"
     r"|\bdo (?:you|u) (?:have|got) (?:a |any )(?:[\w'-]+ )?favou?rites?\b"
     r"|\bwhich (?:[\w'-]+ ){0,2}?do (?:you|u) (?:like|prefer|love|enjoy)(?: (?:best|most|the most|more))?"
-    r"(?=\s*(?:$|[?.!]|[,:] (?!.*\b(?:the|this|that|these|those|my|our)\b).{1,60}\bor\b))"  # not of the user's things
+    r"(?=\s*(?:$|[?.!]|[,:] (?!.*\b(?:the|this|that|these|those|my|our)\b).{1,60}\bor\b))"  # not "the red or the blue one"
     r"|\bwhat (?:kinds?|sorts?|types?) of (?:[\w'-]+ ){1,3}?do (?:you|u) (?:like|love|enjoy|prefer|listen to|read|watch)\b"
     r"|\bwhat do (?:you|u) (?:like|love|enjoy) (?:to do|doing)\b"
     rf"|\bdo (?:you|u) (?:like|love|enjoy|prefer) (?!{_NOT_A_LIKE})[\w'-]+",
@@ -687,32 +696,41 @@ def name_note(messages: list[dict]) -> Note | None:
 # "Around the talk"): given the question as the user put it and the first words, it says it back ("You asked: ..." as
 # the answer, it still said "I asked" one time in two); "What did I just say?" gets the last message.
 _ASKED_BEFORE = re.compile(
-    r"^(?:(?:so|um|wait|ok|okay|sorry|hey|and)[,.!]? )*(?:what (?:did|was it) i (?:just |last |first )?(?P<ask>ask|asked)"
-    r"(?: you)?|what (?:was|is) my (?:(?:very )?(?P<first>first) |last |previous |earlier )?(?P<question>question)"
-    r"|(?:do|can) (?:you|u) (?:still )?remember what i (?:just )?(?P<asked>asked)(?: you)?"
-    r"|what did i (?:just )?say)(?: (?:before|earlier|just now|a moment ago|a minute ago|(?P<at_first>first)|last))?"
-    r"(?: again)?[?.!]*$",
+    r"^(?:(?:so|um|wait|ok|okay|sorry|hey|and)[,.!]? )*(?:what (?:did|was it) i (?:just |last |first )?(?:ask(?:ed)?(?: you)?"
+    r"|say|said)|what(?:'s| is| was) my (?:(?:very )?first |last |previous |earlier )?question"
+    r"|what was the (?:first|last) (?:question|thing) i (?:asked(?: you)?|said)"
+    r"|(?:do|can) (?:you|u) (?:still )?remember what i (?:just |first )?(?:asked(?: you)?|said))"
+    r"(?: (?:before|earlier|just now|a moment ago|a minute ago|first|last))?(?: again)?[?.!]*$",
     re.I,
 )
-
 _USERS = "The user's "
+_FILLERS = re.compile(r"^(?:(?:um|uh|so|hey|ok|okay|and|oh|well|right|also)[,]? )+", re.I)
+# sentence ends, but not an abbreviation's full stop ("How far is St. Louis from Chicago?")
+_SENTENCE_END = re.compile(r"(?<=[.!?])(?<!\bMr\.)(?<!\bMs\.)(?<!\bDr\.)(?<!\bSt\.)(?<!\bMt\.)(?<!\bMrs\.)\s+")
+
+
+def _is_question(sentence: str) -> bool:
+    """A question by its mark, or without one (a transcript may have none) by its first word; not "What a day!"."""
+    return sentence.endswith("?") or (not sentence.endswith("!") and bool(_QUESTION.search(_FILLERS.sub("", sentence))))
 
 
 def asked_note(messages: list[dict]) -> Note | None:
-    """For a newest user message that asks what the user asked (first, or last) or said last, a note with it."""
+    """For a newest user message that asks what the user asked or said (first, or last), a note with it: their question
+    sentence, or their message where they asked none."""
     content = newest_user_text(messages)
     asked = _ASKED_BEFORE.search(plain(content)) if content is not None else None
     if asked is None:
         return None
-    said = [plain(user_words(text)) for text in texts_of(messages[:-1], "user") if user_words(text).strip()]
-    yes = "Yes. " if re.match(r"(?:do|can) ", asked[0], re.I) else ""  # "Do you remember what I asked?"
-    if not (asked["ask"] or asked["question"] or asked["asked"]):
-        return _said_back("last message", said[-1], f"{yes}You said") if said else None
-    questions = [sentence for text in said for sentence in re.split(r"(?<=[.!?])\s+", text) if _QUESTION.search(sentence)]
-    if not questions:
-        return Note.answer(_ASKED_BEFORE, "You haven't asked me a question yet.")
-    first = asked["first"] or asked["at_first"]
-    return _said_back(f"{'first' if first else 'last'} question", questions[0 if first else -1], f"{yes}You asked")
+    said = [plain(words) for text in texts_of(messages[:-1], "user") if (words := user_words(text)).strip()]
+    first = re.search(r"\bfirst\b", asked[0], re.I) is not None
+    yes = "Yes. " if re.search(r"\b(?:do|can) (?:you|u) (?:still )?remember\b", asked[0], re.I) else ""
+    questions = [sentence for text in said for sentence in _SENTENCE_END.split(text) if _is_question(sentence)]
+    asks = re.search(r"\b(?:ask|asked|question)\b", asked[0], re.I) is not None
+    if asks and questions:
+        return _said_back(f"{'first' if first else 'last'} question", questions[0 if first else -1], f"{yes}You asked")
+    if said:
+        return _said_back(f"{'first' if first else 'last'} message", said[0 if first else -1], f"{yes}You said")
+    return Note.answer(_ASKED_BEFORE, "You haven't asked me a question yet.") if asks else None
 
 
 def _said_back(what: str, said: str, first_words: str) -> Note:
@@ -763,22 +781,27 @@ _NEVER_MIND = re.compile(
 )
 NEVER_MIND_NOTE = Note.answer(_NEVER_MIND, "Okay, no problem.")
 
+# a person's own pain, which needs more than a question back or a view
+_PAIN = r"suicid\w*|self-harm|kill myself|depress\w*|anxiety|panic|grief|abuse\w*|addiction|hurting myself"
 # now and live facts, which the limits prompt declines
 _NOW_OR_LIVE = (r"now|today|tonight|tomorrow|yesterday|this (?:week|weekend|morning|afternoon|evening|year)|currently"
                 r"|still|open|closed|rain\w*|snow\w*|weather|traffic|price|prices|stock|flight|delayed|cancel\w*")
 
 # "What do you think about artificial intelligence?", "What's your opinion on pineapple on pizza?", which the model met
 # with a chatbot's disclaimer ("As an AI language model, I don't have personal opinions or emotions. However, ...";
-# docs/benchmarks.md, "Around the talk"): given its first words, it gives a view. Of a thing named, not "What do you
-# think of my idea?", "What do you think I should do?" (advice) nor "What do you think about that?" (after an answer);
-# "Do you think ...?" and "Which is better, ... or ...?" too, not of now or live facts ("Do you think it will rain?") nor
-# of the assistant itself.
+# docs/benchmarks.md, "Around the talk"): given its first words, it gives a view, "Do you think ...?" too ("I think the
+# Earth is not flat.", 4 of 4; told to say what is true, "I think robots will take over the world."). Of a thing named,
+# not of a person ("What do you think of my idea?", "Do you think I should quit?", "Do you think she likes me?"), what
+# was said ("Do you think that's true?"), health or pain, now or live facts ("Do you think it will rain?"), nor the
+# assistant itself.
+_VIEW_OF = (rf" (?!so\b)(?!.*\b(?:{_NOW_OR_LIVE}|{_PAIN}|i|i'm|me|my|we|our|us|you|you're|your|yourself|u|that|this|it"
+            r"|it's|these|those|he|he's|she|she's|they|they're|him|her|them|his|their|being|hospital|doctor|sick|ill|pain|pills?"
+            r"|medicines?|medication|vaccines?|drugs?|diet|weight|fat|pregnan\w*|baby|symptoms?)\b)[^?]{2,80}\?*$")
 _OPINION = re.compile(
     r"^(?:(?:so|and|hey|um|ok|okay|honestly)[,]? )*(?:what do (?:you|u) (?:honestly |really )?think (?:about|of)"
     r"|what(?:'s| is| are) your (?:honest )?(?:opinion|opinions|view|views|take|thoughts) (?:on|of|about)"
-    r"|how do (?:you|u) feel about) (?!(?:my|our|me|us|it|this|that|these|those|him|her|them)\b)[^?]{2,60}\?*$"
-    rf"|^(?:(?:so|and|hey|um|ok|okay|honestly)[,]? )*(?:do (?:you|u) (?:really |honestly )?(?:think|believe)(?: that)?"
-    rf"|which (?:one )?is better,?) (?!so\b)(?!.*\b(?:{_NOW_OR_LIVE}|you|you're|your|yourself)\b)[^?]{{2,80}}\?*$",
+    r"|how do (?:you|u) feel about|which (?:one )?is better,?|do (?:you|u) (?:really |honestly )?(?:think|believe)(?: that)?)"
+    rf"{_VIEW_OF}",
     re.I,
 )
 OPINION_NOTE = Note(_OPINION, 'Begin with "I think" and give a short, balanced view.')
@@ -787,7 +810,7 @@ OPINION_NOTE = Note(_OPINION, 'Begin with "I think" and give a short, balanced v
 # second." -> "I'm sorry, I can't hold on.", "Is this working?" -> "Sorry, I can't check the weather from here.",
 # "Testing, testing, one two three." -> "I'm sorry, I can't test anything.", "You're stupid." -> "I'm sorry, but I
 # can't assist with that."; docs/benchmarks.md, "Asked for help"), or answered amiss (below; "Around the talk"): a check
-# that the voice is heard, a request to wait, an insult, a question asked leave to ask and a good night, each the whole
+# that the voice is heard, a request to wait, an insult, leave asked to ask a question and a good night, each the whole
 # message, get the answer a person would give.
 _HEARD_CHECK = re.compile(
     r"^(?:(?:hello|hi|hey|um|ok|okay|so)[,.!?]* )*(?:(?:just )?test(?:ing)?(?:[,.]? test(?:ing)?)*(?:[,.]? (?:one|1)[,.]?"
@@ -855,8 +878,7 @@ _HELP_WITH = re.compile(
     r"|(?:i|we) need (?:some |a little |your )?help|help (?:me|us)) (?:with|(?:to )?fix|fixing)\b"
     rf"(?!.*(?:\d|\b(?:{_NOW_OR_LIVE}|lights?|lamps?|heating|thermostat|doors?|alarms?|timers?|reminders?|calendar"
     r"|schedule|e-?mails?|messages?|texts?|calls?|phone|ring|music|songs?|playlist|radio|flights?|tickets?|book|booking"
-    r"|order|buy|pay|send|set|setting|turn|switch|lock|unlock|play|remind|suicid\w*|self-harm|kill myself|depress\w*"
-    r"|anxiety|panic|grief|abuse\w*|addiction|hurting myself)\b))[^?]{2,80}[.!?]*$",
+    rf"|order|buy|pay|send|set|setting|turn|switch|lock|unlock|play|remind|{_PAIN})\b))[^?]{{2,80}}[.!?]*$",
     re.I,
 )
 HELP_WITH_NOTE = Note(_HELP_WITH, 'Begin with "Sure," and ask what exactly they need help with.')
@@ -1267,7 +1289,7 @@ def anyones_note(messages: list[dict]) -> Note | None:
 
 # for any reply, after a reply without tools has taken its own (``WITHOUT_TOOLS``), the first that asks: what no tool
 # changes (the voice), and what talk meets but the model met with a question, a decline or a chatbot's disclaimer
-ANY_REPLY = (VOICE_NOTE, LOUDNESS_NOTE, WRITE_NOTE, STORY_NOTE, NEWS_NOTE, FEELING_NOTE, WEATHER_TOLD_NOTE,
-             CONDITION_NOTE, LIKES_NOTE, BODY_NOTE, AGE_NOTE, DAY_NOTE, FAMILY_NOTE, RATHER_NOTE, OPINION_NOTE,
-             QUIZ_NOTE, NEVER_MIND_NOTE, HELP_NOTE, HELP_WITH_NOTE, HEARD_NOTE, WAIT_NOTE, INSULT_NOTE, MAY_I_ASK_NOTE,
-             GOOD_NIGHT_NOTE, JOKE_NOTE, KIND_NOTE, CORRECTION_NOTE, DOUBT_NOTE)
+ANY_REPLY = (VOICE_NOTE, LOUDNESS_NOTE, MAY_I_ASK_NOTE, GOOD_NIGHT_NOTE, WRITE_NOTE, STORY_NOTE, NEWS_NOTE,
+             FEELING_NOTE, WEATHER_TOLD_NOTE, CONDITION_NOTE, LIKES_NOTE, BODY_NOTE, AGE_NOTE, DAY_NOTE, FAMILY_NOTE,
+             RATHER_NOTE, OPINION_NOTE, QUIZ_NOTE, NEVER_MIND_NOTE, HELP_NOTE, HELP_WITH_NOTE, HEARD_NOTE,
+             WAIT_NOTE, INSULT_NOTE, JOKE_NOTE, KIND_NOTE, CORRECTION_NOTE, DOUBT_NOTE)
