@@ -6,16 +6,16 @@ import random
 
 import pytest
 
-from app.answers.notes import (AGE_NOTE, ANY_REPLY, BODY_NOTE, CALENDAR_NOTE, CLARIFY_NOTE, CLOCK_NOTE,
-                               CONDITION_NOTE, CORRECTION_NOTE, DAY_NOTE, DOUBT_NOTE, EMERGENCY_NOTE, FAMILY_NOTE, FASTER_NOTE,
-                               FASTEST_NOTE, FEELING_NOTE, GOOD_NIGHT_NOTE, HEARD_NOTE, HELP_NOTE, HELP_WITH_NOTE, HOME_NOTE,
-                               INSULT_NOTE, JOKE_NOTE, KIND_NOTE, LIKES_NOTE, LOUDER_NOTE, LOUDNESS_NOTE, MAY_I_ASK_NOTE,
-                               MEMO_NOTE, MESSAGE_NOTE, MUSIC_NOTE, NEVER_MIND_NOTE, NEWS_NOTE, Note, ONE_RATE_NOTE, OPINION_NOTE,
+from app.answers.notes import (AGE_NOTE, ANY_REPLY, BODY_NOTE, CALENDAR_NOTE, CLARIFY_NOTE, CLOCK_NOTE, CONDITION_NOTE,
+                               CORRECTION_NOTE, DAY_NOTE, DOUBT_NOTE, EMERGENCY_NOTE, FAMILY_NOTE, FASTER_NOTE, FASTEST_NOTE,
+                               FEELING_NOTE, GOOD_NIGHT_NOTE, HEARD_NOTE, HELP_NOTE, HELP_WITH_NOTE, HOME_NOTE, INSULT_NOTE,
+                               JOKE_NOTE, KIND_NOTE, LIKES_NOTE, LOUDER_NOTE, LOUDNESS_NOTE, MAY_I_ASK_NOTE, MEMO_NOTE,
+                               MESSAGE_NOTE, MUSIC_NOTE, NEVER_MIND_NOTE, NEWS_NOTE, Note, ONE_RATE_NOTE, OPINION_NOTE,
                                PERSON_NOTE, PURCHASE_NOTE, QUIZ_NOTE, RATHER_NOTE, REMEMBER_ME_NOTE, REMINDER_NOTE, SHORTER_NOTE,
                                SLOWER_NOTE, SLOWEST_NOTE, STORY_NOTE, SUGGEST_NOTE, VOICE_NOTE, WAIT_NOTE, WEATHER_TOLD_NOTE,
                                WITHOUT_TOOLS, WORLD_NOTE, WRITE_NOTE, YES_NO_NOTE, add_first, age_note, anyones_note, asked_note,
                                birthday_note, chance_note, clarify_note, condition_note, follow_up_note, has_note, kept_note,
-                               memory_note, more_note, name_note, pointing_note, repeat_note, said_notes, shorter_note,
+                               memory_note, more_note, name_note, pointing_note, repeat_note, said_notes, say_note, shorter_note,
                                user_words)
 
 CLOCK = {"type": "function", "name": "get_current_time", "description": "The user's local date and time.",
@@ -191,7 +191,7 @@ def test_other_messages_are_not_taken_for_a_request_for_a_story(message: str) ->
 
 @pytest.mark.parametrize("request_", [
     "Can you use a different voice?", "Can you speak with a woman's voice?", "Can you change your voice?",
-    "Can you use a British accent?", "Can you sound like a man?",
+    "Can you use a British accent?", "Can you sound like a man?", "Can you whisper?", "Whisper it to me.",
 ])  # fmt: skip
 def test_a_request_to_change_the_assistants_voice_is_known(request_: str) -> None:
     assert VOICE_NOTE.finds(request_) and not LOUDNESS_NOTE.finds(request_)
@@ -224,7 +224,7 @@ def test_other_messages_are_not_taken_for_a_request_to_speak_louder(message: str
 @pytest.mark.parametrize("message", [
     "Talk like a pirate.", "Can you speak French?", "Speak to me in Spanish.", "Speed up my computer.",
     "How fast can you talk?", "Slow down the recipe steps for me.", "My voice is hoarse.", "What accent do you have?",
-    "I speak slowly.",
+    "I speak slowly.", "Whisper transcribes speech.", "Why do people whisper?", "Don't shout.",
 ])  # fmt: skip
 def test_other_messages_are_not_taken_for_one_to_change_the_voice(message: str) -> None:
     assert not VOICE_NOTE.finds(message)
@@ -489,8 +489,17 @@ def test_a_question_for_the_users_name_gets_the_name_they_gave(said: list[str], 
     assert user_words(note.add(messages)[-1]["content"]) == said[-1]
 
 
+@pytest.mark.parametrize(("message", "answer"), [
+    ("What is my name?", "You haven't told me your name yet. What is it?"),
+    ("Do you remember my name?", "No, you haven't told me your name yet. What is it?"),
+])  # fmt: skip
+def test_a_first_message_asking_the_users_name_is_told_none_was_given(message: str, answer: str) -> None:
+    note = name_note([{"role": "user", "content": message}])
+    assert note is not None and note.says == f'Answer: "{answer}"'  # not "I'm Voicechat."
+
+
 @pytest.mark.parametrize("said", [
-    ["What is my name?"], ["I'm Canadian.", "What's my name?"], ["My name is Anna.", "What's my middle name?"],
+    ["Hello!", "What is my name?"], ["I'm Canadian.", "What's my name?"], ["My name is Anna.", "What's my middle name?"],
     ["My name is Anna.", "What's my dog's name?"], ["My name is Anna.", "What is my name spelled backwards?"],
 ])  # fmt: skip
 def test_no_name_is_said_where_none_of_that_kind_was_given(said: list[str]) -> None:
@@ -623,6 +632,24 @@ def test_leave_to_ask_a_good_night_and_a_view_asked_for_are_known(message: str, 
 ])  # fmt: skip
 def test_other_messages_are_not_taken_for_leave_to_ask_a_good_night_or_a_view(message: str) -> None:
     assert not any(note.finds(message) for note in (MAY_I_ASK_NOTE, GOOD_NIGHT_NOTE, OPINION_NOTE))
+
+
+@pytest.mark.parametrize(("message", "words"), [
+    ("Say banana.", "Banana."), ("Can you say banana?", "Banana."), ("Please say cheese!", "Cheese."),
+    ("Repeat after me: the quick brown fox.", "The quick brown fox."), ("Say 'I love you'.", "I love you."),
+])  # fmt: skip
+def test_words_asked_to_be_said_are_the_answer(message: str, words: str) -> None:
+    note = say_note(talk(message))
+    assert note is not None and note.says == f'Answer: "{words}"'
+    assert user_words(note.add(talk(message))[-1]["content"]) == message
+
+
+@pytest.mark.parametrize("message", [
+    "Say it again.", "Say something funny.", "Say hello to my friend Sam.", "Say that in French.", "Say my name.",
+    "Say lived backwards.", "Say the alphabet.", "Say, what's the capital of France?", "Repeat after me.", "Say what?",
+])  # fmt: skip
+def test_other_messages_are_not_taken_for_words_to_say(message: str) -> None:
+    assert say_note(talk(message)) is None
 
 
 @pytest.mark.parametrize("message", [

@@ -117,7 +117,8 @@ def _without_notes(content: str) -> str:
                  WORLD_NOTE, SUGGEST_NOTE, PERSON_NOTE):  # the last added first
         content = content.removesuffix(note.note)
     words, noted, _ = content.partition('\n\n(Answer: "')
-    answered = (_KEPT, _KEPT_ASKED, _NAME_ASKED, _ASKED_BEFORE, _REMEMBER_ME, _COIN, _DICE, _PICK, FACT_REQUEST, _BIRTHDAY_SONG)
+    answered = (_KEPT, _KEPT_ASKED, _NAME_ASKED, _ASKED_BEFORE, _REMEMBER_ME, _SAY_WORDS, _COIN, _DICE, _PICK, FACT_REQUEST,
+                _BIRTHDAY_SONG)
     if noted and any(asks.search(plain(words)) for asks in answered):
         content = words
     words, noted, _ = content.partition(_WORKED_OUT_START)
@@ -515,7 +516,8 @@ _FASTER_REQUEST = _pace_request(_FAST, "speed up", "raise", "slow|slowly")
 _VOICE_REQUEST = re.compile(
     rf"{_ASKED}(?:use|change|switch|try|do|put on) (?:to )?(?:an? |your |another )?(?:[\w'-]+ ){{0,2}}?(?:voice|accent)\b"
     rf"|{_ASKED}(?:speak|talk|sound) (?:with|in|like) (?:an? |the )?(?:[\w'-]+ ){{0,2}}?(?:voice|accent)\b"
-    rf"|{_ASKED}sound like (?:an? )?(?:man|woman|girl|boy|child|kid|robot)\b|{_ASKED}change your voice\b",
+    rf"|{_ASKED}sound like (?:an? )?(?:man|woman|girl|boy|child|kid|robot)\b|{_ASKED}change your voice\b"
+    rf"|{REQUEST_START}(?:whisper|shout|yell)(?: (?:it|that|something))?(?: to me)?{REQUEST_END}",  # -> "Yes, I can whisper."
     re.I,
 )
 # louder or quieter, which the device's volume changes ("Louder, please." -> "I'm sorry, but I can't provide that
@@ -678,15 +680,18 @@ _NAME_ASKED = re.compile(
 
 
 def name_note(messages: list[dict]) -> Note | None:
-    """For a newest user message that asks for the user's name, the answer with the name they gave (the latest)."""
+    """For a newest user message that asks for the user's name, the answer with the name they gave (the latest), or
+    that they gave none where it is the conversation's first message."""
     content = newest_user_text(messages)
     asked = _NAME_ASKED.search(plain(content)) if content is not None else None
     if asked is None:
         return None
     kind = NAME_KINDS[(asked["kind"] or "full").lower()]
-    name = given_name(texts_of(messages[:-1], "user"), kind)
-    if name is None:
-        return None
+    said = texts_of(messages[:-1], "user")
+    name = given_name(said, kind)
+    if name is None:  # as a first message, not yet given ("What's my name?" -> "I'm Voicechat.")
+        return None if said else Note.answer(_NAME_ASKED, f"{'No, you' if asked['yes'] else 'You'} haven't told me your "
+                                                          "name yet. What is it?")  # fmt: skip
     answer = f"your {kind + ' ' if kind else ''}name is {name}."  # a yes-or-no question gets its "Yes" first
     return Note.answer(_NAME_ASKED, f"Yes, {answer}" if asked["yes"] else capitalized(answer))
 
@@ -758,6 +763,30 @@ def memory_note(messages: list[dict]) -> Note | None:
     if content is None or texts_of(messages[:-1], "user") or not _REMEMBER_ME.search(plain(content)):
         return None
     return REMEMBER_ME_NOTE
+
+
+# "Say banana.", "Repeat after me: the quick brown fox.", which the model declined ("I'm sorry, I can't say banana.") or
+# went on with ("The quick brown fox jumps over the lazy dog."; docs/benchmarks.md, "Around the talk"): the words are
+# the answer. A word, or words in quotes, after "say"; not what names another thing to say ("Say it again.", "Say
+# something funny.", "Say hello to Sam.", "Say that in French.", "Say lived backwards.").
+_SAY_WORDS = re.compile(
+    rf"{REQUEST_START}(?:(?:say|repeat after me)[,:]? [\"'‘“](?P<quoted>[^\"'’”]{{1,60}})[\"'’”]"
+    r"|repeat after me[,:]? (?P<after>[^?]{1,80}?)|say (?!(?:it|that|this|those|these|something|anything|more|again|one|some"
+    r"|hello|hi|hey|goodbye|bye|good|thanks|thank|sorry|please|yes|no|what|how|why|when|where|who|which|my|your|his|her"
+    r"|their|our|the|a|an|to|something|nothing|louder|slower|faster|sth)\b)(?P<word>[\w'-]+))"
+    r"(?:,? please)?[.!?]*$",
+    re.I,
+)
+
+
+def say_note(messages: list[dict]) -> Note | None:
+    """For a newest user message that asks to say some words, the answer that says them."""
+    content = newest_user_text(messages)
+    asked = _SAY_WORDS.search(plain(content)) if content is not None else None
+    if asked is None:
+        return None
+    words = (asked["quoted"] or asked["after"] or asked["word"]).strip().rstrip(".!,")
+    return Note.answer(_SAY_WORDS, f"{capitalized(words)}{'' if words.endswith('?') else '.'}")
 
 
 def _same_thing(given: str, asked: str) -> bool:
@@ -1190,6 +1219,7 @@ def said_notes(messages: list[dict], *, figures: bool = True) -> tuple[Note, ...
     where ``figures``), the user's age from the birth year they gave or the total of the pets, children or siblings they
     listed (where ``figures``), a draw or a fact, a birthday wish, or the user's health or diet."""
     found = (repeat_note(messages), kept_note(messages), name_note(messages), asked_note(messages), memory_note(messages),
+             say_note(messages),
              follow_up_note(messages, figures=figures), age_note(messages) if figures else None,
              owned_note(messages) if figures else None, chance_note(messages), birthday_note(messages),
              shorter_note(messages), clarify_note(messages), more_note(messages), condition_note(messages))
