@@ -30,8 +30,9 @@ for help gets asked what is needed ("Help." -> "I'm sorry, but I can't assist wi
 the answer a person gives, and the weather the user tells an answer ("It's raining here." -> "I'm sorry, I can't check
 the weather from here."). Leave to ask, a good night and "Louder." get the answer a person gives ("Can I ask you a
 question?" -> "Yes, I can ask you a question."), "What do you mean?" the last answer in simpler words, a view asked for
-first words without a disclaimer, "What did I just ask?" the question said back, and "Do you remember me?" that each
-conversation starts fresh. The patterns know the common forms only; a message they miss is answered as before.
+first words without a disclaimer, "What did I just ask?" the question said back, "Say banana." the word, and "Do you
+remember me?" that each conversation starts fresh. The patterns know the common forms only; a message they miss is
+answered as before.
 """
 
 from __future__ import annotations
