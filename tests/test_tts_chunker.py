@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from app.tts import ClauseChunker
+from app.tts.chunker import sentences
 
 
 def chunk_stream(deltas: list[str], **options: int) -> list[str]:
@@ -209,3 +211,15 @@ def test_chunks_keep_every_word_and_do_not_depend_on_how_the_stream_is_split(
 def test_a_reply_pushed_whole_is_cut_where_a_streamed_one_is() -> None:
     text = "hi " * 8 + "\n"  # the first clause ends only after the first chunk's cut
     assert chunk_stream([text]) == chunk_stream(list(text)) == ["hi hi hi", "hi hi hi hi hi"]
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("Oh, thanks! How many legs does a spider have?", ["Oh, thanks!", "How many legs does a spider have?"]),
+    ("How far is St. Louis from Chicago?", ["How far is St. Louis from Chicago?"]),
+    ("It is 3.5 km. Why?", ["It is 3.5 km.", "Why?"]),
+    ("Wait... what? Yes.", ["Wait... what?", "Yes."]),
+    ("no mark at all", ["no mark at all"]),
+    ("", []),
+])  # fmt: skip
+def test_sentences_are_cut_where_chunks_end_a_sentence(text: str, expected: list[str]) -> None:
+    assert sentences(text) == expected

@@ -51,6 +51,7 @@ from app.answers.wording import REQUEST_END, REQUEST_START, capitalized, plain
 from app.answers.world_clock import asks_time_now, time_in_place
 from app.answers.years import MY_AGE_ASKED, asks_my_age, my_age
 from app.engine.prompt import texts_of
+from app.tts.chunker import sentences
 
 
 def newest_user_text(messages: list[dict]) -> str | None:
@@ -711,8 +712,6 @@ _ASKED_BEFORE = re.compile(
 )
 _USERS = "The user's "
 _FILLERS = re.compile(r"^(?:(?:um|uh|so|hey|ok|okay|and|oh|well|right|also)[,]? )+", re.I)
-# sentence ends, but not an abbreviation's full stop ("How far is St. Louis from Chicago?")
-_SENTENCE_END = re.compile(r"(?<=[.!?])(?<!\bMr\.)(?<!\bMs\.)(?<!\bDr\.)(?<!\bSt\.)(?<!\bMt\.)(?<!\bMrs\.)\s+")
 
 
 def _is_question(sentence: str) -> bool:
@@ -730,7 +729,8 @@ def asked_note(messages: list[dict]) -> Note | None:
     said = [plain(words) for text in texts_of(messages[:-1], "user") if (words := user_words(text)).strip()]
     first = re.search(r"\bfirst\b", asked[0], re.I) is not None
     yes = "Yes. " if re.search(r"\b(?:do|can) (?:you|u) (?:still )?remember\b", asked[0], re.I) else ""
-    questions = [sentence for text in said for sentence in _SENTENCE_END.split(text) if _is_question(sentence)]
+    # (sentences as the voice's chunks are cut: "How far is St. Louis from Chicago?" is one)
+    questions = [sentence for text in said for sentence in sentences(text) if _is_question(sentence)]
     asks = re.search(r"\b(?:ask|asked|question)\b", asked[0], re.I) is not None
     if asks and questions:
         return _said_back(f"{'first' if first else 'last'} question", questions[0 if first else -1], f"{yes}You asked")

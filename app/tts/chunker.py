@@ -174,6 +174,15 @@ def _boundary_at(text: str, i: int) -> tuple[int, str] | None:
     return end, "sentence" if ch in _SENTENCE_END else "clause"
 
 
+def sentences(text: str) -> list[str]:
+    """``text`` cut at its sentence ends by the chunks' rules: not after "Dr.", "St.", "e.g.", "3.5" or an ellipsis."""
+    cuts = [0]
+    for i, ch in enumerate(text):
+        if ch in _SENTENCE_END and (boundary := _boundary_at(text, i)) not in (None, _WAIT) and boundary[1] == "sentence":
+            cuts.append(boundary[0])
+    return [piece for start, end in zip(cuts, [*cuts[1:], len(text)]) if (piece := text[start:end].strip())]
+
+
 def _complete_word_matches(text: str) -> list[re.Match[str]]:
     return [m for m in _WORD.finditer(text) if m.end() < len(text)]  # words followed by whitespace
 
