@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from app.answers.arithmetic import worked_out
+from app.answers.arithmetic import sum_goes_on, worked_out
 from app.answers.conversions import with_conversion_hint, without_conversion_hint
 
 
@@ -138,6 +138,37 @@ def test_the_answer_goes_beside_the_question_and_the_conversation_keeps_the_user
     assert with_conversion_hint([{"role": "user", "content": hinted}])[-1]["content"] == hinted  # once
 
 
+@pytest.mark.parametrize(("said", "in_full"), [
+    (["What's seven times eight?", "Now divide that by four."], ("fifty-six divided by four", "fourteen")),
+    (["What's seven times eight?", "Divide it by 8."], ("56 divided by 8", "7")),
+    (["What's seven times eight?", "And times two?"], ("fifty-six times two", "one hundred twelve")),
+    (["What's seven times eight?", "Add 10 to that."], ("56 plus 10", "66")),
+    (["What's seven times eight?", "What's half of that?"], ("half of fifty-six", "twenty-eight")),
+    (["What's seven times eight?", "Minus 6?"], ("56 minus 6", "50")),
+    (["What's seven times eight?", "Double it."], ("double fifty-six", "one hundred twelve")),
+    (["What's seven times eight?", "Take away 16, please."], ("56 minus 16", "40")),
+    (["What is 15 percent of 200?", "Now times that by 3."], ("30 times 3", "90")),
+    (["What's 23 times 47?", "Subtract 81 from that."], ("1,081 minus 81", "1,000")),
+    (["What is 12 times 12?", "What's the square root of that?"], ("the square root of one hundred forty-four", "twelve")),
+    (["What's 3 times 4?", "Subtract 20."], ("12 minus 20", "minus 8")),
+    (["What's 12 times 12?", "Divide that by 3.", "Now add 2."], ("48 plus 2", "50")),  # on from one that went on
+    (["What's 6 times 7?", "What's 2 plus 3?", "Square it."], ("five squared", "twenty-five")),
+])  # fmt: skip
+def test_a_sum_that_goes_on_from_the_last_answer_is_worked_out_in_full(said: list[str], in_full: tuple[str, str]) -> None:
+    assert sum_goes_on(said) == in_full
+
+
+@pytest.mark.parametrize("said", [
+    ["How do I make pancakes?", "Double it."],  # no sum before
+    ["What's 6 times 7?", "What's the capital of France?", "Double it."],  # a question between
+    ["What is 10 divided by 3?", "Times 3?"],  # an answer with no exact figure to say
+    ["What is 100 minus 1?", "What is it?"], ["What's 9 times 9?", "Is that right?"],
+    ["What is 6 times 7?", "What's that in binary?"], ["What's 2 plus 2?", "Add milk."], ["Divide that by four."],
+])  # fmt: skip
+def test_other_messages_after_a_sum_get_nothing_worked_out(said: list[str]) -> None:
+    assert sum_goes_on(said) is None
+
+
 def test_a_long_or_huge_sum_gets_nothing_and_costs_next_to_nothing() -> None:
     """Typed text may be thousands of words: no deep recursion, no number of millions of digits."""
     import time
@@ -149,4 +180,6 @@ def test_a_long_or_huge_sum_gets_nothing_and_costs_next_to_nothing() -> None:
                      "What's " + "9" * 5000 + " plus 1?", "Is " + "9" * 5000 + " a prime number?",
                      "What's the square root of " + "9" * 400 + "?", "What's 1" + "?" * 20000 + "x"]:
         assert worked_out(question) is None
+        assert sum_goes_on(["What's 2 times 3?", question]) is None and sum_goes_on([question, "Double it."]) is None
+    assert sum_goes_on(["What's 2 times 3?", "Add " + "1 plus " * 2000 + "that."]) is None
     assert time.perf_counter() - started < 1.0

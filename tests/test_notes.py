@@ -16,7 +16,7 @@ from app.answers.notes import (AGE_NOTE, ANY_REPLY, BODY_NOTE, CALENDAR_NOTE, CL
                                WITHOUT_TOOLS, WORLD_NOTE, WRITE_NOTE, YES_NO_NOTE, add_first, age_note, anyones_note, asked_note,
                                birthday_note, chance_note, clarify_note, condition_note, follow_up_note, has_note, kept_note,
                                memory_note, more_note, name_note, pointing_note, repeat_note, said_notes, say_note, shorter_note,
-                               user_words)
+                               sum_note, user_words)
 
 CLOCK = {"type": "function", "name": "get_current_time", "description": "The user's local date and time.",
          "parameters": {"type": "object", "properties": {}}}  # fmt: skip
@@ -792,6 +792,16 @@ def test_a_follow_up_of_a_follow_up_changes_the_last_question_in_full() -> None:
     conversation = talk("How many centimetres in an inch?", "2.54.", "And in a foot?", "30.48.", "What about in a yard?")
     said = 'Asked in full: "How many centimetres in a yard?" Worked out: a yard = 91.44 centimetres.'
     assert follow_up_note(conversation).says == said  # the figure of the question in full (``conversion_hints``)
+
+
+def test_a_sum_that_goes_on_from_the_last_answer_gets_it_in_full_and_worked_out() -> None:
+    conversation = talk("What's seven times eight?", "Seven times eight is fifty-six.", "Now divide that by four.")
+    said = 'Asked in full: "What is fifty-six divided by four?" Worked out: the answer is fourteen.'
+    assert sum_note(conversation).says == said  # without it: "Fifty-six divided by four equals twelve."
+    noted = add_first(said_notes(conversation), conversation)[-1]["content"]
+    assert noted.endswith(f"({said})") and user_words(noted) == "Now divide that by four." and has_note(noted)
+    assert not any(note.says == said for note in said_notes(conversation, figures=False))  # ``conversion_hints`` off
+    assert sum_note(talk("What's the capital of France?", "Paris.", "Now divide that by four.")) is None
 
 
 @pytest.mark.parametrize(("before", "follow"), [

@@ -7,7 +7,7 @@ no, "Yes, 21 is a prime number." (docs/benchmarks.md, "Sums"). As a unit questio
 225?", "How much is 15 percent of 80?", "What is half of three quarters?", which the model answered "one and a
 half"), numbers asked in order, a share or a change as a percentage, a comparison of two numbers ("Which is bigger,
 0.9 or 0.11?") or a question about a number ("Is 21 a prime number?", "Is 2028 a leap year?") gets the worked-out
-answer beside it. The whole
+answer beside it, and so does a sum that goes on from the last one's answer ("Now divide that by four."). The whole
 question must be the sum: "What is 9/11?" (no spaces around the slash), "What's 50-50?" or "What's 5 times the legs
 of a spider?" get nothing.
 """
@@ -149,6 +149,80 @@ def worked_out(text: str) -> str | None:
     elif value.denominator in _PART_NAMES and _said_in_parts(question):
         figure = f"{_in_parts(value)}, or {figure}"  # "half of three quarters" -> "three eighths, or 0.375"
     return f"Worked out: the answer is {figure}."
+
+
+# A sum that goes on from the last one's answer ("Now divide that by four." after "What's seven times eight?"), which the
+# model worked on a number of its own ("Fifty-six divided by four equals twelve.", both runs; docs/benchmarks.md, "Sums"):
+# "that" is the last sum's value, worked out again from the user's questions, never read from a reply.
+_THAT = r"(?:that|it|this|the answer|the result|the total|that number|that answer)"
+_GOES_ON_LEAD = re.compile(r"^(?:(?:and|now|ok|okay|so|then|um|alright|right|next|and then|and now)[,.!]? )*", re.I)
+_GOES_ON_TAIL = re.compile(r"(?: again)?(?:,? please)?(?: (?:now|then))?[?.!]*$", re.I)
+_SAID_AS_A_SUM = re.compile(  # the answer's place ("that") in a sum: "What's that times three?", "What is half of that?"
+    rf"^(?:(?:what(?:'s| is)|whats|how much is|and what's|so what's) )?(?P<before>(?:.+ )?){_THAT}(?P<after>(?: .+)?)$", re.I
+)
+_SAID_TO_DO: tuple[tuple[re.Pattern[str], str], ...] = tuple(  # the sum a thing to do with the answer is ("A": the answer)
+    (re.compile(pattern, re.I), sum_)
+    for pattern, sum_ in (
+        (rf"^divide(?: {_THAT})? by (?P<x>.+)$", "A divided by {x}"),
+        (rf"^(?:multiply|times)(?: {_THAT})? by (?P<x>.+)$", "A times {x}"),
+        (rf"^add (?P<x>.+?)(?: to {_THAT})?$", "A plus {x}"),
+        (rf"^(?:subtract|take away|minus) (?P<x>.+?)(?: from {_THAT})?$", "A minus {x}"),
+        (rf"^take (?P<x>.+?) (?:away|off)(?: from {_THAT})?$", "A minus {x}"),
+        (rf"^square {_THAT}$", "A squared"),
+        (rf"^cube {_THAT}$", "A cubed"),
+        (rf"^halve {_THAT}$", "A divided by 2"),
+        (r"^(?P<x>(?:plus|minus|times|x|divided by|multiplied by|over|squared|cubed|to the power of)\b.*)$", "A {x}"),
+    )
+)
+
+# what a message that goes on from a sum may be, for telling its note from the user's words
+GOES_ON = re.compile(rf"\b{_THAT}\b|^{_GOES_ON_LEAD.pattern[1:]}(?:divide|multiply|times|add|subtract|take|minus|square"
+                     r"|cube|double|twice|triple|halve|plus|x|divided|multiplied|over|squared|cubed|to the power)\b", re.I)
+
+
+def sum_goes_on(questions: list[str]) -> tuple[str, str] | None:
+    """For the newest of ``questions`` (the user's, oldest first) that goes on from the last sum's answer ("Now divide
+    that by four." after "What's seven times eight?"), the sum in full and its answer ("fifty-six divided by four",
+    "fourteen"); a sum that goes on from one that went on too. None where the newest does not go on from a sum."""
+    value: Fraction | None = None
+    said = None
+    for text in questions[-6:]:
+        text = plain(text) if len(text) <= _LONGEST else ""  # longer than a sum said aloud
+        step = _goes_on(text, value) if value is not None else None
+        value, said = step if step else (_value(text), None)
+    return said
+
+
+def _value(text: str) -> Fraction | None:
+    """The value of a question that is a sum ("What's seven times eight?"), else None."""
+    if (lead := _LEAD.match(text)) is None:
+        return None
+    return _evaluate(_HYPHENED_PART.sub(r"\1 \2", _TAIL.sub("", text[lead.end():])))
+
+
+def _goes_on(text: str, answer: Fraction) -> tuple[Fraction, tuple[str, str]] | None:
+    """The value of ``text`` as a sum on ``answer`` and, for the note, that sum and its answer as said."""
+    if not (asked := _GOES_ON_TAIL.sub("", _GOES_ON_LEAD.sub("", text))):
+        return None
+    sums = [_lowered(found["before"]) + "A" + found["after"] for found in [_SAID_AS_A_SUM.match(asked)] if found]
+    sums += [sum_.format(x=_lowered(found["x"])) if "{x}" in sum_ else sum_ for pattern, sum_ in _SAID_TO_DO
+             if (found := pattern.match(asked))]  # fmt: skip
+    in_words = not re.search(r"\d", text) and answer.denominator == 1 and abs(answer) < 10**6
+    exact = _said(answer) if (answer * 10**6).denominator == 1 else None
+    for sum_ in sums:
+        if exact is None or (value := _evaluate(sum_.replace("A", exact.replace(",", "")))) is None:
+            continue
+        if (figure := _said(value)) is None:
+            return None
+        if value.denominator == 1 and abs(value) < 10**6 and in_words:
+            figure = number_to_words(int(value))
+        return value, (sum_.replace("A", number_to_words(int(answer)) if in_words else exact), figure)
+    return None
+
+
+def _lowered(words: str) -> str:
+    """A message's first words as the middle of a sentence: "Double" -> "double", "I" as it is."""
+    return words[:1].lower() + words[1:] if words[:2] not in ("I", "I ") else words
 
 
 def _easy(question: str, value: Fraction) -> bool:

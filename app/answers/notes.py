@@ -19,7 +19,8 @@ answer ("What's your favourite colour?" -> "As an AI language model, I don't hav
 request to hear the last reply again that reply to say ("Pardon?" -> "I'm sorry, I can't answer that."), and "Never
 mind." an "Okay" ("Forget it." -> "I'm sorry, I can't provide that information."), and a correction of a misheard
 question to be answered ("No, I said Australia." -> "Sorry, I can't check the capital of Australia from here."). A
-follow-up that changes one part of the last question gets it asked in full ("And in a foot?"), "Another one." another,
+follow-up that changes one part of the last question gets it asked in full ("And in a foot?"), as does a sum that
+goes on from the last answer ("Now divide that by four."), "Another one." another,
 "I give up." after a riddle its answer, a yes-or-no question about the world first words other than "Yes" ("Is a bat a
 bird?" -> "Yes, a bat is a bird."), an "it" that points at what the last answer named that name ("How far is it from
 the sun?" after Jupiter), a request for the last answer shorter or doubt of it ("Are you sure?") the answer again, a
@@ -41,7 +42,7 @@ import random
 import re
 from dataclasses import dataclass
 
-from app.answers.arithmetic import NUMBER_WORDS, NUMBER_WORDS_PATTERN
+from app.answers.arithmetic import GOES_ON, NUMBER_WORDS, NUMBER_WORDS_PATTERN, sum_goes_on
 from app.answers.conversions import conversion, without_conversion_hint
 from app.answers.counting import OWNED_ASKED, owned_counted
 from app.answers.facts import FACT_REQUEST, fact_to_say
@@ -128,7 +129,7 @@ def _without_notes(content: str) -> str:
     if noted and (asks_my_age(words) or OWNED_ASKED.search(plain(words))):
         content = words
     words, noted, _ = content.partition(f"\n\n({_IN_FULL}")
-    if noted and _FOLLOW_UP.search(plain(words)):
+    if noted and (_FOLLOW_UP.search(plain(words)) or GOES_ON.search(plain(words))):
         content = words
     words, noted, _ = content.partition(f"\n\n({_MEANS}")
     if noted and _POINTS.search(plain(words)):
@@ -1122,6 +1123,15 @@ def follow_up_note(messages: list[dict], *, figures: bool = True) -> Note | None
     return Note(_FOLLOW_UP, f'{_IN_FULL}"{question}"{added}')
 
 
+def sum_note(messages: list[dict]) -> Note | None:
+    """For a newest user message that goes on from the last sum's answer ("Now divide that by four."), the sum in full
+    and its answer (``app.answers.arithmetic.sum_goes_on``)."""
+    if newest_user_text(messages) is None or (found := sum_goes_on(texts_of(messages, "user")[-6:])) is None:
+        return None
+    sum_, figure = found
+    return Note(GOES_ON, f'{_IN_FULL}"What is {sum_}?" Worked out: the answer is {figure}.')
+
+
 # A question that points with "it" or "there" at what the last answer named ("How far is it from the sun?" after "Jupiter is
 # the largest planet."), which the model took for something else ("The average distance from the Sun to Earth is about 93
 # million miles.") (docs/benchmarks.md, "Said again"). Only after a question that asks what or which thing (its answer is
@@ -1217,11 +1227,13 @@ def owned_note(messages: list[dict]) -> Note | None:
 def said_notes(messages: list[dict], *, figures: bool = True) -> tuple[Note, ...]:
     """The notes read from the conversation itself: the last reply to say again, shorter or plainer, a number, a name or
     a question given earlier, a first message about an earlier conversation, the last question in full (with its figure
-    where ``figures``), the user's age from the birth year they gave or the total of the pets, children or siblings they
-    listed (where ``figures``), a draw or a fact, a birthday wish, or the user's health or diet."""
+    where ``figures``), and where ``figures`` a sum that goes on from the last answer worked out, the user's age from the
+    birth year they gave or the total of the pets, children or siblings they listed, a draw or a fact, a birthday wish,
+    or the user's health or diet."""
     found = (repeat_note(messages), kept_note(messages), name_note(messages), asked_note(messages), memory_note(messages),
              say_note(messages),
-             follow_up_note(messages, figures=figures), age_note(messages) if figures else None,
+             follow_up_note(messages, figures=figures), sum_note(messages) if figures else None,
+             age_note(messages) if figures else None,
              owned_note(messages) if figures else None, chance_note(messages), birthday_note(messages),
              shorter_note(messages), clarify_note(messages), more_note(messages), condition_note(messages))
     return tuple(note for note in found if note is not None)
