@@ -19,21 +19,21 @@ answer ("What's your favourite colour?" -> "As an AI language model, I don't hav
 request to hear the last reply again that reply to say ("Pardon?" -> "I'm sorry, I can't answer that."), and "Never
 mind." an "Okay" ("Forget it." -> "I'm sorry, I can't provide that information."), and a correction of a misheard
 question to be answered ("No, I said Australia." -> "Sorry, I can't check the capital of Australia from here."). A
-follow-up that changes one part of the last question gets it asked in full ("And in a foot?"), as does a sum that
-goes on from the last answer ("Now divide that by four."), "Another one." another,
-"I give up." after a riddle its answer, a yes-or-no question about the world first words other than "Yes" ("Is a bat a
-bird?" -> "Yes, a bat is a bird."), an "it" that points at what the last answer named that name ("How far is it from
-the sun?" after Jupiter), a request for the last answer shorter or doubt of it ("Are you sure?") the answer again, a
-coin, dice or number asked for the one the server drew, a question about a life it has not ("Do you ever sleep?" ->
-"Yes, I sleep.") a program's answer, and a quiz or "Would you rather ...?" the first words of playing along. A call
-for help gets asked what is needed ("Help." -> "I'm sorry, but I can't assist with that."), a fun fact one drawn from
-``app/answers/facts.py``, something funny a joke, kind words kind words, "Is this working?", "Hold on." and an insult
-the answer a person gives, and the weather the user tells an answer ("It's raining here." -> "I'm sorry, I can't check
-the weather from here."). Leave to ask, a good night and "Louder." get the answer a person gives ("Can I ask you a
-question?" -> "Yes, I can ask you a question."), "What do you mean?" the last answer in simpler words, a view asked for
-first words without a disclaimer, "What did I just ask?" the question said back, "Say banana." the word, and "Do you
-remember me?" that each conversation starts fresh. The patterns know the common forms only; a message they miss is
-answered as before.
+follow-up that changes one part of the last question gets it asked in full ("And in a foot?"), as does a sum that goes
+on from the last answer ("Now divide that by four."), "Another one." another, "I give up." after a riddle its answer (a
+riddle asked for is drawn from ``app/answers/riddles.py``, and a guess at it judged by its answer), a yes-or-no question
+about the world first words other than "Yes" ("Is a bat a bird?" -> "Yes, a bat is a bird."), an "it" that points at
+what the last answer named that name ("How far is it from the sun?" after Jupiter), a request for the last answer
+shorter or doubt of it ("Are you sure?") the answer again, a coin, dice or number asked for the one the server drew, a
+question about a life it has not ("Do you ever sleep?" -> "Yes, I sleep.") a program's answer, and a quiz or "Would you
+rather ...?" the first words of playing along. A call for help gets asked what is needed ("Help." -> "I'm sorry, but I
+can't assist with that."), a fun fact one drawn from ``app/answers/facts.py``, something funny a joke, kind words kind
+words, "Is this working?", "Hold on." and an insult the answer a person gives, and the weather the user tells an answer
+("It's raining here." -> "I'm sorry, I can't check the weather from here."). Leave to ask, a good night and "Louder."
+get the answer a person gives ("Can I ask you a question?" -> "Yes, I can ask you a question."), "What do you mean?" the
+last answer in simpler words, a view asked for first words without a disclaimer, "What did I just ask?" the question
+said back, "Say banana." the word, and "Do you remember me?" that each conversation starts fresh. The patterns know the
+common forms only; a message they miss is answered as before.
 """
 
 from __future__ import annotations
@@ -47,8 +47,9 @@ from app.answers.conversions import conversion, without_conversion_hint
 from app.answers.counting import OWNED_ASKED, owned_counted
 from app.answers.facts import FACT_REQUEST, fact_to_say
 from app.answers.phrasebook import phrase_in
+from app.answers.riddles import GIVE_UP, RIDDLE_TALK, riddle_follow_up, riddle_to_tell
 from app.answers.spelling import NAME_KIND, NAME_KINDS, given_name, reply_word, without_spelling_hint
-from app.answers.wording import REQUEST_END, REQUEST_START, capitalized, plain
+from app.answers.wording import ANOTHER_ASKED, REQUEST_END, REQUEST_START, capitalized, plain
 from app.answers.world_clock import asks_time_now, time_in_place
 from app.answers.years import MY_AGE_ASKED, asks_my_age, my_age
 from app.engine.prompt import texts_of
@@ -123,6 +124,10 @@ def _without_notes(content: str) -> str:
     answered = (_KEPT, _KEPT_ASKED, _NAME_ASKED, _ASKED_BEFORE, _REMEMBER_ME, _SAY_WORDS, _COIN, _DICE, _PICK, FACT_REQUEST,
                 _BIRTHDAY_SONG)
     if noted and any(asks.search(plain(words)) for asks in answered):
+        content = words
+    words, noted, said = content.partition("\n\n(")
+    riddle_notes = tuple(says.partition("{}")[0] for says in _RIDDLE_SAYS.values())
+    if noted and (said.startswith(riddle_notes) or _TELL_RIDDLE in said) and RIDDLE_TALK.search(plain(words)):
         content = words
     words, noted, _ = content.partition(_WORKED_OUT_START)
     # (not a question with the birth year in it: its figure is a conversion hint)
@@ -967,6 +972,28 @@ def chance_note(messages: list[dict], draws: random.Random = _DRAWS) -> Note | N
     return None
 
 
+# A riddle asked for, told from ``app/answers/riddles.py``: given it as the answer to say, the model answered it ("The
+# answer to the riddle ... is a clock.", 13 of 16); asked to say it without its answer after "Here's one:", it did, 16 of
+# 16. What follows it as words to say, each with what they are: a guess's verdict said as it is only so (a wrong guess
+# got "It's a shadow." or the riddle again from the words alone; docs/benchmarks.md, "A riddle").
+_TELL_RIDDLE = "and ask this riddle, without its answer: "
+_RIDDLE_SAYS = {"answer": 'Say: "{}"', "right": 'The guess is right. Say: "{}"',
+                "wrong": 'The guess is not the answer. Say: "{}"', "hint": 'Begin with "Here\'s a hint:" and say: "{}"'}
+
+
+def riddle_note(messages: list[dict], draws: random.Random = _DRAWS) -> Note | None:
+    """For a newest user message that asks for a riddle, or follows one a reply told, what to say."""
+    content = newest_user_text(messages)
+    if content is None or not RIDDLE_TALK.search(plain(content)):  # the replies read only for riddle talk
+        return None
+    replies = texts_of(messages[:-1], "assistant")
+    if riddle := riddle_to_tell(content, replies, draws):
+        first = "Yes! Here's one:" if re.match(r"(?:do|did) you\b", plain(content), re.I) else "Here's one:"
+        return Note(RIDDLE_TALK, f'Begin with "{first}" {_TELL_RIDDLE}"{riddle}"')
+    said = riddle_follow_up(content, replies)
+    return Note(RIDDLE_TALK, _RIDDLE_SAYS[said.kind].format(said.words)) if said else None
+
+
 # A request to say something of a kind, which the model declined or met with nothing ("Say something funny." -> "I'm
 # sorry, I can't say something funny from here.", "Cheer me up." -> "I'm sorry, but I can't cheer you up.", "Say
 # something nice." -> "How about a nice day?", "Sing happy birthday." -> "I'm sorry, I can't sing."; docs/benchmarks.md,
@@ -1176,20 +1203,8 @@ def pointing_note(messages: list[dict]) -> Note | None:
 # about?", "Tell me another one." -> "I'm sorry, but I can't provide another joke."), and "I give up" after a riddle
 # ("I'm sorry, I can't assist with that."; docs/benchmarks.md, "Said again"): after a reply, the whole message only; the
 # riddle's answer only where the user asked for a riddle, a quiz or something to guess.
-_ANOTHER = re.compile(
-    r"^(?:(?:ok|okay|ha|haha|lol|nice|cool|great|good one|funny|wow|oh|and|hmm)[,.!]* )*"
-    r"(?:(?:tell|give|show|name|suggest) (?:me |us )?|(?:can|could) (?:you|u) (?:tell|give|suggest) (?:me |us )?"
-    r"|how about |what about )?(?:another(?: one)?|one more(?: time)?|something else|a different one|(?:some|any)thing"
-    r" different|a new one)(?:,? please)?[?.!]*$",
-    re.I,
-)
-ANOTHER_NOTE = Note(_ANOTHER, "The user asks for another of what you just gave: give a different one.")
-_GIVE_UP = re.compile(
-    r"^(?:(?:hmm|um|oh|ok|okay|no|uh|gosh)[,.!]* )*(?:i give up|i don't know|no idea|i have no idea|i can't guess"
-    r"|i'm stumped|tell me(?: the answer)?|you tell me)(?:[,.!]* (?:what(?:'s| is) (?:it|the answer)|tell me))?[?.!]*$",
-    re.I,
-)
-GIVE_UP_NOTE = Note(_GIVE_UP, "The user gives up on your riddle or question. Begin with \"The answer is\" and say it.")
+ANOTHER_NOTE = Note(ANOTHER_ASKED, "The user asks for another of what you just gave: give a different one.")
+GIVE_UP_NOTE = Note(GIVE_UP, "The user gives up on your riddle or question. Begin with \"The answer is\" and say it.")
 _GUESSING = re.compile(r"\b(?:riddles?|quiz me|(?:a|the) quiz|trivia|guessing game|guess (?:what|my|which|who|where|how)"
                        r"|puzzle|brain ?teaser)\b", re.I)
 
@@ -1228,14 +1243,13 @@ def said_notes(messages: list[dict], *, figures: bool = True) -> tuple[Note, ...
     """The notes read from the conversation itself: the last reply to say again, shorter or plainer, a number, a name or
     a question given earlier, a first message about an earlier conversation, the last question in full (with its figure
     where ``figures``), and where ``figures`` a sum that goes on from the last answer worked out, the user's age from the
-    birth year they gave or the total of the pets, children or siblings they listed, a draw or a fact, a birthday wish,
-    or the user's health or diet."""
+    birth year they gave or the total of the pets, children or siblings they listed, a riddle or what follows one, a draw
+    or a fact, a birthday wish, or the user's health or diet."""
     found = (repeat_note(messages), kept_note(messages), name_note(messages), asked_note(messages), memory_note(messages),
-             say_note(messages),
-             follow_up_note(messages, figures=figures), sum_note(messages) if figures else None,
-             age_note(messages) if figures else None,
-             owned_note(messages) if figures else None, chance_note(messages), birthday_note(messages),
-             shorter_note(messages), clarify_note(messages), more_note(messages), condition_note(messages))
+             say_note(messages), follow_up_note(messages, figures=figures), sum_note(messages) if figures else None,
+             age_note(messages) if figures else None, owned_note(messages) if figures else None, riddle_note(messages),
+             chance_note(messages), birthday_note(messages), shorter_note(messages), clarify_note(messages),
+             more_note(messages), condition_note(messages))
     return tuple(note for note in found if note is not None)
 
 

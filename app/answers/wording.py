@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 # after a figure whose question invites working it out ("How much fuel for 250 kilometres?"): given the answer alone,
 # the model still set out the method at length and was cut before the answer
 SHORT_ANSWER = "Say the answer in one short sentence."
@@ -11,6 +13,14 @@ SHORT_ANSWER = "Say the answer in one short sentence."
 REQUEST_START = (r"^(?:(?:ok|okay|hey|so|um|now|alright|right|oh|come on)[,.!]? )*"
                  r"(?:(?:can|could|would|will) (?:you|u) (?:please )?|please |let's |i want you to |go ahead and )?")
 REQUEST_END = r"(?: for (?:me|us|it))?(?:,? please)?[.!?]*$"
+# after a joke, a film, a name or a riddle: another of what was given, the whole message
+ANOTHER_ASKED = re.compile(
+    r"^(?:(?:ok|okay|ha|haha|lol|nice|cool|great|good one|funny|wow|oh|and|hmm)[,.!]* )*"
+    r"(?:(?:tell|give|show|name|suggest) (?:me |us )?|(?:can|could) (?:you|u) (?:tell|give|suggest) (?:me |us )?"
+    r"|how about |what about )?(?:another(?: one)?|one more(?: time)?|something else|a different one|(?:some|any)thing"
+    r" different|a new one)(?:,? please)?[?.!]*$",
+    re.I,
+)
 
 
 def plain(text: str) -> str:

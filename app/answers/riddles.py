@@ -1,0 +1,206 @@
+"""A riddle asked for, drawn from riddles with one answer, and that answer when the user guesses or gives up.
+
+Asked for a riddle, the 1.5B made one up that had no sound answer ("What has four legs, two heads, and always tells the
+truth?" -> "The answer is a dog.") or stopped at "Sure, here's a riddle for you:", and judged a guess at random ("Is it
+a shadow?" -> "Yes, it is a shadow."; docs/benchmarks.md, "A riddle"). As a fact is drawn for "Surprise me."
+(``app/answers/facts.py``), the server draws a riddle not told yet in the conversation, and what follows it is read
+from the riddle the reply told: a guess is right or not by the answer's words, a second wrong guess or "I give up."
+gets the answer, "Give me a hint." its hint, and "Another one." the next riddle. A riddle on a subject named ("Tell me
+a riddle about cats.") is the model's to make.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from dataclasses import dataclass
+
+from app.answers.wording import ANOTHER_ASKED, REQUEST_END, REQUEST_START, plain
+
+
+@dataclass(frozen=True)
+class Riddle:
+    asks: str
+    answer: str  # as said after "The answer is"
+    why: str
+    hint: str
+    right: tuple[str, ...]  # a guess with one of these words is right
+
+
+RIDDLES = (
+    Riddle("What has keys but can't open a single lock?", "a piano", "Its keys play music, but they open nothing.",
+           "It makes music.", ("piano", "keyboard")),
+    Riddle("What has to be broken before you can use it?", "an egg", "You crack it before you cook it.",
+           "You might have it for breakfast.", ("egg",)),
+    Riddle("What gets wetter the more it dries?", "a towel", "It gets wet as it dries you.", "You use it after a shower.",
+           ("towel",)),
+    Riddle("What has hands but can't clap?", "a clock", "Its hands point to the time.", "It tells you something all day.",
+           ("clock", "watch")),
+    Riddle("What has a neck but no head?", "a bottle", "Its neck is the narrow part at the top.", "You can pour from it.",
+           ("bottle",)),
+    Riddle("What goes up but never comes down?", "your age", "It goes up every birthday.",
+           "Everyone has one, and it changes on your birthday.", ("age",)),
+    Riddle("What can you catch but not throw?", "a cold", "You catch a cold, but you can't throw one.",
+           "It might make you sneeze.", ("cold", "flu")),
+    Riddle("What has one eye but can't see?", "a needle", "The thread goes through its eye.", "It's used for sewing.",
+           ("needle",)),
+    Riddle("The more you take, the more you leave behind. What are they?", "footsteps",
+           "Every step you take leaves one behind.", "You make them when you walk.", ("footstep", "step", "footprint")),
+    Riddle("What has a head and a tail but no body?", "a coin", "Heads on one side, tails on the other.",
+           "You might flip it.", ("coin",)),
+    Riddle("What runs but never walks, and has a mouth but never talks?", "a river", "Its water runs to its mouth.",
+           "Fish live in it.", ("river", "stream")),
+    Riddle("What belongs to you, but other people use it more than you do?", "your name",
+           "Other people say it far more often than you do.", "People call you by it.", ("name",)),
+    Riddle("I'm tall when I'm young and short when I'm old. What am I?", "a candle", "It burns down as it gets older.",
+           "It gives light, and it melts.", ("candle",)),
+    Riddle("What is full of holes but still holds water?", "a sponge", "Its holes soak the water up.",
+           "You might wash the dishes with it.", ("sponge",)),
+    Riddle("What can travel around the world while staying in a corner?", "a stamp",
+           "It stays in the corner of an envelope.", "You find it on a letter.", ("stamp",)),
+    Riddle("What has many teeth but can't bite?", "a comb", "Its teeth go through your hair.", "You use it on your hair.",
+           ("comb",)),
+    Riddle("What has legs but doesn't walk?", "a table", "It stands on its legs all day.",
+           "You might eat your dinner at it.", ("table", "chair")),
+    Riddle("What building has the most stories?", "a library", "It's full of books, and every book is a story.",
+           "It's full of books.", ("library",)),
+    Riddle("If you drop me I'm sure to crack, but smile at me and I'll always smile back. What am I?", "a mirror",
+           "It smiles back because it shows your own face.", "You look into it every morning.", ("mirror",)),
+    Riddle("What has words but never speaks?", "a book", "It's full of words, and you read them.", "You can read it.",
+           ("book",)),
+    Riddle("What comes once in a minute, twice in a moment, but never in a thousand years?", "the letter M",
+           "Look at the spelling: minute has one M, moment has two.", "Think about how the words are spelled.",
+           ("m",)),
+    Riddle("What is so fragile that saying its name breaks it?", "silence", "Say its name and it's gone.",
+           "You hear it when nobody makes a sound.", ("silence", "quiet")),
+    Riddle("What has a thumb and four fingers but isn't alive?", "a glove", "Your hand fills it.", "You wear it in winter.",
+           ("glove", "mitten")),
+    Riddle("Where does today come before yesterday?", "in the dictionary", "The words are in alphabetical order.",
+           "It's a book of words.", ("dictionary",)),
+    Riddle("What goes through cities and fields but never moves?", "a road", "It runs everywhere and stays put.",
+           "Cars drive on it.", ("road", "street", "highway", "motorway")),
+    Riddle("What is always in front of you but can't be seen?", "the future", "It's always ahead of you.",
+           "It hasn't happened yet.", ("future", "tomorrow")),
+    Riddle("What kind of room has no doors or windows?", "a mushroom", "It's a mush-room.", "It grows in a forest.",
+           ("mushroom",)),
+    Riddle("What gets bigger the more you take away from it?", "a hole", "The more you dig, the bigger it gets.",
+           "You might dig one in a garden.", ("hole",)),
+    Riddle("What month of the year has 28 days?", "all of them", "Every month has at least 28 days.",
+           "Think about every month, not just one.", ("all", "every", "each", "twelve", "12")),
+    Riddle("What can fill a room but takes up no space?", "light", "It fills the room, yet it takes up no room at all.",
+           "You switch it on when it gets dark.", ("light",)),
+)
+_RIDDLE_ASKED = re.compile(
+    rf"{REQUEST_START}(?:(?:tell|give|ask|read|share) (?:me|us) |(?:can|may) (?:i|we) (?:have|get|hear) |i want |i'd like "
+    r"|(?:do|let's do|let's have|how about|what about) )?(?:a|an|another|one more|one|some|any)? ?(?:(?:good|hard|easy|fun"
+    rf"|funny|tricky|short|simple|difficult|new|clever|little) )?riddles?(?: (?:for|to) (?:me|us))?{REQUEST_END}"
+    r"|^(?:do|did) you (?:know|have) (?:a|any|some) (?:(?:good|fun|funny|hard|easy|tricky) )?riddles?(?: for (?:me|us))?"
+    r"\?*$|^(?:let's|can we|shall we|could we) (?:play|do) riddles[.!?]*$",
+    re.I,
+)
+GIVE_UP = re.compile(
+    r"^(?:(?:hmm|um|oh|ok|okay|no|uh|gosh)[,.!]* )*(?:i give up|i don't know|no idea|i have no idea|i can't guess"
+    r"|i'm stumped|tell me(?: the answer)?|you tell me)(?:[,.!]* (?:what(?:'s| is) (?:it|the answer)|tell me))?[?.!]*$",
+    re.I,
+)
+_FILLER = r"(?:(?:hmm+|um+|uh+|oh|ooh|ah|ok|okay|well|so|wait|let me think|let me see|i know|easy)[,.!]* )*"
+_HINT = re.compile(rf"^{_FILLER}(?:(?:can|could) (?:i|we) (?:have|get) |(?:can|could) (?:you|u) give (?:me|us) |give (?:me|us)"
+                   r" |i need |i want )?(?:a |another |one more )?(?:hint|clue)(?:,? please)?[?.!]*$", re.I)  # fmt: skip
+# a guess: "Is it a shadow?", "I think it's a door.", "A clock?", "Footsteps!": a thing named, up to three words, after
+# an article where it is asked as "Is it ...?" or said as "It's ...", and alone only as a question or an exclamation
+_THING = r"[a-z][a-z'-]*(?: [a-z][a-z'-]*){0,2}"
+_ARTICLE = r"(?:a|an|the|your|my|some)"
+_GUESS = re.compile(
+    rf"^{_FILLER}(?:(?:is it|is that|could it be|would it be|is the answer) {_ARTICLE} (?P<asked>{_THING})[?.!]*"
+    r"|(?:it's|it is|i think it's|i think it is|i guess it's|i bet it's|i know, it's|oh, it's) "
+    rf"{_ARTICLE} (?P<told>{_THING})[?.!]*"
+    r"|(?:maybe|perhaps|the answer is|my guess is|my answer is|i'd say|i'll say)[,:]? "
+    rf"(?:{_ARTICLE} )?(?P<said>{_THING})[?.!]*"
+    rf"|{_ARTICLE} (?P<named>{_THING})[?.!]*|(?P<alone>{_THING})[?!]+)$",
+    re.I,
+)
+_NOT_A_GUESS = re.compile(  # said after a riddle, and no answer to it
+    r"\b(?:what|why|how|who|where|when|huh|yes|yeah|no|nope|sure|again|repeat|hint|clue|riddles?|hard|easy|funny|cool"
+    r"|nice|good|great|wow|haha|lol|sorry|pardon|you|thanks|thank|know|sense|mean|stop|enough|another|more|one|understand"
+    r"|that|this|hello|hi|bye|goodbye|okay|ok|hmm|um|i|it|its|we|me|my|love|like|hate|think|can|do|does|is|are|and|or"
+    r"|in|on|for|to|at|with|about|help|really|wait|what's|whats|which|fact|interesting|idea|ideas|question|answer|joke"
+    r"|game|today|tomorrow|now|here|there|outside|day|morning|night|please|time|too|much|still|such|next|else)\b",
+    re.I,
+)
+_WRONG = "have another guess"  # in the reply to a first wrong guess
+RIDDLE_TALK = re.compile(
+    f"{_RIDDLE_ASKED.pattern}|{ANOTHER_ASKED.pattern}|{GIVE_UP.pattern}|{_HINT.pattern}|{_GUESS.pattern}", re.I
+)
+
+
+def riddle_to_tell(question: str, replies: list[str], draws: random.Random) -> str | None:
+    """For ``question`` asking for a riddle, or "Another one." after one, one of ``RIDDLES`` not told yet in the
+    conversation's ``replies`` (all told: any); else None."""
+    text = plain(question)
+    if len(text) > 200:
+        return None
+    if not _RIDDLE_ASKED.search(text):
+        if not ANOTHER_ASKED.search(text) or not replies:
+            return None
+        if _open(replies)[0] is None and not any(_answered(riddle, replies[-1]) for riddle in RIDDLES):
+            return None
+    untold = [riddle for riddle in RIDDLES if not any(_told(riddle, reply) for reply in replies)]
+    return draws.choice(untold or RIDDLES).asks
+
+
+@dataclass(frozen=True)
+class FollowUp:
+    """What to say after a riddle (``words``), and what it is: "answer" (to giving up), "hint", "right" or "wrong" (a
+    guess's verdict)."""
+
+    kind: str
+    words: str
+
+
+def riddle_follow_up(question: str, replies: list[str]) -> FollowUp | None:
+    """What to say to ``question`` where it follows a riddle a recent reply told: the answer to giving up, a hint, or
+    a guess's verdict (a second wrong guess gets the answer); else None."""
+    text = plain(question)
+    riddle, wrong = _open(replies)
+    if riddle is None or len(text) > 200:
+        return None
+    answer = f"The answer is {riddle.answer}. {riddle.why}"
+    if GIVE_UP.search(text):
+        return FollowUp("answer", answer)
+    if _HINT.search(text):
+        return FollowUp("hint", riddle.hint)
+    found = _GUESS.search(text)
+    guess = found and next(thing for thing in found.groups() if thing)
+    if not guess or _NOT_A_GUESS.search(guess):
+        return None
+    if set(re.findall(r"[a-z0-9']+", guess.lower())) & {form for word in riddle.right for form in (word, f"{word}s")}:
+        return FollowUp("right", f"Yes, that's right! It's {riddle.answer}. {riddle.why}")
+    if found["alone"] and not text.endswith("?"):
+        return None  # "Lovely!", "Speak up!": a word alone is a guess as a question, or as an exclamation when right
+    return FollowUp("wrong", f"Not quite. {answer}" if wrong else "Not quite! Have another guess, or ask me for a hint.")
+
+
+def _open(replies: list[str]) -> tuple[Riddle | None, bool]:
+    """The riddle a recent reply told, where every reply since was a wrong guess's or a hint's, and whether a wrong
+    guess was met since."""
+    wrong = False
+    for reply in reversed(replies[-4:]):
+        if any(_answered(riddle, reply) for riddle in RIDDLES):
+            return None, False
+        if told := next((riddle for riddle in RIDDLES if _told(riddle, reply)), None):
+            return told, wrong
+        if _WRONG in reply.lower():
+            wrong = True
+        elif "hint" not in reply.lower() and not any(riddle.hint[:-1].lower() in reply.lower() for riddle in RIDDLES):
+            return None, False  # the talk went elsewhere
+    return None, False
+
+
+
+def _told(riddle: Riddle, reply: str) -> bool:
+    """Whether ``reply`` told ``riddle``: its first words, as the model may end it in words of its own."""
+    return riddle.asks[:30].lower() in reply.lower()
+
+
+def _answered(riddle: Riddle, reply: str) -> bool:
+    return riddle.why[:30].lower() in reply.lower()

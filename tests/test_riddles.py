@@ -1,0 +1,107 @@
+"""Riddles drawn by the server, and what follows one (app.answers.riddles), and their place beside the user's words."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from app.answers.notes import GIVE_UP_NOTE, has_note, more_note, riddle_note, said_notes, user_words
+from app.answers.riddles import RIDDLES, FollowUp, riddle_follow_up, riddle_to_tell
+from test_notes import talk
+
+PIANO = next(riddle for riddle in RIDDLES if riddle.answer == "a piano")
+TOLD = f"Here's one: {PIANO.asks}"
+
+
+@pytest.mark.parametrize("asked", [
+    "Tell me a riddle.", "Give me a riddle.", "Can you tell me a riddle?", "Ask me a riddle.", "Let's do a riddle.",
+    "Another riddle, please.", "Can I have a riddle?", "Give me a hard riddle.", "Okay, tell us a riddle!", "Riddle?",
+    "Do you know any riddles?", "Do you have a riddle for me?", "Let's play riddles.",
+])  # fmt: skip
+def test_a_riddle_asked_for_is_drawn_from_the_riddles(asked: str) -> None:
+    assert riddle_to_tell(asked, [], random.Random(0)) in {riddle.asks for riddle in RIDDLES}
+    note = riddle_note(talk(asked), random.Random(0))
+    assert note.says.startswith('Begin with "Yes! Here\'s one:"' if asked.startswith("Do you") else 'Begin with "Here\'s one:"')
+
+
+@pytest.mark.parametrize("asked", [
+    "Tell me a riddle about cats.",  # a subject: the model's to make
+    "I love riddles.", "What's a riddle?", "Please make up a riddle for my kids.", "Another one.", "I give up.",
+    "Is it a shadow?", "A piano?",
+])  # fmt: skip
+def test_other_messages_without_a_riddle_told_get_none(asked: str) -> None:
+    replies = ["The capital of France is Paris."]
+    assert riddle_to_tell(asked, replies, random.Random(0)) is None and riddle_follow_up(asked, replies) is None
+
+
+def test_each_riddle_drawn_is_one_not_told_yet_in_the_conversation() -> None:
+    replies: list[str] = []
+    for _ in RIDDLES:
+        replies.append(f"Here's one: {riddle_to_tell('Another riddle.', replies, random.Random(len(replies)))}")
+    assert len(set(replies)) == len(RIDDLES)
+    assert f"Here's one: {riddle_to_tell('Another riddle.', replies, random.Random(0))}" in replies  # all told: any
+
+
+@pytest.mark.parametrize(("follow", "kind", "said"), [
+    ("I give up.", "answer", f"The answer is a piano. {PIANO.why}"),
+    ("I don't know. What is it?", "answer", f"The answer is a piano. {PIANO.why}"),
+    ("Tell me the answer.", "answer", f"The answer is a piano. {PIANO.why}"),
+    ("Give me a hint.", "hint", PIANO.hint), ("Can I have a clue?", "hint", PIANO.hint), ("Hint, please.", "hint", PIANO.hint),
+    ("Is it a piano?", "right", f"Yes, that's right! It's a piano. {PIANO.why}"),
+    ("Hmm, a keyboard?", "right", f"Yes, that's right! It's a piano. {PIANO.why}"),
+    ("Pianos!", "right", f"Yes, that's right! It's a piano. {PIANO.why}"),
+    ("I think it's a piano.", "right", f"Yes, that's right! It's a piano. {PIANO.why}"),
+    ("Is it a shadow?", "wrong", "Not quite! Have another guess, or ask me for a hint."),
+    ("I think it's a door.", "wrong", "Not quite! Have another guess, or ask me for a hint."),
+    ("Maybe a book?", "wrong", "Not quite! Have another guess, or ask me for a hint."),
+    ("France?", "wrong", "Not quite! Have another guess, or ask me for a hint."),
+])  # fmt: skip
+def test_what_follows_a_riddle_told_gets_its_answer_hint_or_verdict(follow: str, kind: str, said: str) -> None:
+    assert riddle_follow_up(follow, ["Hello!", TOLD]) == FollowUp(kind, said)
+    assert riddle_follow_up(follow, [f"Sure! {PIANO.asks[:-1]}, and what am I?"]) == FollowUp(kind, said)  # model's words
+
+
+def test_a_second_wrong_guess_gets_the_answer_and_a_hint_gives_another_try() -> None:
+    wrong = "Not quite! Have another guess, or ask me for a hint."
+    assert riddle_follow_up("A door?", [TOLD, wrong]) == FollowUp("wrong", f"Not quite. The answer is a piano. {PIANO.why}")
+    assert riddle_follow_up("A door?", [TOLD, f"Here's a hint: {PIANO.hint}"]) == FollowUp("wrong", wrong)
+    assert riddle_follow_up("I give up.", [TOLD, PIANO.hint]).kind == "answer"  # the hint without its first words
+    assert riddle_follow_up("I give up.", [TOLD, "Here's a hint: it's black and white."]).kind == "answer"  # a hint of its own
+    answered = f"The answer is a piano. {PIANO.why}"
+    assert riddle_follow_up("A piano?", [TOLD, answered]) is None  # answered: over
+    assert riddle_to_tell("Another one.", [TOLD, answered], random.Random(0)) not in (None, PIANO.asks)
+    assert riddle_to_tell("Another one.", [TOLD], random.Random(0)) not in (None, PIANO.asks)
+    assert riddle_to_tell("Another one.", ["Why did the chicken cross the road?"], random.Random(0)) is None  # a joke's
+
+
+@pytest.mark.parametrize("follow", [
+    "What's the capital of France?", "That's too hard.", "Can you repeat that?", "Haha, what?", "Thanks!", "Yes.",
+    "Why is it a piano?", "I love it.", "No.", "It's raining here.", "It's my birthday today!", "Lovely!", "Speak up!",
+    "Anything else?", "Is it cold outside?", "Is it going to rain?", "Count to ten.", "Goodbye.", "And Germany?",
+])  # fmt: skip
+def test_other_messages_after_a_riddle_are_the_models(follow: str) -> None:
+    assert riddle_follow_up(follow, [TOLD]) is None and riddle_to_tell(follow, [TOLD], random.Random(0)) is None
+
+
+def test_a_riddle_over_when_the_talk_went_elsewhere() -> None:
+    assert riddle_follow_up("I give up.", [TOLD, "Paris is the capital of France."]) is None
+
+
+def test_the_riddle_and_what_follows_go_beside_the_users_words() -> None:
+    asked = talk("Tell me a riddle.")
+    note = riddle_note(asked, random.Random(0))
+    riddle = riddle_to_tell("Tell me a riddle.", [], random.Random(0))
+    assert note.says == f'Begin with "Here\'s one:" and ask this riddle, without its answer: "{riddle}"'
+    noted = note.add(asked)[-1]["content"]
+    assert user_words(noted) == "Tell me a riddle." and has_note(noted)
+    for follow, says in [("I give up.", f'Say: "The answer is a piano. {PIANO.why}"'),
+                         ("A piano?", f'The guess is right. Say: "Yes, that\'s right! It\'s a piano. {PIANO.why}"'),
+                         ("A door?", 'The guess is not the answer. Say: "Not quite! Have another guess, or ask me for a hint."'),
+                         ("Give me a hint.", f'Begin with "Here\'s a hint:" and say: "{PIANO.hint}"')]:
+        conversation = talk("Tell me a riddle.", TOLD, follow)
+        assert said_notes(conversation)[0].says == says
+        noted = said_notes(conversation)[0].add(conversation)[-1]["content"]
+        assert user_words(noted) == follow and has_note(noted)
+    assert more_note(talk("Tell me a riddle.", "What has four legs?", "I give up.")) is GIVE_UP_NOTE  # the model's own
+    assert riddle_note(talk("Tell me a riddle.", "What has four legs?", "I give up.")) is None
