@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from app.answers.arithmetic import sum_goes_on, worked_out
+from app.answers.arithmetic import GOES_ON, sum_goes_on, worked_out
 from app.answers.conversions import with_conversion_hint, without_conversion_hint
 
 
@@ -153,6 +153,9 @@ def test_the_answer_goes_beside_the_question_and_the_conversation_keeps_the_user
     (["What's 3 times 4?", "Subtract 20."], ("12 minus 20", "minus 8")),
     (["What's 12 times 12?", "Divide that by 3.", "Now add 2."], ("48 plus 2", "50")),  # on from one that went on
     (["What's 6 times 7?", "What's 2 plus 3?", "Square it."], ("five squared", "twenty-five")),
+    (["What's seven times eight?", "Multiply that by a half."], ("fifty-six times a half", "twenty-eight")),
+    (["What's seven times eight?", "Times A half?"], ("fifty-six times A half", "twenty-eight")),  # no "A" read as it
+    (["What's seven times eight?", "Halve it."], ("half of fifty-six", "twenty-eight")),
 ])  # fmt: skip
 def test_a_sum_that_goes_on_from_the_last_answer_is_worked_out_in_full(said: list[str], in_full: tuple[str, str]) -> None:
     assert sum_goes_on(said) == in_full
@@ -164,6 +167,9 @@ def test_a_sum_that_goes_on_from_the_last_answer_is_worked_out_in_full(said: lis
     ["What is 10 divided by 3?", "Times 3?"],  # an answer with no exact figure to say
     ["What is 100 minus 1?", "What is it?"], ["What's 9 times 9?", "Is that right?"],
     ["What is 6 times 7?", "What's that in binary?"], ["What's 2 plus 2?", "Add milk."], ["Divide that by four."],
+    ["What's seven times eight?", "Subtract 10 plus 5 from that."],  # more than a number: no grouping to guess
+    ["What's seven times eight?", "Divide that by 2 times 4."], ["What's seven times eight?", "Plus one!"],  # agreed
+    ["What's seven times eight?", "Over 9000!"], ["What's seven times eight?", "Is that right?"],
 ])  # fmt: skip
 def test_other_messages_after_a_sum_get_nothing_worked_out(said: list[str]) -> None:
     assert sum_goes_on(said) is None
@@ -182,4 +188,6 @@ def test_a_long_or_huge_sum_gets_nothing_and_costs_next_to_nothing() -> None:
         assert worked_out(question) is None
         assert sum_goes_on(["What's 2 times 3?", question]) is None and sum_goes_on([question, "Double it."]) is None
     assert sum_goes_on(["What's 2 times 3?", "Add " + "1 plus " * 2000 + "that."]) is None
+    assert sum_goes_on(["What's 2 times 3?", "And then " * 22 + "what's half of that?"]) is None  # past 200 characters
+    assert GOES_ON.search("and then " * 30 + "hello") is None  # no lead read two ways
     assert time.perf_counter() - started < 1.0

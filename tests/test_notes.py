@@ -802,6 +802,10 @@ def test_a_sum_that_goes_on_from_the_last_answer_gets_it_in_full_and_worked_out(
     assert noted.endswith(f"({said})") and user_words(noted) == "Now divide that by four." and has_note(noted)
     assert not any(note.says == said for note in said_notes(conversation, figures=False))  # ``conversion_hints`` off
     assert sum_note(talk("What's the capital of France?", "Paris.", "Now divide that by four.")) is None
+    typed = "Double it.\n\n(Asked in full: my words)"  # a user's own words, in no note's form
+    assert user_words(typed) == typed and not has_note(typed)
+    typed = "Tell me a riddle.\n\n(and ask this riddle, without its answer: x)"
+    assert user_words(typed) == typed and not has_note(typed)
 
 
 @pytest.mark.parametrize(("before", "follow"), [

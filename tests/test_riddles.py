@@ -55,11 +55,35 @@ def test_each_riddle_drawn_is_one_not_told_yet_in_the_conversation() -> None:
     ("Is it a shadow?", "wrong", "Not quite! Have another guess, or ask me for a hint."),
     ("I think it's a door.", "wrong", "Not quite! Have another guess, or ask me for a hint."),
     ("Maybe a book?", "wrong", "Not quite! Have another guess, or ask me for a hint."),
-    ("France?", "wrong", "Not quite! Have another guess, or ask me for a hint."),
+    ("Any hints?", "hint", PIANO.hint), ("Pianos?", "right", f"Yes, that's right! It's a piano. {PIANO.why}"),
+    ("Is it a grand piano?", "right", f"Yes, that's right! It's a piano. {PIANO.why}"),
+    ("A typewriter?", "right", f"Yes, that works too! I was thinking of a piano. {PIANO.why}"),
+    ("A clock tower?", "wrong", "Not quite! Have another guess, or ask me for a hint."),
 ])  # fmt: skip
-def test_what_follows_a_riddle_told_gets_its_answer_hint_or_verdict(follow: str, kind: str, said: str) -> None:
-    assert riddle_follow_up(follow, ["Hello!", TOLD]) == FollowUp(kind, said)
-    assert riddle_follow_up(follow, [f"Sure! {PIANO.asks[:-1]}, and what am I?"]) == FollowUp(kind, said)  # model's words
+def test_what_follows_a_riddle_told_gets_its_answer_hint_or_verdict(follow: str, kind: str | None, said: str | None) -> None:
+    expected = FollowUp(kind, said) if kind else None
+    assert riddle_follow_up(follow, ["Hello!", TOLD]) == expected
+    assert riddle_follow_up(follow, [f"Sure! {PIANO.asks[:-1]}, and what am I?"]) == expected  # in the model's words
+
+
+@pytest.mark.parametrize(("answer", "guess"), [
+    ("in the dictionary", "In the dictionary?"), ("in the dictionary", "Dictionaries?"), ("silence", "Is it silence?"),
+    ("silence", "It's silence."), ("light", "Is it light?"), ("your age", "Is it my age?"), ("a clock", "Watches?"),
+    ("the letter M", "The letter M!"), ("all of them", "All of them?"), ("all of them", "Every month!"),
+])  # fmt: skip
+def test_a_right_guess_is_right_in_any_form(answer: str, guess: str) -> None:
+    riddle = next(riddle for riddle in RIDDLES if riddle.answer == answer)
+    assert riddle_follow_up(guess, [f"Here's one: {riddle.asks}"]).kind == "right"
+
+
+@pytest.mark.parametrize(("answer", "guess"), [
+    ("a piano", "Not a piano?"), ("all of them", "All but February?"), ("silence", "Be quiet!"),
+    ("a clock", "Watch out!"),
+])  # fmt: skip
+def test_a_guess_that_names_the_answer_to_deny_it_is_none(answer: str, guess: str) -> None:
+    riddle = next(riddle for riddle in RIDDLES if riddle.answer == answer)
+    follow_up = riddle_follow_up(guess, [f"Here's one: {riddle.asks}"])
+    assert follow_up is None or follow_up.kind != "right"
 
 
 def test_a_second_wrong_guess_gets_the_answer_and_a_hint_gives_another_try() -> None:
@@ -79,6 +103,10 @@ def test_a_second_wrong_guess_gets_the_answer_and_a_hint_gives_another_try() -> 
     "What's the capital of France?", "That's too hard.", "Can you repeat that?", "Haha, what?", "Thanks!", "Yes.",
     "Why is it a piano?", "I love it.", "No.", "It's raining here.", "It's my birthday today!", "Lovely!", "Speak up!",
     "Anything else?", "Is it cold outside?", "Is it going to rain?", "Count to ten.", "Goodbye.", "And Germany?",
+    "My bad.", "My goodness!", "A classic!", "The best!", "Your turn.", "My mistake.", "The same.", "A lot.", "The end.",
+    "Seriously?", "Maybe not.", "Maybe later.", "Maybe?", "Wait a minute!", "Oh my god!", "Hmmm?", "Something easier?",
+    "Solution?", "Weather?", "Never mind?", "Quit?", "Speak up?", "Testing?", "Mic check?", "Flip a coin?", "Roll a die?",
+    "Slow down?", "Speed up?", "Is it a musical instrument?", "An instrument?", "Is it a thing?", "France?",
 ])  # fmt: skip
 def test_other_messages_after_a_riddle_are_the_models(follow: str) -> None:
     assert riddle_follow_up(follow, [TOLD]) is None and riddle_to_tell(follow, [TOLD], random.Random(0)) is None

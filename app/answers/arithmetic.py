@@ -136,9 +136,8 @@ def worked_out(text: str) -> str | None:
     text = plain(text)
     if said := _part_left(text):
         return said
-    lead = _LEAD.match(text)
-    question = _HYPHENED_PART.sub(r"\1 \2", _TAIL.sub("", text[lead.end() if lead else 0 :]))
-    if not question or any(len(digits) > _MOST_DIGITS for digits in re.findall(r"[\d,.]+", question)):
+    lead, question = _asked(text)
+    if question is None:
         return None
     if said := _compared(question) or _property(question) or _ordered(question) or _percentage(question):
         return said
@@ -155,29 +154,30 @@ def worked_out(text: str) -> str | None:
 # model worked on a number of its own ("Fifty-six divided by four equals twelve.", both runs; docs/benchmarks.md, "Sums"):
 # "that" is the last sum's value, worked out again from the user's questions, never read from a reply.
 _THAT = r"(?:that|it|this|the answer|the result|the total|that number|that answer)"
-_GOES_ON_LEAD = re.compile(r"^(?:(?:and|now|ok|okay|so|then|um|alright|right|next|and then|and now)[,.!]? )*", re.I)
+_GOES_ON_LEAD = re.compile(r"^(?:(?:and|now|ok|okay|so|then|um|alright|right|next)[,.!]? )*", re.I)
 _GOES_ON_TAIL = re.compile(r"(?: again)?(?:,? please)?(?: (?:now|then))?[?.!]*$", re.I)
 _SAID_AS_A_SUM = re.compile(  # the answer's place ("that") in a sum: "What's that times three?", "What is half of that?"
-    rf"^(?:(?:what(?:'s| is)|whats|how much is|and what's|so what's) )?(?P<before>(?:.+ )?){_THAT}(?P<after>(?: .+)?)$", re.I
+    rf"^(?:(?:what(?:'s| is)|whats|how much is) )?(?P<before>(?:.+ )?){_THAT}(?P<after>(?: .+)?)$", re.I
 )
-_SAID_TO_DO: tuple[tuple[re.Pattern[str], str], ...] = tuple(  # the sum a thing to do with the answer is ("A": the answer)
-    (re.compile(pattern, re.I), sum_)
-    for pattern, sum_ in (
-        (rf"^divide(?: {_THAT})? by (?P<x>.+)$", "A divided by {x}"),
-        (rf"^(?:multiply|times)(?: {_THAT})? by (?P<x>.+)$", "A times {x}"),
-        (rf"^add (?P<x>.+?)(?: to {_THAT})?$", "A plus {x}"),
-        (rf"^(?:subtract|take away|minus) (?P<x>.+?)(?: from {_THAT})?$", "A minus {x}"),
-        (rf"^take (?P<x>.+?) (?:away|off)(?: from {_THAT})?$", "A minus {x}"),
-        (rf"^square {_THAT}$", "A squared"),
-        (rf"^cube {_THAT}$", "A cubed"),
-        (rf"^halve {_THAT}$", "A divided by 2"),
-        (r"^(?P<x>(?:plus|minus|times|x|divided by|multiplied by|over|squared|cubed|to the power of)\b.*)$", "A {x}"),
+_ANSWER = "\0"  # the answer's place in a sum, a mark no message has
+_BEGUN = "\0 {x}"  # a sum begun with its operator ("Plus ten?"); not as an exclamation ("Plus one!": agreed)
+_SAID_TO_DO: tuple[tuple[re.Pattern[str], str, _Operation | None], ...] = tuple(  # a thing to do with the answer, the
+    (re.compile(pattern, re.I), sum_, operation)  # sum it is, and what it does with one number said ("{x}") where it has one
+    for pattern, sum_, operation in (
+        (rf"^divide(?: {_THAT})? by (?P<x>.+)$", "\0 divided by {x}", operator.truediv),
+        (rf"^(?:multiply|times)(?: {_THAT})? by (?P<x>.+)$", "\0 times {x}", operator.mul),
+        (rf"^add (?P<x>.+?)(?: to {_THAT})?$", "\0 plus {x}", operator.add),
+        (rf"^(?:subtract|take away|minus) (?P<x>.+?)(?: from {_THAT})?$", "\0 minus {x}", operator.sub),
+        (rf"^take (?P<x>.+?) (?:away|off)(?: from {_THAT})?$", "\0 minus {x}", operator.sub),
+        (rf"^square {_THAT}$", "\0 squared", None),
+        (rf"^cube {_THAT}$", "\0 cubed", None),
+        (rf"^halve {_THAT}$", "half of \0", None),
+        (r"^(?P<x>(?:plus|minus|times|divided by|multiplied by|squared|cubed|to the power of)\b.*)$", _BEGUN, None),
     )
 )
-
 # what a message that goes on from a sum may be, for telling its note from the user's words
 GOES_ON = re.compile(rf"\b{_THAT}\b|^{_GOES_ON_LEAD.pattern[1:]}(?:divide|multiply|times|add|subtract|take|minus|square"
-                     r"|cube|double|twice|triple|halve|plus|x|divided|multiplied|over|squared|cubed|to the power)\b", re.I)
+                     r"|cube|halve|plus|divided|multiplied|squared|cubed|to the power)\b", re.I)
 
 
 def sum_goes_on(questions: list[str]) -> tuple[str, str] | None:
@@ -195,34 +195,64 @@ def sum_goes_on(questions: list[str]) -> tuple[str, str] | None:
 
 def _value(text: str) -> Fraction | None:
     """The value of a question that is a sum ("What's seven times eight?"), else None."""
-    if (lead := _LEAD.match(text)) is None:
-        return None
-    return _evaluate(_HYPHENED_PART.sub(r"\1 \2", _TAIL.sub("", text[lead.end():])))
+    lead, question = _asked(text)
+    return None if lead is None or question is None else _evaluate(question)
 
 
 def _goes_on(text: str, answer: Fraction) -> tuple[Fraction, tuple[str, str]] | None:
     """The value of ``text`` as a sum on ``answer`` and, for the note, that sum and its answer as said."""
-    if not (asked := _GOES_ON_TAIL.sub("", _GOES_ON_LEAD.sub("", text))):
+    if not (asked := _GOES_ON_TAIL.sub("", _GOES_ON_LEAD.sub("", text))) or _ANSWER in asked:
         return None
-    sums = [_lowered(found["before"]) + "A" + found["after"] for found in [_SAID_AS_A_SUM.match(asked)] if found]
-    sums += [sum_.format(x=_lowered(found["x"])) if "{x}" in sum_ else sum_ for pattern, sum_ in _SAID_TO_DO
-             if (found := pattern.match(asked))]  # fmt: skip
-    in_words = not re.search(r"\d", text) and answer.denominator == 1 and abs(answer) < 10**6
     exact = _said(answer) if (answer * 10**6).denominator == 1 else None
-    for sum_ in sums:
-        if exact is None or (value := _evaluate(sum_.replace("A", exact.replace(",", "")))) is None:
+    if exact is None:
+        return None
+    sums: list[tuple[str, _Operation | None, str]] = []  # a sum said, and what it does with one number said in it
+    if found := _SAID_AS_A_SUM.match(asked):
+        sums.append((_lowered(found["before"]) + _ANSWER + found["after"], None, ""))
+    for pattern, sum_, operation in _SAID_TO_DO:
+        if (found := pattern.match(asked)) and not (sum_ is _BEGUN and text.endswith("!")):
+            sums.append((sum_.format(x=_lowered(found["x"])) if "{x}" in sum_ else sum_, operation, found.groupdict().get("x")))
+    in_words = not re.search(r"\d", text) and answer.denominator == 1 and abs(answer) < 10**6
+    for sum_, operation, number in sums:
+        if operation is not None:
+            value = _done(operation, answer, number)
+        else:
+            value = _evaluate(sum_.replace(_ANSWER, exact.replace(",", "")))
+        if value is None:
             continue
-        if (figure := _said(value)) is None:
+        if abs(value) > _LARGEST or (figure := _said(value)) is None:
             return None
         if value.denominator == 1 and abs(value) < 10**6 and in_words:
             figure = number_to_words(int(value))
-        return value, (sum_.replace("A", number_to_words(int(answer)) if in_words else exact), figure)
+        return value, (sum_.replace(_ANSWER, number_to_words(int(answer)) if in_words else exact), figure)
     return None
 
 
+def _done(operation: _Operation, answer: Fraction, said: str) -> Fraction | None:
+    """``operation`` on ``answer`` and the one number ``said`` ("four", "a half", "3 squared"); None where ``said`` is
+    more than a number: "Divide that by 2 times 4." is no sum to guess the grouping of."""
+    value, rest = _operand(_TOKEN.findall(said))
+    if value is None or rest or "".join(_TOKEN.findall(said)) != said.replace(" ", ""):
+        return None
+    try:
+        return operation(answer, value)
+    except ZeroDivisionError:
+        return None
+
+
 def _lowered(words: str) -> str:
-    """A message's first words as the middle of a sentence: "Double" -> "double", "I" as it is."""
-    return words[:1].lower() + words[1:] if words[:2] not in ("I", "I ") else words
+    """A message's first words as the middle of a sentence: "Double" -> "double"."""
+    return words[:1].lower() + words[1:]
+
+
+def _asked(text: str) -> tuple[re.Match[str] | None, str | None]:
+    """``text``'s first words ("What's") and the question after them without its last ("equal to?"), a fraction's
+    hyphen read as a space; the question None where it is empty or has a number of too many digits."""
+    lead = _LEAD.match(text)
+    question = _HYPHENED_PART.sub(r"\1 \2", _TAIL.sub("", text[lead.end() if lead else 0 :]))
+    if not question or any(len(digits) > _MOST_DIGITS for digits in re.findall(r"[\d,.]+", question)):
+        return lead, None
+    return lead, question
 
 
 def _easy(question: str, value: Fraction) -> bool:

@@ -32,8 +32,9 @@ words, "Is this working?", "Hold on." and an insult the answer a person gives, a
 ("It's raining here." -> "I'm sorry, I can't check the weather from here."). Leave to ask, a good night and "Louder."
 get the answer a person gives ("Can I ask you a question?" -> "Yes, I can ask you a question."), "What do you mean?" the
 last answer in simpler words, a view asked for first words without a disclaimer, "What did I just ask?" the question
-said back, "Say banana." the word, and "Do you remember me?" that each conversation starts fresh. The patterns know the
-common forms only; a message they miss is answered as before.
+said back, "Say banana." the word, "Do you remember me?" that each conversation starts fresh, and a game its turn
+(``app/answers/games.py``: twenty questions, a number guessed, rock, paper, scissors). The patterns know the common
+forms only; a message they miss is answered as before.
 """
 
 from __future__ import annotations
@@ -46,6 +47,7 @@ from app.answers.arithmetic import GOES_ON, NUMBER_WORDS, NUMBER_WORDS_PATTERN, 
 from app.answers.conversions import conversion, without_conversion_hint
 from app.answers.counting import OWNED_ASKED, owned_counted
 from app.answers.facts import FACT_REQUEST, fact_to_say
+from app.answers.games import GAME_TALK, game_turn
 from app.answers.phrasebook import phrase_in
 from app.answers.riddles import GIVE_UP, RIDDLE_TALK, riddle_follow_up, riddle_to_tell
 from app.answers.spelling import NAME_KIND, NAME_KINDS, given_name, reply_word, without_spelling_hint
@@ -125,16 +127,16 @@ def _without_notes(content: str) -> str:
                 _BIRTHDAY_SONG)
     if noted and any(asks.search(plain(words)) for asks in answered):
         content = words
-    words, noted, said = content.partition("\n\n(")
-    riddle_notes = tuple(says.partition("{}")[0] for says in _RIDDLE_SAYS.values())
-    if noted and (said.startswith(riddle_notes) or _TELL_RIDDLE in said) and RIDDLE_TALK.search(plain(words)):
+    words, noted, said = content.rpartition("\n\n(")
+    if noted and ((_RIDDLE_NOTED.fullmatch(said) and RIDDLE_TALK.search(plain(words)))
+                  or (_GAME_NOTED.fullmatch(said) and GAME_TALK.search(plain(words)))):  # fmt: skip
         content = words
     words, noted, _ = content.partition(_WORKED_OUT_START)
     # (not a question with the birth year in it: its figure is a conversion hint)
     if noted and (asks_my_age(words) or OWNED_ASKED.search(plain(words))):
         content = words
-    words, noted, _ = content.partition(f"\n\n({_IN_FULL}")
-    if noted and (_FOLLOW_UP.search(plain(words)) or GOES_ON.search(plain(words))):
+    words, noted, said = content.partition(f"\n\n({_IN_FULL}")
+    if noted and (_FOLLOW_UP.search(plain(words)) or (GOES_ON.search(plain(words)) and _SUM_NOTED.fullmatch(_IN_FULL + said))):
         content = words
     words, noted, _ = content.partition(f"\n\n({_MEANS}")
     if noted and _POINTS.search(plain(words)):
@@ -976,7 +978,7 @@ def chance_note(messages: list[dict], draws: random.Random = _DRAWS) -> Note | N
 # answer to the riddle ... is a clock.", 13 of 16); asked to say it without its answer after "Here's one:", it did, 16 of
 # 16. What follows it as words to say, each with what they are: a guess's verdict said as it is only so (a wrong guess
 # got "It's a shadow." or the riddle again from the words alone; docs/benchmarks.md, "A riddle").
-_TELL_RIDDLE = "and ask this riddle, without its answer: "
+_TELL_RIDDLE = 'Begin with "{}" and ask this riddle, without its answer: "{}"'
 _RIDDLE_SAYS = {"answer": 'Say: "{}"', "right": 'The guess is right. Say: "{}"',
                 "wrong": 'The guess is not the answer. Say: "{}"', "hint": 'Begin with "Here\'s a hint:" and say: "{}"'}
 
@@ -989,9 +991,38 @@ def riddle_note(messages: list[dict], draws: random.Random = _DRAWS) -> Note | N
     replies = texts_of(messages[:-1], "assistant")
     if riddle := riddle_to_tell(content, replies, draws):
         first = "Yes! Here's one:" if re.match(r"(?:do|did) you\b", plain(content), re.I) else "Here's one:"
-        return Note(RIDDLE_TALK, f'Begin with "{first}" {_TELL_RIDDLE}"{riddle}"')
+        return Note(RIDDLE_TALK, _TELL_RIDDLE.format(first, riddle))
     said = riddle_follow_up(content, replies)
     return Note(RIDDLE_TALK, _RIDDLE_SAYS[said.kind].format(said.words)) if said else None
+
+
+# A game played by voice (``app/answers/games.py``), which the model declined or played amiss ("I'm thinking of an
+# animal. Guess what it is." -> "I'm sorry, I can't guess what animal it is."; docs/benchmarks.md, "Games"): twenty
+# questions asked one yes-or-no question at a time, a number guessed and a move played as the server worked them out.
+_GAME_SAYS = {
+    "ask": 'The user thinks of something for you to guess. Begin with "Is it" and ask one yes-or-no question about it.',
+    "next": "The user answered your question in your guessing game. Ask your next yes-or-no question, or guess what it is.",
+    "guess": 'You guess the number the user thinks of. Say: "{}"', "play": 'You play rock, paper, scissors. Say: "{}"',
+}
+
+
+def _note_forms(*notes: str) -> re.Pattern[str]:
+    """The whole text of a note of one of ``notes``' forms, with words in place of their "{}", and its closing mark:
+    to tell the note from the words of a user's own message."""
+    return re.compile("(?:" + "|".join(re.escape(note).replace(re.escape("{}"), '[^"\n]*') for note in notes) + r")\)")
+
+
+_RIDDLE_NOTED = _note_forms(_TELL_RIDDLE, *_RIDDLE_SAYS.values())
+_GAME_NOTED = _note_forms(*_GAME_SAYS.values())
+
+
+def game_note(messages: list[dict], draws: random.Random = _DRAWS) -> Note | None:
+    """For a newest user message that starts or goes on with a game, the assistant's turn."""
+    content = newest_user_text(messages)
+    if content is None or not GAME_TALK.search(plain(content)):
+        return None
+    play = game_turn(texts_of(messages, "user")[-21:], texts_of(messages[:-1], "assistant")[-20:], draws)
+    return Note(GAME_TALK, _GAME_SAYS[play.kind].format(play.words)) if play else None
 
 
 # A request to say something of a kind, which the model declined or met with nothing ("Say something funny." -> "I'm
@@ -1149,14 +1180,17 @@ def follow_up_note(messages: list[dict], *, figures: bool = True) -> Note | None
     added = f" Worked out: {figure}" if figure else f" {phrase or elsewhere}" if phrase or elsewhere else ""
     return Note(_FOLLOW_UP, f'{_IN_FULL}"{question}"{added}')
 
+_SUM_SAYS = f'{_IN_FULL}"What is {{}}?" Worked out: the answer is {{}}.'
+_SUM_NOTED = _note_forms(_SUM_SAYS)
+
 
 def sum_note(messages: list[dict]) -> Note | None:
     """For a newest user message that goes on from the last sum's answer ("Now divide that by four."), the sum in full
     and its answer (``app.answers.arithmetic.sum_goes_on``)."""
-    if newest_user_text(messages) is None or (found := sum_goes_on(texts_of(messages, "user")[-6:])) is None:
+    if newest_user_text(messages) is None or (found := sum_goes_on(texts_of(messages, "user"))) is None:
         return None
     sum_, figure = found
-    return Note(GOES_ON, f'{_IN_FULL}"What is {sum_}?" Worked out: the answer is {figure}.')
+    return Note(GOES_ON, _SUM_SAYS.format(sum_, figure))
 
 
 # A question that points with "it" or "there" at what the last answer named ("How far is it from the sun?" after "Jupiter is
@@ -1248,7 +1282,7 @@ def said_notes(messages: list[dict], *, figures: bool = True) -> tuple[Note, ...
     found = (repeat_note(messages), kept_note(messages), name_note(messages), asked_note(messages), memory_note(messages),
              say_note(messages), follow_up_note(messages, figures=figures), sum_note(messages) if figures else None,
              age_note(messages) if figures else None, owned_note(messages) if figures else None, riddle_note(messages),
-             chance_note(messages), birthday_note(messages), shorter_note(messages), clarify_note(messages),
+             game_note(messages), chance_note(messages), birthday_note(messages), shorter_note(messages), clarify_note(messages),
              more_note(messages), condition_note(messages))
     return tuple(note for note in found if note is not None)
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 import random
 import re
 from dataclasses import dataclass
+from typing import Literal
 
 from app.answers.wording import ANOTHER_ASKED, REQUEST_END, REQUEST_START, plain
 
@@ -24,71 +25,71 @@ class Riddle:
     answer: str  # as said after "The answer is"
     why: str
     hint: str
-    right: tuple[str, ...]  # a guess with one of these words is right
+    right: tuple[str, ...]  # a guess that ends in one of these is the answer
+    also: tuple[str, ...] = ()  # ... or another answer that fits as well
 
 
 RIDDLES = (
     Riddle("What has keys but can't open a single lock?", "a piano", "Its keys play music, but they open nothing.",
-           "It makes music.", ("piano", "keyboard")),
+           "It makes music.", ("piano", "keyboard"), ("typewriter", "computer", "laptop", "map")),
     Riddle("What has to be broken before you can use it?", "an egg", "You crack it before you cook it.",
-           "You might have it for breakfast.", ("egg",)),
+           "You might have it for breakfast.", ("egg",), ("promise", "seal")),
     Riddle("What gets wetter the more it dries?", "a towel", "It gets wet as it dries you.", "You use it after a shower.",
-           ("towel",)),
-    Riddle("What has hands but can't clap?", "a clock", "Its hands point to the time.", "It tells you something all day.",
-           ("clock", "watch")),
-    Riddle("What has a neck but no head?", "a bottle", "Its neck is the narrow part at the top.", "You can pour from it.",
-           ("bottle",)),
+           ("towel",), ("sponge", "cloth", "tea towel", "dish towel")),
+    Riddle("What has hands but can't clap?", "a clock", "Its hands point to the time.", "You might see one on a kitchen wall.",
+           ("clock", "watch", "wristwatch")),
+    Riddle("What has a neck but no head?", "a bottle", "Its neck is the narrow part at the top.", "Milk can come in one.",
+           ("bottle",), ("shirt", "sweater", "jumper", "guitar", "violin", "vase", "jar")),
     Riddle("What goes up but never comes down?", "your age", "It goes up every birthday.",
            "Everyone has one, and it changes on your birthday.", ("age",)),
     Riddle("What can you catch but not throw?", "a cold", "You catch a cold, but you can't throw one.",
-           "It might make you sneeze.", ("cold", "flu")),
+           "It can give you a runny nose.", ("cold", "flu"), ("breath", "bus", "train", "glimpse", "virus")),
     Riddle("What has one eye but can't see?", "a needle", "The thread goes through its eye.", "It's used for sewing.",
-           ("needle",)),
+           ("needle",), ("hurricane", "storm", "potato")),
     Riddle("The more you take, the more you leave behind. What are they?", "footsteps",
            "Every step you take leaves one behind.", "You make them when you walk.", ("footstep", "step", "footprint")),
     Riddle("What has a head and a tail but no body?", "a coin", "Heads on one side, tails on the other.",
-           "You might flip it.", ("coin",)),
+           "You might flip it.", ("coin", "penny")),
     Riddle("What runs but never walks, and has a mouth but never talks?", "a river", "Its water runs to its mouth.",
            "Fish live in it.", ("river", "stream")),
     Riddle("What belongs to you, but other people use it more than you do?", "your name",
            "Other people say it far more often than you do.", "People call you by it.", ("name",)),
     Riddle("I'm tall when I'm young and short when I'm old. What am I?", "a candle", "It burns down as it gets older.",
-           "It gives light, and it melts.", ("candle",)),
+           "It gives light, and it melts.", ("candle",), ("pencil", "crayon")),
     Riddle("What is full of holes but still holds water?", "a sponge", "Its holes soak the water up.",
-           "You might wash the dishes with it.", ("sponge",)),
+           "It sits by the kitchen sink.", ("sponge",)),
     Riddle("What can travel around the world while staying in a corner?", "a stamp",
-           "It stays in the corner of an envelope.", "You find it on a letter.", ("stamp",)),
+           "It stays in the corner of an envelope.", "You find it on a letter.", ("stamp", "postage stamp")),
     Riddle("What has many teeth but can't bite?", "a comb", "Its teeth go through your hair.", "You use it on your hair.",
-           ("comb",)),
-    Riddle("What has legs but doesn't walk?", "a table", "It stands on its legs all day.",
-           "You might eat your dinner at it.", ("table", "chair")),
+           ("comb",), ("zipper", "zip", "saw", "gear", "rake")),
     Riddle("What building has the most stories?", "a library", "It's full of books, and every book is a story.",
-           "It's full of books.", ("library",)),
+           "You can borrow things there.", ("library",)),
     Riddle("If you drop me I'm sure to crack, but smile at me and I'll always smile back. What am I?", "a mirror",
            "It smiles back because it shows your own face.", "You look into it every morning.", ("mirror",)),
-    Riddle("What has words but never speaks?", "a book", "It's full of words, and you read them.", "You can read it.",
-           ("book",)),
+    Riddle("What has words but never speaks?", "a book", "It's full of words, and you read them.", "A library is full of them.",
+           ("book",), ("newspaper", "magazine", "dictionary", "letter", "sign", "poster", "page")),
     Riddle("What comes once in a minute, twice in a moment, but never in a thousand years?", "the letter M",
            "Look at the spelling: minute has one M, moment has two.", "Think about how the words are spelled.",
-           ("m",)),
+           ("m", "letter m")),
     Riddle("What is so fragile that saying its name breaks it?", "silence", "Say its name and it's gone.",
-           "You hear it when nobody makes a sound.", ("silence", "quiet")),
+           "A library asks you to keep it.", ("silence",)),
     Riddle("What has a thumb and four fingers but isn't alive?", "a glove", "Your hand fills it.", "You wear it in winter.",
            ("glove", "mitten")),
     Riddle("Where does today come before yesterday?", "in the dictionary", "The words are in alphabetical order.",
-           "It's a book of words.", ("dictionary",)),
+           "Think of a book that puts words in order.", ("dictionary",)),
     Riddle("What goes through cities and fields but never moves?", "a road", "It runs everywhere and stays put.",
-           "Cars drive on it.", ("road", "street", "highway", "motorway")),
+           "Cars drive on it.", ("road", "street", "highway", "motorway"), ("path", "railway", "railroad", "track")),
     Riddle("What is always in front of you but can't be seen?", "the future", "It's always ahead of you.",
-           "It hasn't happened yet.", ("future", "tomorrow")),
+           "It has to do with time.", ("future",), ("air",)),
     Riddle("What kind of room has no doors or windows?", "a mushroom", "It's a mush-room.", "It grows in a forest.",
            ("mushroom",)),
     Riddle("What gets bigger the more you take away from it?", "a hole", "The more you dig, the bigger it gets.",
            "You might dig one in a garden.", ("hole",)),
     Riddle("What month of the year has 28 days?", "all of them", "Every month has at least 28 days.",
-           "Think about every month, not just one.", ("all", "every", "each", "twelve", "12")),
+           "Think about the days in March.", ("all", "all of them", "every month", "every one", "each one", "all twelve",
+                                               "all months", "all the months", "every single one")),
     Riddle("What can fill a room but takes up no space?", "light", "It fills the room, yet it takes up no room at all.",
-           "You switch it on when it gets dark.", ("light",)),
+           "You switch it on when it gets dark.", ("light",), ("darkness", "sound", "smell", "laughter", "music")),
 )
 _RIDDLE_ASKED = re.compile(
     rf"{REQUEST_START}(?:(?:tell|give|ask|read|share) (?:me|us) |(?:can|may) (?:i|we) (?:have|get|hear) |i want |i'd like "
@@ -105,18 +106,22 @@ GIVE_UP = re.compile(
 )
 _FILLER = r"(?:(?:hmm+|um+|uh+|oh|ooh|ah|ok|okay|well|so|wait|let me think|let me see|i know|easy)[,.!]* )*"
 _HINT = re.compile(rf"^{_FILLER}(?:(?:can|could) (?:i|we) (?:have|get) |(?:can|could) (?:you|u) give (?:me|us) |give (?:me|us)"
-                   r" |i need |i want )?(?:a |another |one more )?(?:hint|clue)(?:,? please)?[?.!]*$", re.I)  # fmt: skip
-# a guess: "Is it a shadow?", "I think it's a door.", "A clock?", "Footsteps!": a thing named, up to three words, after
-# an article where it is asked as "Is it ...?" or said as "It's ...", and alone only as a question or an exclamation
-_THING = r"[a-z][a-z'-]*(?: [a-z][a-z'-]*){0,2}"
-_ARTICLE = r"(?:a|an|the|your|my|some)"
+                   r" |i need |i want )?(?:a |another |one more |any |some )?(?:hint|clue)s?(?:,? please)?[?.!]*$",
+                   re.I)  # fmt: skip
+# a guess: "Is it a shadow?", "I think it's a door.", "Maybe a book?", "A clock?", "Silence!", up to three words of a
+# thing; one that is not the answer only as a thing with "a", "an" or "the", asked or said as a guess
 _GUESS = re.compile(
-    rf"^{_FILLER}(?:(?:is it|is that|could it be|would it be|is the answer) {_ARTICLE} (?P<asked>{_THING})[?.!]*"
-    r"|(?:it's|it is|i think it's|i think it is|i guess it's|i bet it's|i know, it's|oh, it's) "
-    rf"{_ARTICLE} (?P<told>{_THING})[?.!]*"
-    r"|(?:maybe|perhaps|the answer is|my guess is|my answer is|i'd say|i'll say)[,:]? "
-    rf"(?:{_ARTICLE} )?(?P<said>{_THING})[?.!]*"
-    rf"|{_ARTICLE} (?P<named>{_THING})[?.!]*|(?P<alone>{_THING})[?!]+)$",
+    rf"^{_FILLER}(?P<lead>(?:is it|is that|could it be|would it be|is the answer|it's|it is|i think it's|i think it is"
+    r"|i guess it's|i bet it's|maybe|perhaps|the answer is|my guess is|my answer is|i'd say|i'll say)[,:]? )?"
+    r"(?:(?P<article>a|an|the|your|my|some|in the|in a) )?(?P<thing>[a-z0-9][a-z0-9'-]*(?: [a-z0-9][a-z0-9'-]*){0,2})"
+    r"(?P<end>[?.!]*)$",
+    re.I,
+)
+_NOT = re.compile(r"\b(?:not|no|but|except|never|isn't|it's not)\b", re.I)
+_KINDS = re.compile(  # a kind of thing asked about, no guess at the thing: "Is it an animal?"
+    r"^(?:thing|object|animal|person|instrument|musical instrument|food|place|tool|item|device|machine|piece of furniture"
+    r"|plant|fruit|vegetable|living thing|body part|part of the body|toy|game|word|letter|number|idea|feeling|mammal|bird"
+    r"|fish|insect|reptile|vehicle|building|drink|liquid|colou?r|shape|piece of clothing|kind of \w+|type of \w+)$",
     re.I,
 )
 _NOT_A_GUESS = re.compile(  # said after a riddle, and no answer to it
@@ -124,10 +129,11 @@ _NOT_A_GUESS = re.compile(  # said after a riddle, and no answer to it
     r"|nice|good|great|wow|haha|lol|sorry|pardon|you|thanks|thank|know|sense|mean|stop|enough|another|more|one|understand"
     r"|that|this|hello|hi|bye|goodbye|okay|ok|hmm|um|i|it|its|we|me|my|love|like|hate|think|can|do|does|is|are|and|or"
     r"|in|on|for|to|at|with|about|help|really|wait|what's|whats|which|fact|interesting|idea|ideas|question|answer|joke"
-    r"|game|today|tomorrow|now|here|there|outside|day|morning|night|please|time|too|much|still|such|next|else)\b",
+    r"|game|today|tomorrow|now|here|there|outside|day|morning|night|please|time|too|much|still|such|next|else|same|best"
+    r"|lot|end|classic|turn|mistake)\b",
     re.I,
 )
-_WRONG = "have another guess"  # in the reply to a first wrong guess
+_GUESS_AGAIN = "Have another guess"  # the reply to a first wrong guess says it, and the riddle stays open
 RIDDLE_TALK = re.compile(
     f"{_RIDDLE_ASKED.pattern}|{ANOTHER_ASKED.pattern}|{GIVE_UP.pattern}|{_HINT.pattern}|{_GUESS.pattern}", re.I
 )
@@ -145,15 +151,14 @@ def riddle_to_tell(question: str, replies: list[str], draws: random.Random) -> s
         if _open(replies)[0] is None and not any(_answered(riddle, replies[-1]) for riddle in RIDDLES):
             return None
     untold = [riddle for riddle in RIDDLES if not any(_told(riddle, reply) for reply in replies)]
-    return draws.choice(untold or RIDDLES).asks
+    return draws.choice(untold or [riddle for riddle in RIDDLES if not _told(riddle, replies[-1])]).asks
 
 
 @dataclass(frozen=True)
 class FollowUp:
-    """What to say after a riddle (``words``), and what it is: "answer" (to giving up), "hint", "right" or "wrong" (a
-    guess's verdict)."""
+    """What to say after a riddle (``words``), and what it is: the answer to giving up, a hint, or a guess's verdict."""
 
-    kind: str
+    kind: Literal["answer", "hint", "right", "wrong"]
     words: str
 
 
@@ -170,31 +175,40 @@ def riddle_follow_up(question: str, replies: list[str]) -> FollowUp | None:
     if _HINT.search(text):
         return FollowUp("hint", riddle.hint)
     found = _GUESS.search(text)
-    guess = found and next(thing for thing in found.groups() if thing)
-    if not guess or _NOT_A_GUESS.search(guess):
+    if found is None or _NOT.search(found["thing"]):
         return None
-    if set(re.findall(r"[a-z0-9']+", guess.lower())) & {form for word in riddle.right for form in (word, f"{word}s")}:
+    guess = found["thing"].lower()
+    if _ends_in(guess, riddle.right):
         return FollowUp("right", f"Yes, that's right! It's {riddle.answer}. {riddle.why}")
-    if found["alone"] and not text.endswith("?"):
-        return None  # "Lovely!", "Speak up!": a word alone is a guess as a question, or as an exclamation when right
-    return FollowUp("wrong", f"Not quite. {answer}" if wrong else "Not quite! Have another guess, or ask me for a hint.")
+    if _ends_in(guess, riddle.also):
+        return FollowUp("right", f"Yes, that works too! I was thinking of {riddle.answer}. {riddle.why}")
+    article = (found["article"] or "").lower()
+    if article not in ("a", "an", "the") or not (found["lead"] or "?" in found["end"]):
+        return None  # "A lot.", "My bad.", "Seriously?": no guess at the thing
+    if _KINDS.search(guess) or _NOT_A_GUESS.search(guess):
+        return None
+    return FollowUp("wrong", f"Not quite. {answer}" if wrong else f"Not quite! {_GUESS_AGAIN}, or ask me for a hint.")
+
+
+def _ends_in(guess: str, answers: tuple[str, ...]) -> bool:
+    """Whether ``guess`` ends in one of ``answers``, or its plural: "a grand piano", "pianos", "watches", "dictionaries"."""
+    forms = {guess, re.sub(r"ies$", "y", guess), re.sub(r"es$", "", guess), re.sub(r"s$", "", guess)}
+    return any(re.search(rf"(?:^|\s){re.escape(answer)}$", form) for form in forms for answer in answers)
 
 
 def _open(replies: list[str]) -> tuple[Riddle | None, bool]:
-    """The riddle a recent reply told, where every reply since was a wrong guess's or a hint's, and whether a wrong
+    """The riddle a recent reply told, where every reply since was a wrong guess's or its hint's, and whether a wrong
     guess was met since."""
-    wrong = False
-    for reply in reversed(replies[-4:]):
-        if any(_answered(riddle, reply) for riddle in RIDDLES):
-            return None, False
-        if told := next((riddle for riddle in RIDDLES if _told(riddle, reply)), None):
-            return told, wrong
-        if _WRONG in reply.lower():
-            wrong = True
-        elif "hint" not in reply.lower() and not any(riddle.hint[:-1].lower() in reply.lower() for riddle in RIDDLES):
-            return None, False  # the talk went elsewhere
+    for back in range(1, min(len(replies), 4) + 1):
+        told = next((riddle for riddle in RIDDLES if _told(riddle, replies[-back])), None)
+        if told is None:
+            continue
+        since = [reply.lower() for reply in replies[len(replies) - back + 1 :]]
+        wrong = [_GUESS_AGAIN.lower() in reply for reply in since]
+        if all(missed or told.hint[:-1].lower() in reply or "hint" in reply for missed, reply in zip(wrong, since)):
+            return told, any(wrong)
+        return None, False
     return None, False
-
 
 
 def _told(riddle: Riddle, reply: str) -> bool:
@@ -203,4 +217,5 @@ def _told(riddle: Riddle, reply: str) -> bool:
 
 
 def _answered(riddle: Riddle, reply: str) -> bool:
+    """Whether ``reply`` gave ``riddle``'s answer: its why, which every answer says."""
     return riddle.why[:30].lower() in reply.lower()
