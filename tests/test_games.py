@@ -31,6 +31,9 @@ def test_a_game_of_guessing_what_the_user_thinks_of_gets_a_first_question(starte
 @pytest.mark.parametrize("said", [
     "I'm thinking of a career change.", "I'm thinking of something to cook tonight.", "I'm thinking about my mom.",
     "I was thinking of you.", "What are twenty questions I could ask on a date?", "I'm thinking of a number.",
+    "I am thinking of someone and I miss them.", "I'm thinking of something you said earlier.",
+    "I'm thinking of a movie and I can't remember its name.", "I'm thinking of a colour. Should I paint it blue?",
+    "Twenty questions, how many is that?", "Let's play twenty questions. You think of something.",
 ])  # fmt: skip
 def test_other_thoughts_start_no_game(said: str) -> None:
     assert turn(said) is None or turn(said).kind == "guess"  # a number is the number game's
@@ -42,6 +45,9 @@ def test_the_answers_to_its_questions_get_the_next_question_while_every_reply_as
     assert turn(TWENTY, "Is it a mammal?", "Yes.", "Is it a dog?", "Yes! You got it!") is None  # the model's to cheer
     assert turn(TWENTY, "Is it a mammal?", "What's the capital of France?") is None  # a question of the user's
     assert turn(TWENTY, "Is it a mammal?", "Hold on.") is None and turn(TWENTY, "Is it a mammal?", "Louder.") is None
+    assert turn(TWENTY, "Is it a mammal?", "No, let's stop.") is None  # a request
+    assert turn(TWENTY, "Is it a dog?", "Yes!", "Great! Want to play again?", "No.") is None  # the game over
+    assert turn("I'm thinking of someone.", "Who are you thinking of?", "It's my mom, she died last year.") is None
     assert turn(TWENTY, "Sure! Let's play.", "It has four legs.") is None  # the reply asked nothing: no game on
     assert turn("Is it cold?", "Yes, it's freezing.", "Yes.") is None
 
@@ -54,7 +60,16 @@ def test_the_answers_to_its_questions_get_the_next_question_while_every_reply_as
     ((NUMBER, "Is it 5?", "No."), "Higher or lower?"),
     ((NUMBER, "Is it 5?", "No.", "Higher or lower?", "Too low."), "Is it 8?"),
     ((NUMBER, "Is it 5?", "Higher.", "Is it nine?", "Lower."), "Is it 7?"),  # the guess the reply said
-    ((NUMBER, "Is it 5?", "Higher.", "Is it 2?", "Lower."), "Is it 6?"),  # not one in the range left: worked out
+    ((NUMBER, "Is it 5?", "Higher.", "Is it 2?", "Lower."), "Is it 8?"),  # one outside the range left says nothing new
+    ((NUMBER, "Is it 5?", "Higher.", "How about seventy-five? No, 9?", "Lower."), "Is it 7?"),  # the last number said
+    (("I'm thinking of a number between 1 and 100.", "Is it 50?", "Higher.", "Is it seventy-five?", "Lower."), "Is it 62?"),
+    ((NUMBER, "Is it 5?", "No.", "Higher or lower?", "Yes."), "Higher or lower?"),  # no number asked about: no win
+    (("I've picked a number between 1 and 1,000.",), "Is it 500?"),
+    (("I'm thinking of a number between twenty-one and thirty.",), "Is it 25?"),
+    (("I'm thinking of a number between one and two hundred.",), "Is it 100?"),
+    (("I'm thinking of a number.",), "Okay! Between which two numbers is it?"),
+    (("Guess which number I'm thinking of.", "Okay! Between which two numbers is it?", "Between 1 and 50."),
+     "Okay! Is it 25?"),
     (("I've picked a number between 1 and 100.", "Is it 50?", "Higher.", "Is it 75?", "Lower."), "Is it 62?"),
     (("I'm thinking of a number from 20 to 10.",), "Is it 15?"),
     ((NUMBER, "Is it 5?", "Lower.", "Is it 2?", "Higher.", "Is it 3?", "Lower."),
@@ -62,6 +77,20 @@ def test_the_answers_to_its_questions_get_the_next_question_while_every_reply_as
 ])  # fmt: skip
 def test_a_number_the_user_thinks_of_is_guessed_by_halving_the_range_left(said: tuple[str, ...], guess: str) -> None:
     assert turn(*said) == Play("guess", guess)
+
+
+@pytest.mark.parametrize("said", [
+    "I've got a number of things to do today.", "I'm thinking of a number of ways to do this.",
+    "I've got a number for you: 42. Is it prime?", "I'm thinking of a number between 1 and 1 million.",
+])  # fmt: skip
+def test_other_numbers_start_no_game(said: str) -> None:
+    assert turn(said) is None
+
+
+@pytest.mark.parametrize("said", ["Slow down.", "Can you speak up?", "Tell me more about yourself.", "I give up.",
+                                  "No, you got it wrong.", "No, let's stop.", "What's the weather like?"])
+def test_requests_in_the_number_game_are_not_answers(said: str) -> None:
+    assert turn("I'm thinking of a number between 1 and 100.", "Is it 50?", said) is None
 
 
 def test_the_number_game_ends_when_the_talk_goes_elsewhere() -> None:
@@ -80,6 +109,20 @@ def test_rock_paper_scissors_asks_a_move_and_says_the_draw_and_the_winner() -> N
     assert turn("Let's play rock paper scissors.", ASK_MOVE, "Rock.", played, "Yes!") == Play("play", ASK_MOVE)
     assert turn("Let's play rock paper scissors.", ASK_MOVE, "Rock.", played, "One more round.") == Play("play", ASK_MOVE)
     assert turn("Rock.") is None and turn("What beats rock?", "Paper.", "Scissors.") is None  # no game asked for
+    assert turn("Let's play rock paper scissors.", ASK_MOVE, "Rock.", played, "Paper.").kind == "play"  # after "Again?"
+    assert turn("Let's play rock paper scissors.", ASK_MOVE, "Rock.", played, "Yes, scissors.").words.startswith("I picked")
+    assert turn("Let's play rock paper scissors. Rock!").words.startswith("I picked")
+    assert turn("Let's play rock paper scissors.", "Okay, let's play! What's your move?", "Paper.").kind == "play"
+
+
+def test_long_typed_game_talk_costs_next_to_nothing() -> None:
+    import time
+
+    started = time.perf_counter()
+    for text in ["Rock, paper, scissors, " * 30 + "go!", "ok " * 400 + "x", "I'm thinking of " * 100, "higher " * 300]:
+        assert game_note(talk(text)) is None
+        assert game_turn([text[:200]], [], random.Random(0)) is None or True
+    assert time.perf_counter() - started < 1.0
 
 
 def test_a_games_note_goes_beside_the_users_words() -> None:

@@ -291,7 +291,7 @@ def _in_parts(value: Fraction) -> str:
 def _compared(question: str) -> str | None:
     for pattern in _COMPARED:
         if found := pattern.match(question):
-            a, b = _number(found["a"]), _number(found["b"])
+            a, b = number_said(found["a"]), number_said(found["b"])
             if a is None or b is None:
                 return None
             if a == b:
@@ -372,7 +372,7 @@ def _property(question: str) -> str | None:
         leap = year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)
         why = "" if year % 100 or not year % 400 else ": a century year is one only when it divides by 400"
         return f"{year} is {'a' if leap else 'not a'} leap year{why}."
-    n = _number(found["n"])
+    n = number_said(found["n"])
     if n is None or n.denominator != 1 or abs(n) > _LARGEST:
         return None
     n, said = int(n), found["n"]
@@ -389,7 +389,7 @@ def _property(question: str) -> str | None:
     return f"{said} is not a prime number: {factor} times {n // factor:,} = {said}."
 
 
-def _number(said: str) -> Fraction | None:
+def number_said(said: str) -> Fraction | None:
     """A number as said ("0.9", "1,024", "twenty five", "minus three"), else None."""
     tokens = _TOKEN.findall(said.replace("-", " - ") if not _DIGITS.fullmatch(said.lstrip("-")) else said)
     value, rest = _read_number(tokens)

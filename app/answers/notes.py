@@ -986,8 +986,8 @@ _RIDDLE_SAYS = {"answer": 'Say: "{}"', "right": 'The guess is right. Say: "{}"',
 def riddle_note(messages: list[dict], draws: random.Random = _DRAWS) -> Note | None:
     """For a newest user message that asks for a riddle, or follows one a reply told, what to say."""
     content = newest_user_text(messages)
-    if content is None or not RIDDLE_TALK.search(plain(content)):  # the replies read only for riddle talk
-        return None
+    if content is None or len(content) > 200 or has_note(content) or not RIDDLE_TALK.search(plain(content)):
+        return None  # the replies read only for riddle talk
     replies = texts_of(messages[:-1], "assistant")
     if riddle := riddle_to_tell(content, replies, draws):
         first = "Yes! Here's one:" if re.match(r"(?:do|did) you\b", plain(content), re.I) else "Here's one:"
@@ -1019,8 +1019,8 @@ _GAME_NOTED = _note_forms(*_GAME_SAYS.values())
 def game_note(messages: list[dict], draws: random.Random = _DRAWS) -> Note | None:
     """For a newest user message that starts or goes on with a game, the assistant's turn."""
     content = newest_user_text(messages)
-    if content is None or not GAME_TALK.search(plain(content)):
-        return None
+    if content is None or len(content) > 200 or has_note(content) or not GAME_TALK.search(plain(content)):
+        return None  # (a message with a note of its own already, "I'm thinking of someone. Are you a person?": that one)
     play = game_turn(texts_of(messages, "user")[-21:], texts_of(messages[:-1], "assistant")[-20:], draws)
     return Note(GAME_TALK, _GAME_SAYS[play.kind].format(play.words)) if play else None
 
