@@ -161,7 +161,7 @@ def _number_guess(users: list[str], replies: list[str]) -> str | None:
         if low > high:
             return "Hmm, no number is left between those. Shall we start again?" if last else None
     first = "Okay! " if not answers and _RANGE_GIVEN.search(users[start]) else ""  # "No, it's not 10." to a bare guess
-    return f"{first}Is it {(low + high) // 2}?"  # in digits: given "eight", the model said "nine" 5 times in 8
+    return f"{first}Is it {(low + high) // 2}?"  # in digits: given "eight", the model said "nine" 6 times in 16
 
 
 def _guessed(reply: str) -> int | None:
