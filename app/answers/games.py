@@ -56,9 +56,9 @@ _HIGHER = re.compile(r"^(?:(?:no|nope|nah|wrong|not quite)[,.!]* )?(?:it's |go |
                      r"(?:higher|bigger|larger|more|up)(?: than that)?[.!]*$|^too (?:low|small)[.!]*$", re.I)  # fmt: skip
 _LOWER = re.compile(r"^(?:(?:no|nope|nah|wrong|not quite)[,.!]* )?(?:it's |go |try |a bit |a little |much |way |even )*"
                     r"(?:lower|smaller|less|down)(?: than that)?[.!]*$|^too (?:high|big)[.!]*$", re.I)  # fmt: skip
-_GOT_IT = re.compile(r"^(?:yes|yeah|yep|yup|exactly|right|correct|bingo|that's it|that's right|you got it|you guessed it"
-                     r"|well done)\b", re.I)  # fmt: skip
-_WON = re.compile(r"\b(?:you got it|you guessed it|that's it|that's right|correct|bingo|well done|you win|you won)\b", re.I)
+_RIGHT = r"correct|bingo|that's it|that's right|you got it|you guessed it|well done"  # said to a right guess
+_GOT_IT = re.compile(rf"^(?:yes|yeah|yep|yup|exactly|right|{_RIGHT})\b", re.I)  # to the number guessed
+_WON = re.compile(rf"\b(?:{_RIGHT}|you win|you won)\b", re.I)
 _NO = re.compile(r"^(?:no|nope|nah|wrong|not quite|incorrect|guess again|try again)[.!]*$", re.I)
 _YES = re.compile(r"^(?:yes|yeah|yep|sure|ok|okay|why not|let's go|go on)\b[\w' ,.!]*$", re.I)
 _MOVES = ("rock", "paper", "scissors")
@@ -95,7 +95,7 @@ def game_turn(users: list[str], replies: list[str], draws: random.Random) -> Pla
         return None
     if said := _rps_turn(text, replies[-1] if replies else "", draws):
         return Play("play", said)
-    if guess := _number_guess([plain(user) for user in users[-24:]], replies[-23:]):
+    if guess := _number_guess([plain(user) for user in users], replies):
         return Play("guess", guess)
     if _THINKS.search(text) and not _ROLES_SWAPPED.search(text):
         return Play("ask")
@@ -145,9 +145,10 @@ def _number_guess(users: list[str], replies: list[str]) -> str | None:
             guess = guessed if low <= guessed <= high else None  # one outside the range left says nothing new
         elif guess is None:
             guess = (low + high) // 2
-        if _HIGHER.search(said) and guess is not None:
+        higher, lower = _HIGHER.search(said) is not None, _LOWER.search(said) is not None
+        if higher and guess is not None:
             low = guess + 1
-        elif _LOWER.search(said) and guess is not None:
+        elif lower and guess is not None:
             high = guess - 1
         elif _GOT_IT.search(said) and guessed is not None:
             return f"I got it! It was {guessed}." if last else None
@@ -155,7 +156,7 @@ def _number_guess(users: list[str], replies: list[str]) -> str | None:
             if last:
                 return "Higher or lower?"
             continue
-        elif not (_HIGHER.search(said) or _LOWER.search(said)):
+        elif not (higher or lower):
             return None  # the talk went elsewhere
         guess = None
         if low > high:

@@ -974,6 +974,12 @@ def chance_note(messages: list[dict], draws: random.Random = _DRAWS) -> Note | N
     return None
 
 
+def _note_forms(*notes: str) -> re.Pattern[str]:
+    """The whole text of a note of one of ``notes``' forms, with words in place of their "{}", and its closing mark:
+    to tell the note from the words of a user's own message."""
+    return re.compile("(?:" + "|".join(re.escape(note).replace(re.escape("{}"), '[^"\n]*') for note in notes) + r")\)")
+
+
 # A riddle asked for, told from ``app/answers/riddles.py``: given it as the answer to say, the model answered it ("The
 # answer to the riddle ... is a clock.", 13 of 16); asked to say it without its answer after "Here's one:", it did, 16 of
 # 16. What follows it as words to say, each with what they are: a guess's verdict said as it is only so (a wrong guess
@@ -1004,12 +1010,6 @@ _GAME_SAYS = {
     "next": "The user answered your question in your guessing game. Ask your next yes-or-no question, or guess what it is.",
     "guess": 'You guess the number the user thinks of. Say: "{}"', "play": 'You play rock, paper, scissors. Say: "{}"',
 }
-
-
-def _note_forms(*notes: str) -> re.Pattern[str]:
-    """The whole text of a note of one of ``notes``' forms, with words in place of their "{}", and its closing mark:
-    to tell the note from the words of a user's own message."""
-    return re.compile("(?:" + "|".join(re.escape(note).replace(re.escape("{}"), '[^"\n]*') for note in notes) + r")\)")
 
 
 _RIDDLE_NOTED = _note_forms(_TELL_RIDDLE, *_RIDDLE_SAYS.values())
@@ -1180,6 +1180,7 @@ def follow_up_note(messages: list[dict], *, figures: bool = True) -> Note | None
     added = f" Worked out: {figure}" if figure else f" {phrase or elsewhere}" if phrase or elsewhere else ""
     return Note(_FOLLOW_UP, f'{_IN_FULL}"{question}"{added}')
 
+
 _SUM_SAYS = f'{_IN_FULL}"What is {{}}?" Worked out: the answer is {{}}.'
 _SUM_NOTED = _note_forms(_SUM_SAYS)
 
@@ -1187,7 +1188,10 @@ _SUM_NOTED = _note_forms(_SUM_SAYS)
 def sum_note(messages: list[dict]) -> Note | None:
     """For a newest user message that goes on from the last sum's answer ("Now divide that by four."), the sum in full
     and its answer (``app.answers.arithmetic.sum_goes_on``)."""
-    if newest_user_text(messages) is None or (found := sum_goes_on(texts_of(messages, "user"))) is None:
+    content = newest_user_text(messages)
+    if content is None or not GOES_ON.search(plain(content)):  # the earlier questions worked out again only then
+        return None
+    if (found := sum_goes_on(texts_of(messages, "user"))) is None:
         return None
     sum_, figure = found
     return Note(GOES_ON, _SUM_SAYS.format(sum_, figure))
