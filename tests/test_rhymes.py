@@ -1,4 +1,5 @@
-"""Words that rhyme, looked up by their sounds (app.answers.rhymes), and their place beside the question."""
+"""Words that rhyme and a word's syllables, looked up by their sounds (app.answers.rhymes), and their place beside the
+question."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import time
 import pytest
 
 from app.answers.conversions import with_conversion_hint, without_conversion_hint
-from app.answers.rhymes import WORDS_PATH, rhymes_asked
+from app.answers.rhymes import WORDS_PATH, rhymes_asked, syllables_asked
 
 
 @pytest.mark.parametrize(("question", "rhymes"), [
@@ -80,3 +81,27 @@ def test_long_text_costs_next_to_nothing() -> None:
     for text in ["What rhymes with " + "cat " * 40 + "?", "rhyme " * 2000]:
         rhymes_asked(text)
     assert time.perf_counter() - started < 1.0
+
+
+@pytest.mark.parametrize(("question", "counted"), [
+    ("How many syllables are in banana?", '"banana" has three syllables'),
+    ("How many syllables does the word elephant have?", '"elephant" has three syllables'),
+    ("How many syllables in computer?", '"computer" has three syllables'),
+    ("How many syllables are in the word cat?", '"cat" has one syllable'),
+    ("how many syllables are there in water", '"water" has two syllables'),
+    ('Count the syllables in "hello".', '"hello" has two syllables'),
+    ("How many syllables does fire have?", '"fire" has one or two syllables, as it is said both ways'),
+])  # fmt: skip
+def test_a_words_syllables_are_counted_from_its_sounds(question: str, counted: str) -> None:
+    assert syllables_asked(question) == f"Worked out: {counted}. Say the answer in one short sentence."
+    hinted = with_conversion_hint([{"role": "user", "content": question}])[-1]["content"]
+    assert hinted.endswith(f"(Worked out: {counted}. Say the answer in one short sentence.)")
+    assert without_conversion_hint(hinted) == question
+
+
+@pytest.mark.parametrize("question", [
+    "How many syllables in a haiku?", "How many syllables does my name have?", "What is a syllable?",
+    "How many syllables are in supercalifragilistic?", "How many syllables does " + "cat " * 60 + "have?",
+])  # fmt: skip
+def test_other_questions_about_syllables_get_nothing(question: str) -> None:
+    assert syllables_asked(question) is None

@@ -1,4 +1,4 @@
-"""Words that rhyme, looked up by their sounds and written into the question for the model.
+"""Words that rhyme and a word's syllables, looked up by their sounds and written into the question for the model.
 
 Asked "What rhymes with dog?", the 1.5B says "Bark"; "What rhymes with star?" gets "The word "star" rhymes with
 "star".", and "Tell me some words that rhyme with moon." "Moon, moon, moon, moon, moon." (2 of 16 replies right;
@@ -21,8 +21,10 @@ import re
 from pathlib import Path
 
 from app.answers.arithmetic import NUMBER_WORDS
+from app.answers.wording import SHORT_ANSWER
 from app.answers.days import count_of
 from app.answers.wording import plain
+from app.tts.numbers import number_to_words
 
 WORDS_PATH = Path(__file__).with_name("rhymes.tsv")
 _LONGEST = 160  # characters: such a question is short, and longer text costs the patterns more
@@ -105,6 +107,31 @@ def rhymes_asked(text: str) -> str | None:
         return None
     wanted = min(count_of(found["count"]), _MOST_SHOWN) if found["count"] else _SHOWN
     return _listed(word, wanted) if wanted else None
+
+# "How many syllables are in banana?", "How many syllables does the word elephant have?", "Count the syllables in water."
+_SYLLABLES = re.compile(
+    rf"\bhow many syllables (?:are |is )?(?:there )?(?:in|does|do|has) {_THE_WORD}{_PAIR_WORD.format(name='word')}"
+    rf"(?: have| got)?{_CLAUSE_END}"
+    rf"|\b(?:count|number of) (?:the )?syllables (?:in|of) {_THE_WORD}{_PAIR_WORD.format(name='word_in')}{_CLAUSE_END}",
+    re.I,
+)
+
+
+def syllables_asked(text: str) -> str | None:
+    """The syllables of the word ``text`` asks about, as 'Worked out: "banana" has three syllables.' (one of two
+    counts where the word is said both ways: "chocolate"), else None (a word not among the common ones gets nothing)."""
+    if len(text) > _LONGEST or "syllable" not in text.lower():
+        return None
+    asked = _SYLLABLES.search(plain(text))
+    word = (asked["word"] or asked["word_in"]).lower() if asked else None
+    if word not in _sounds():
+        return None
+    counts = sorted({sum(sound[-1].isdigit() for sound in way) for way in _sounds()[word]})
+    said = " or ".join(number_to_words(count) for count in counts[:2])
+    plural = "" if counts == [1] else "s"
+    both = ", as it is said both ways" if len(counts) > 1 else ""
+    return f'Worked out: "{word}" has {said} syllable{plural}{both}. {SHORT_ANSWER}'
+
 
 
 def _listed(word: str, wanted: int) -> str | None:
