@@ -9,14 +9,14 @@ import pytest
 from app.answers.notes import (AGE_NOTE, ANY_REPLY, BODY_NOTE, CALENDAR_NOTE, CLARIFY_NOTE, CLOCK_NOTE, CONDITION_NOTE,
                                CORRECTION_NOTE, DAY_NOTE, DOUBT_NOTE, EMERGENCY_NOTE, FAMILY_NOTE, FASTER_NOTE, FASTEST_NOTE,
                                FEELING_NOTE, GOOD_NIGHT_NOTE, HEARD_NOTE, HELP_NOTE, HELP_WITH_NOTE, HOME_NOTE, INSULT_NOTE,
-                               JOKE_NOTE, KIND_NOTE, LIKES_NOTE, LOUDER_NOTE, LOUDNESS_NOTE, MAY_I_ASK_NOTE, MEMO_NOTE,
-                               MESSAGE_NOTE, MUSIC_NOTE, NEVER_MIND_NOTE, NEWS_NOTE, Note, ONE_RATE_NOTE, OPINION_NOTE,
-                               PERSON_NOTE, PURCHASE_NOTE, QUIZ_NOTE, RATHER_NOTE, REMEMBER_ME_NOTE, REMINDER_NOTE, SHORTER_NOTE,
+                               KIND_NOTE, LIKES_NOTE, LOUDER_NOTE, LOUDNESS_NOTE, MAY_I_ASK_NOTE, MEMO_NOTE, MESSAGE_NOTE,
+                               MUSIC_NOTE, NEVER_MIND_NOTE, NEWS_NOTE, ONE_RATE_NOTE, OPINION_NOTE, PERSON_NOTE, PURCHASE_NOTE,
+                               PUSHBACK_NOTE, QUIZ_NOTE, RATHER_NOTE, REMEMBER_ME_NOTE, REMINDER_NOTE, SHORTER_NOTE,
                                SLOWER_NOTE, SLOWEST_NOTE, STORY_NOTE, SUGGEST_NOTE, VOICE_NOTE, WAIT_NOTE, WEATHER_TOLD_NOTE,
-                               WITHOUT_TOOLS, WORLD_NOTE, WRITE_NOTE, YES_NO_NOTE, add_first, age_note, anyones_note, asked_note,
-                               birthday_note, chance_note, clarify_note, condition_note, follow_up_note, has_note, kept_note,
-                               memory_note, more_note, name_note, pointing_note, repeat_note, said_notes, say_note, shorter_note,
-                               sum_note, user_words)
+                               WITHOUT_TOOLS, WORLD_NOTE, WRITE_NOTE, YES_NO_NOTE, Note, add_first, age_note, anyones_note,
+                               asked_note, birthday_note, chance_note, clarify_note, condition_note, follow_up_note, has_note,
+                               joke_note, kept_note, memory_note, more_note, name_note, pointing_note, pushback_note,
+                               repeat_note, said_notes, say_note, shorter_note, sum_note, user_words)
 
 CLOCK = {"type": "function", "name": "get_current_time", "description": "The user's local date and time.",
          "parameters": {"type": "object", "properties": {}}}  # fmt: skip
@@ -355,16 +355,13 @@ def test_help_with_what_a_tool_a_live_source_or_more_than_a_question_meets_gets_
     assert not HELP_WITH_NOTE.finds(message) and not HELP_NOTE.finds(message)
 
 
-@pytest.mark.parametrize(("message", "note"), [
-    ("Say something funny.", JOKE_NOTE), ("Make me laugh.", JOKE_NOTE), ("Can you make me laugh?", JOKE_NOTE),
-    ("Make me smile.", JOKE_NOTE), ("Tell us something funny.", JOKE_NOTE), ("Say something nice.", KIND_NOTE),
-    ("Cheer me up.", KIND_NOTE), ("Give me a compliment, please.", KIND_NOTE), ("Motivate me.", KIND_NOTE),
-    ("Tell me something nice.", KIND_NOTE), ("Say something encouraging.", KIND_NOTE), ("Make me feel better.", KIND_NOTE),
-    ("Say something nice to me.", KIND_NOTE), ("Give me some motivation.", KIND_NOTE),
-    ("Say something to cheer me up.", KIND_NOTE), ("Tell me something to make me smile.", JOKE_NOTE),
+@pytest.mark.parametrize("message", [
+    "Say something nice.", "Cheer me up.", "Give me a compliment, please.", "Motivate me.", "Tell me something nice.",
+    "Say something encouraging.", "Make me feel better.", "Say something nice to me.", "Give me some motivation.",
+    "Say something to cheer me up.",
 ])  # fmt: skip
-def test_something_of_a_kind_asked_for_gets_told_what_to_say(message: str, note) -> None:
-    assert add_first(ANY_REPLY, [{"role": "user", "content": message}])[-1]["content"] == message + note.note
+def test_kind_words_asked_for_get_told_what_to_say(message: str) -> None:
+    assert add_first(ANY_REPLY, [{"role": "user", "content": message}])[-1]["content"] == message + KIND_NOTE.note
 
 
 @pytest.mark.parametrize("message", [
@@ -374,7 +371,7 @@ def test_something_of_a_kind_asked_for_gets_told_what_to_say(message: str, note)
 ])  # fmt: skip
 def test_other_requests_to_say_something_get_none_of_those(message: str) -> None:
     messages = [{"role": "user", "content": message}]
-    assert not any(note.finds(message) for note in (JOKE_NOTE, KIND_NOTE)) and birthday_note(messages) is None
+    assert not KIND_NOTE.finds(message) and birthday_note(messages) is None and joke_note(messages) is None
 
 
 @pytest.mark.parametrize(("message", "wish"), [
@@ -481,6 +478,7 @@ def test_the_users_age_is_worked_out_from_the_birth_year_they_gave_and_comes_off
     (["My name is Priya.", "What is my name?"], "Your name is Priya."),
     (["My first name is Jo and my last name is Smith.", "What's my last name?"], "Your last name is Smith."),
     (["Call me Max.", "So, what's my name again?"], "Your name is Max."),
+    (["Hi, I'm Maria.", "Do you know who I am?"], "Yes, you're Maria."), (["My name is Tom.", "Who am I?"], "You're Tom."),
 ])  # fmt: skip
 def test_a_question_for_the_users_name_gets_the_name_they_gave(said: list[str], answer: str) -> None:
     messages = [{"role": "user", "content": text} for text in said]
@@ -492,6 +490,8 @@ def test_a_question_for_the_users_name_gets_the_name_they_gave(said: list[str], 
 @pytest.mark.parametrize(("message", "answer"), [
     ("What is my name?", "You haven't told me your name yet. What is it?"),
     ("Do you remember my name?", "No, you haven't told me your name yet. What is it?"),
+    ("Do you know who I am?", "No, I don't know who you are yet: you haven't told me your name. What is it?"),
+    ("Who am I?", "I don't know who you are yet: you haven't told me your name. What is it?"),
 ])  # fmt: skip
 def test_a_first_message_asking_the_users_name_is_told_none_was_given(message: str, answer: str) -> None:
     note = name_note([{"role": "user", "content": message}])
@@ -501,9 +501,44 @@ def test_a_first_message_asking_the_users_name_is_told_none_was_given(message: s
 @pytest.mark.parametrize("said", [
     ["Hello!", "What is my name?"], ["I'm Canadian.", "What's my name?"], ["My name is Anna.", "What's my middle name?"],
     ["My name is Anna.", "What's my dog's name?"], ["My name is Anna.", "What is my name spelled backwards?"],
+    ["This is Maria speaking.", "Who am I?"],  # a name the names miss: the model reads the conversation
 ])  # fmt: skip
 def test_no_name_is_said_where_none_of_that_kind_was_given(said: list[str]) -> None:
     assert name_note([{"role": "user", "content": text} for text in said]) is None
+
+
+@pytest.mark.parametrize(("asked", "answer", "claim"), [
+    ("What's two plus two?", "Two plus two equals four.", "No, it's five."),
+    ("What's the capital of France?", "The capital of France is Paris.", "No, it's Lyon."),
+    ("How many legs does a spider have?", "Spiders have eight legs.", "No, spiders have six legs."),
+    ("What's the largest planet?", "The largest planet is Jupiter.", "I think it's Saturn."),
+    ("How many days are in a week?", "There are 7 days in a week.", "Actually it's eight."),
+    ("What color is the sky?", "The sky is blue.", "No, it's green."),
+    ("What's ten times ten?", "Ten times ten equals 100.", "Wrong, it's a thousand."),
+    ("Who wrote Hamlet?", "William Shakespeare wrote Hamlet.", "No, it was Charles Dickens."),
+    ("How many hearts does an octopus have?", "An octopus has eight hearts.", "Um, no, an octopus has three hearts."),
+    ("What's 6 times 7?", "It's 42.", "Nope, the answer is 48."),
+])  # fmt: skip
+def test_the_users_own_answer_against_the_last_one_gets_told_to_say_what_is_true(asked: str, answer: str,
+                                                                                claim: str) -> None:  # fmt: skip
+    conversation = talk(asked, answer, claim)
+    assert pushback_note(conversation) is PUSHBACK_NOTE and PUSHBACK_NOTE in said_notes(conversation)
+    noted = PUSHBACK_NOTE.add(conversation)[-1]["content"]
+    assert user_words(noted) == claim and has_note(noted)
+
+
+@pytest.mark.parametrize("claim", [
+    "No, it's fine.", "No, it's okay.", "No, that's all.", "No, I'm Maria.", "No, my name is Maria.", "No, thanks.",
+    "Actually, it's for my son.", "No, it was a joke.", "Actually, I have two cats.", "But it's only 3 pm.",
+    "Well, it's 5.", "I think it's going to rain.", "That's wrong.", "No, I said Australia.", "No, Switzerland.",
+    "No, is it five?", "No, it's five, and I want to know why you said four when everyone knows that " + "x" * 120,
+])  # fmt: skip
+def test_other_messages_after_an_answer_are_not_taken_for_the_users_own_answer(claim: str) -> None:
+    assert pushback_note(talk("What's two plus two?", "Two plus two equals four.", claim)) is None
+
+
+def test_a_claim_before_any_answer_is_not_taken_against_one() -> None:
+    assert pushback_note(talk("No, it's five.")) is None
 
 
 @pytest.mark.parametrize("message", [

@@ -1,38 +1,39 @@
 """Answers the model gets wrong by habit, written beside the question that asks them.
 
-Asked "Are you human?" or "Is it the weekend?", the 1.5B says "Yes", as the people in its training's conversations
-did, whatever the system prompt says it is or cannot see. A sentence of the system prompt saying it is a program
-changed the answer to one such question in four, and an example answer, which fixed them all, was copied onto other
-questions and kept the page's clock uncalled; the same fact written beside the question, as a statement, still got
-"Yes" (docs/benchmarks.md, "Not a person"). So a note beside the question, as a spelling question gets its word's
-letters, gives the answer to say; the model says it, and no other reply sees it. A :class:`Note` adds it to the
-newest user message of a reply's prompt; the conversation keeps the user's words. A reply without tools gets the same
-for a request only a tool could meet, which the model agreed to ("Remind me to take my pills at nine." -> "Sure, I'll
-remind you."), and any reply for a request to change its voice ("Can you use a British accent?" -> "Yes, I can use
-a British accent."); a request to speak slower or faster the server meets, and its note says so
-(``app/web/realtime/pace.py``). Other notes say what to do: a question asking for a suggestion is told to suggest,
-which the model declined as if asked to do the thing ("What should I watch on TV tonight?" -> "I can't watch TV,
-sorry."), a request to write a few lines to write them (it asked what to put in them), a story asked for to be made up
-(declined for some kinds: "Tell me a ghost story."), and the user's news about their day to be answered warmly ("I
-have a job interview tomorrow." -> "I'm sorry, I can't assist with that."); a question about its own likes gets a short
-answer ("What's your favourite colour?" -> "As an AI language model, I don't have personal preferences ..."), and a
-request to hear the last reply again that reply to say ("Pardon?" -> "I'm sorry, I can't answer that."), and "Never
-mind." an "Okay" ("Forget it." -> "I'm sorry, I can't provide that information."), and a correction of a misheard
-question to be answered ("No, I said Australia." -> "Sorry, I can't check the capital of Australia from here."). A
-follow-up that changes one part of the last question gets it asked in full ("And in a foot?"), as does a sum that goes
-on from the last answer ("Now divide that by four."), "Another one." another, "I give up." after a riddle its answer (a
-riddle asked for is drawn from ``app/answers/riddles.py``, and a guess at it judged by its answer), a yes-or-no question
-about the world first words other than "Yes" ("Is a bat a bird?" -> "Yes, a bat is a bird."), an "it" that points at
-what the last answer named that name ("How far is it from the sun?" after Jupiter), a request for the last answer
-shorter or doubt of it ("Are you sure?") the answer again, a coin, dice or number asked for the one the server drew, a
-question about a life it has not ("Do you ever sleep?" -> "Yes, I sleep.") a program's answer, and a quiz or "Would you
-rather ...?" the first words of playing along. A call for help gets asked what is needed ("Help." -> "I'm sorry, but I
-can't assist with that."), a fun fact one drawn from ``app/answers/facts.py``, something funny a joke, kind words kind
-words, "Is this working?", "Hold on." and an insult the answer a person gives, and the weather the user tells an answer
-("It's raining here." -> "I'm sorry, I can't check the weather from here."). Leave to ask, a good night and "Louder."
-get the answer a person gives ("Can I ask you a question?" -> "Yes, I can ask you a question."), "What do you mean?" the
-last answer in simpler words, a view asked for first words without a disclaimer, "What did I just ask?" the question
-said back, "Say banana." the word, "Do you remember me?" that each conversation starts fresh, and a game its turn
+Asked "Are you human?" or "Is it the weekend?", the 1.5B says "Yes", as the people in its training's conversations did,
+whatever the system prompt says it is or cannot see. A sentence of the system prompt saying it is a program changed the
+answer to one such question in four, and an example answer, which fixed them all, was copied onto other questions and
+kept the page's clock uncalled; the same fact written beside the question, as a statement, still got "Yes"
+(docs/benchmarks.md, "Not a person"). So a note beside the question, as a spelling question gets its word's letters,
+gives the answer to say; the model says it, and no other reply sees it. A :class:`Note` adds it to the newest user
+message of a reply's prompt; the conversation keeps the user's words. A reply without tools gets the same for a request
+only a tool could meet, which the model agreed to ("Remind me to take my pills at nine." -> "Sure, I'll remind you."),
+and any reply for a request to change its voice ("Can you use a British accent?" -> "Yes, I can use a British accent.");
+a request to speak slower or faster the server meets, and its note says so (``app/web/realtime/pace.py``). Other notes
+say what to do: a question asking for a suggestion is told to suggest, which the model declined as if asked to do the
+thing ("What should I watch on TV tonight?" -> "I can't watch TV, sorry."), a request to write a few lines to write them
+(it asked what to put in them), a story asked for to be made up (declined for some kinds: "Tell me a ghost story."), and
+the user's news about their day to be answered warmly ("I have a job interview tomorrow." -> "I'm sorry, I can't assist
+with that."); a question about its own likes gets a short answer ("What's your favourite colour?" -> "As an AI language
+model, I don't have personal preferences ..."), and a request to hear the last reply again that reply to say ("Pardon?"
+-> "I'm sorry, I can't answer that."), and "Never mind." an "Okay" ("Forget it." -> "I'm sorry, I can't provide that
+information."), and a correction of a misheard question to be answered ("No, I said Australia." -> "Sorry, I can't check
+the capital of Australia from here."). A follow-up that changes one part of the last question gets it asked in full
+("And in a foot?"), as does a sum that goes on from the last answer ("Now divide that by four."), "Another one."
+another, "I give up." after a riddle its answer (a riddle asked for is drawn from ``app/answers/riddles.py``, and a
+guess at it judged by its answer), a yes-or-no question about the world first words other than "Yes" ("Is a bat a bird?"
+-> "Yes, a bat is a bird."), an "it" that points at what the last answer named that name ("How far is it from the sun?"
+after Jupiter), a request for the last answer shorter or doubt of it ("Are you sure?") the answer again, the user's own
+answer against it ("No, it's five.") what is true, a coin, dice or number asked for the one the server drew, a question
+about a life it has not ("Do you ever sleep?" -> "Yes, I sleep.") a program's answer, and a quiz or "Would you rather
+...?" the first words of playing along. A call for help gets asked what is needed ("Help." -> "I'm sorry, but I can't
+assist with that."), a fun fact one drawn from ``app/answers/facts.py``, a joke or something funny one drawn from
+``app/answers/jokes.py`` (and what it plays on where the user did not get it), kind words kind words, "Is this
+working?", "Hold on." and an insult the answer a person gives, and the weather the user tells an answer ("It's raining
+here." -> "I'm sorry, I can't check the weather from here."). Leave to ask, a good night and "Louder." get the answer a
+person gives ("Can I ask you a question?" -> "Yes, I can ask you a question."), "What do you mean?" the last answer in
+simpler words, a view asked for first words without a disclaimer, "What did I just ask?" the question said back, "Say
+banana." the word, "Do you remember me?" that each conversation starts fresh, and a game its turn
 (``app/answers/games.py``: twenty questions, a number guessed, rock, paper, scissors). The patterns know the common
 forms only; a message they miss is answered as before.
 """
@@ -48,10 +49,11 @@ from app.answers.conversions import conversion, without_conversion_hint
 from app.answers.counting import OWNED_ASKED, owned_counted
 from app.answers.facts import FACT_REQUEST, fact_to_say
 from app.answers.games import GAME_TALK, game_turn
+from app.answers.jokes import JOKE_TALK, joke_explained, joke_to_tell
 from app.answers.phrasebook import phrase_in
 from app.answers.riddles import GIVE_UP, RIDDLE_TALK, riddle_follow_up, riddle_to_tell
 from app.answers.spelling import NAME_KIND, NAME_KINDS, given_name, reply_word, without_spelling_hint
-from app.answers.wording import ANOTHER_ASKED, REQUEST_END, REQUEST_START, capitalized, plain
+from app.answers.wording import ANOTHER_ASKED, NOT_FOLLOWED, REQUEST_END, REQUEST_START, capitalized, plain
 from app.answers.world_clock import asks_time_now, time_in_place
 from app.answers.years import MY_AGE_ASKED, asks_my_age, my_age
 from app.engine.prompt import texts_of
@@ -119,8 +121,8 @@ def _without_notes(content: str) -> str:
     if content.endswith(tuple(f" {says})" for says in (_TOLD_SAYS, _TOLD_FITS, _TOLD_SUGGESTS))):  # after the suggestion's
         words, noted, _ = content.rpartition("\n\n(")
         content = words if noted and _MAY_I_HAVE.search(plain(words)) else content
-    for note in (*WITHOUT_TOOLS, *PACE_NOTES, *ANY_REPLY, SHORTER_NOTE, CLARIFY_NOTE, ANOTHER_NOTE, GIVE_UP_NOTE, YES_NO_NOTE,
-                 WORLD_NOTE, SUGGEST_NOTE, PERSON_NOTE):  # the last added first
+    for note in (*WITHOUT_TOOLS, *PACE_NOTES, *ANY_REPLY, SHORTER_NOTE, CLARIFY_NOTE, PUSHBACK_NOTE,
+                 ANOTHER_NOTE, GIVE_UP_NOTE, YES_NO_NOTE, WORLD_NOTE, SUGGEST_NOTE, PERSON_NOTE):  # the last added first
         content = content.removesuffix(note.note)
     words, noted, _ = content.partition('\n\n(Answer: "')
     answered = (_KEPT, _KEPT_ASKED, _NAME_ASKED, _ASKED_BEFORE, _REMEMBER_ME, _SAY_WORDS, _COIN, _DICE, _PICK, FACT_REQUEST,
@@ -129,7 +131,8 @@ def _without_notes(content: str) -> str:
         content = words
     words, noted, said = content.rpartition("\n\n(")
     if noted and ((_RIDDLE_NOTED.fullmatch(said) and RIDDLE_TALK.search(plain(words)))
-                  or (_GAME_NOTED.fullmatch(said) and GAME_TALK.search(plain(words)))):  # fmt: skip
+                  or (_GAME_NOTED.fullmatch(said) and GAME_TALK.search(plain(words)))
+                  or (_JOKE_NOTED.fullmatch(said) and JOKE_TALK.search(plain(words)))):  # fmt: skip
         content = words
     words, noted, _ = content.partition(_WORKED_OUT_START)
     # (not a question with the birth year in it: its figure is a conversion hint)
@@ -681,9 +684,13 @@ def kept_note(messages: list[dict]) -> Note | None:
 # "Do you remember my name?" after "Hi, I'm Tomas.", which the model answered "Yes, I remember your name." (the quality
 # set's one miss run after run): the name as given (``spelling.given_name``) is the answer, after a "Yes" where the
 # question asks yes or no (without it the model kept its "Yes, I remember your name." beside the note).
+# "Do you know who I am?" and "Who am I?" ask the same (the model answered "I'm Voicechat" or "Yes, I know who you are.",
+# given the name "You are Tom, a friendly voice assistant."; 1 of 12 replies right): the name is the answer here too.
 _NAME_ASKED = re.compile(
-    r"^(?:(?:so|and|ok|okay|hey|um)[,]? )*(?:(?P<yes>(?:do|can|could) you (?:still )?(?:remember|know|recall))"
+    r"^(?:(?:so|and|ok|okay|hey|um)[,]? )*(?:(?:(?P<yes>(?:do|can|could) you (?:still )?(?:remember|know|recall))"
     rf"|what(?:'s| is)|can you tell me|tell me|say) my {NAME_KIND.format(group='kind')}name(?: again)?"
+    r"|(?P<who_yes>(?:do|can|could) you (?:still )?(?:know|remember|recall|tell me|guess) who i am|do you know me)"
+    r"|(?P<who>who am i|who is this|who's this|who(?:'s| is) (?:talking|speaking)(?: to you)?))"
     r"(?:,? please)?[?.!]*$",
     re.I,
 )
@@ -699,11 +706,16 @@ def name_note(messages: list[dict]) -> Note | None:
     kind = NAME_KINDS[(asked["kind"] or "full").lower()]
     said = texts_of(messages[:-1], "user")
     name = given_name(said, kind)
+    yes, who = asked["yes"] or asked["who_yes"], asked["who_yes"] or asked["who"]
+    if name is None and said:  # given in words the names miss, or not at all: the model reads the conversation
+        return None
+    if name is None and who:  # "I" is the user's, which the answer says ("Do you know who I am?" -> "Sorry, I can't.")
+        return Note.answer(_NAME_ASKED, f"{'No, I' if yes else 'I'} don't know who you are yet: you haven't told me your "
+                                        "name. What is it?")  # fmt: skip
     if name is None:  # as a first message, not yet given ("What's my name?" -> "I'm Voicechat.")
-        return None if said else Note.answer(_NAME_ASKED, f"{'No, you' if asked['yes'] else 'You'} haven't told me your "
-                                                          "name yet. What is it?")  # fmt: skip
-    answer = f"your {kind + ' ' if kind else ''}name is {name}."  # a yes-or-no question gets its "Yes" first
-    return Note.answer(_NAME_ASKED, f"Yes, {answer}" if asked["yes"] else capitalized(answer))
+        return Note.answer(_NAME_ASKED, f"{'No, you' if yes else 'You'} haven't told me your name yet. What is it?")
+    answer = f"you're {name}." if who else f"your {kind + ' ' if kind else ''}name is {name}."
+    return Note.answer(_NAME_ASKED, f"Yes, {answer}" if yes else capitalized(answer))  # a yes or no gets its "Yes" first
 
 
 # "What did I just ask?", "What was my first question?", which the model answered as its own ("I asked what the capital
@@ -974,6 +986,25 @@ def chance_note(messages: list[dict], draws: random.Random = _DRAWS) -> Note | N
     return None
 
 
+# A joke given as the answer to say was taken for the user's ("That's a great joke!", "I'm sorry, I can't provide a
+# joke."; docs/benchmarks.md, "A joke"), as a riddle was: it is told, and what it plays on said, as the model's own.
+_TELL_JOKE = 'Begin with "Here\'s one:" and tell this joke: "{}"'
+_EXPLAIN_JOKE = 'The user did not get your joke. Begin with "It\'s a play on words:" and say what it plays on: "{}"'
+
+
+def joke_note(messages: list[dict], draws: random.Random = _DRAWS) -> Note | None:
+    """For a newest user message that asks for a joke (``app.answers.jokes``), the note with one drawn to tell; for one
+    that did not get the joke the last reply told, what it plays on."""
+    content = newest_user_text(messages)
+    if content is None:
+        return None
+    replies = texts_of(messages[:-1], "assistant")
+    if plays_on := joke_explained(content, replies):
+        return Note(JOKE_TALK, _EXPLAIN_JOKE.format(plays_on))
+    joke = joke_to_tell(content, replies, draws)
+    return Note(JOKE_TALK, _TELL_JOKE.format(joke)) if joke else None
+
+
 def _note_forms(*notes: str) -> re.Pattern[str]:
     """The whole text of a note of one of ``notes``' forms, with words in place of their "{}", and its closing mark:
     to tell the note from the words of a user's own message."""
@@ -1014,6 +1045,7 @@ _GAME_SAYS = {
 
 _RIDDLE_NOTED = _note_forms(_TELL_RIDDLE, *_RIDDLE_SAYS.values())
 _GAME_NOTED = _note_forms(*_GAME_SAYS.values())
+_JOKE_NOTED = _note_forms(_TELL_JOKE, _EXPLAIN_JOKE)
 
 
 def game_note(messages: list[dict], draws: random.Random = _DRAWS) -> Note | None:
@@ -1028,13 +1060,8 @@ def game_note(messages: list[dict], draws: random.Random = _DRAWS) -> Note | Non
 # A request to say something of a kind, which the model declined or met with nothing ("Say something funny." -> "I'm
 # sorry, I can't say something funny from here.", "Cheer me up." -> "I'm sorry, but I can't cheer you up.", "Say
 # something nice." -> "How about a nice day?", "Sing happy birthday." -> "I'm sorry, I can't sing."; docs/benchmarks.md,
-# "Asked for help"): told what to say, a joke or kind words, it says it; it cannot sing, but it can wish a happy
-# birthday (``birthday_note``); a fact is drawn (``chance_note``). The whole message only.
-_JOKE_ASKED = re.compile(
-    rf"{REQUEST_START}(?:(?:say|tell (?:me|us)) something (?:funny|silly|hilarious|to make (?:me|us) (?:laugh|smile))"
-    rf"|make (?:me|us) (?:laugh|smile|giggle)){REQUEST_END}",
-    re.I,
-)
+# "Asked for help"): told what to say, kind words, it says them; it cannot sing, but it can wish a happy birthday
+# (``birthday_note``); a fact is drawn (``chance_note``), and a joke (``joke_note``). The whole message only.
 _KIND_ASKED = re.compile(
     rf"{REQUEST_START}(?:(?:say|tell (?:me|us)) something (?:nice|kind|sweet|positive|encouraging|uplifting"
     r"|to cheer (?:me|us) up)(?: to (?:me|us))?|cheer (?:me|us) up|make (?:me|us) feel (?:better|good|happy)"
@@ -1047,7 +1074,6 @@ _BIRTHDAY_SONG = re.compile(
     rf"|(?-i:[A-Z][\w'-]+)))?{REQUEST_END}",
     re.I,
 )
-JOKE_NOTE = Note(_JOKE_ASKED, "Tell one short, clean joke.")
 KIND_NOTE = Note(_KIND_ASKED, 'Begin with "You" and say something kind and encouraging about them.')
 
 
@@ -1109,20 +1135,45 @@ _DOUBT = re.compile(
 )
 DOUBT_NOTE = Note(_DOUBT, "The user doubts your last answer. Say the right answer again in one sentence.")
 
+# The user's own answer against the last one ("No, it's five." after "Two plus two equals four.", "No, spiders have six
+# legs.", "I think it's Saturn."), which the model met with a decline ("I apologize, but I can't provide that
+# information.", "Sorry, I can't check the weather from here.") or agreed to ("That's correct! Saturn is the
+# second-largest planet"; 2 of 16 replies to eight such claims said what is true): told it is disagreement, it says what
+# is true. A claim with a figure, a colour or a name in it, after a lead that disagrees; the whole message only.
+_COLOURS = r"red|orange|yellow|green|blue|purple|violet|pink|brown|black|white|grey|gray|silver|gold"
+_PUSHBACK = re.compile(
+    r"^(?:(?:um|uh|hm+|oh|but|well)[,.!]* )*(?:(?:no|nope|nah|wrong|incorrect|actually|that's wrong|that's not right"
+    r"|you're wrong|that's incorrect)[,.!]* )+(?:i think |i'm pretty sure |i'm sure |i believe )?"
+    r"|^i (?:think|believe|thought|was told|heard|read)(?: that)? (?=(?:it's|it is|it was|the answer is|they're|they are"
+    r"|there are|there's)\b)",
+    re.I,
+)
+_CLAIM = re.compile(
+    r"(?:it's|it is|it was|it's actually|its|they're|they are|there are|there's|the answer is|that's|he|she|they|it"
+    r"|(?!(?:my|your|our|i|we|you|me|this|that|please|thanks|thank)\b)[\w'-]+(?: [\w'-]+){0,3}"
+    r" (?:is|are|was|were|has|have|had|equals|makes|comes to))\b"
+    rf"[^?]{{0,60}}?\b(?:\d[\d,.]*|{NUMBER_WORDS_PATTERN}|{_COLOURS}|(?-i:[A-Z][\w'-]+))\b[^?]{{0,40}}[.!]*$",
+    re.I,
+)
+PUSHBACK_NOTE = Note(_PUSHBACK, "The user disagrees with your last answer. Say kindly what is true, in one sentence.")
+
+
+def pushback_note(messages: list[dict]) -> Note | None:
+    """For a newest user message that answers the last reply with a claim of its own, the note to say what is true."""
+    content = newest_user_text(messages)
+    if content is None or len(content) > 160 or not any(text.strip() for text in texts_of(messages[:-1], "assistant")):
+        return None
+    text = plain(content)
+    lead = _PUSHBACK.match(text)
+    return PUSHBACK_NOTE if lead and _CLAIM.fullmatch(text, lead.end()) else None
+
+
 # A user who did not follow the last reply ("What do you mean?", "I don't get it.", "I'm confused."), which the model met
 # with a decline or a request to rephrase ("I'm sorry, but I can't provide information about the capital of Australia.",
 # "I'm sorry if I didn't help. Let me know if there's anything else I can assist you with."; 24 of 44 replies to ten such
 # forms said nothing of the last answer; docs/benchmarks.md, "Said again"): told why, it says it again in simpler words.
 # The whole message only, after a reply; "I didn't get that." is a request to hear it again (``_REPEAT_REQUEST``).
-_CLARIFY = re.compile(
-    r"^(?:(?:sorry|um|uh|hm+|oh|wait|but|huh|ok|okay)[,.!?]* )*"
-    r"(?:what do (?:you|u) mean(?: by (?:that|it|this))?|what does (?:that|it|this) mean|what's that mean"
-    r"|i (?:don't|do not) (?:understand|get it|get that|follow)(?: (?:that|it|you|what you mean))?"
-    r"|i'm (?:confused|lost)|(?:that|this|it) (?:doesn't|does not) make (?:any )?sense|(?:that|this) makes no sense)"
-    r"(?:,? please)?[?.!]*$",
-    re.I,
-)
-CLARIFY_NOTE = Note(_CLARIFY, "The user did not understand your last reply. Say what you meant in other, simpler words.")
+CLARIFY_NOTE = Note(NOT_FOLLOWED, "The user did not understand your last reply. Say what you meant in other, simpler words.")
 
 
 def clarify_note(messages: list[dict]) -> Note | None:
@@ -1282,12 +1333,13 @@ def said_notes(messages: list[dict], *, figures: bool = True) -> tuple[Note, ...
     a question given earlier, a first message about an earlier conversation, the last question in full (with its figure
     where ``figures``), and where ``figures`` a sum that goes on from the last answer worked out, the user's age from the
     birth year they gave or the total of the pets, children or siblings they listed, a riddle or what follows one, a draw
-    or a fact, a birthday wish, or the user's health or diet."""
+    or a fact, a joke or what it plays on, a birthday wish, the user's own answer against the last one, or the user's
+    health or diet."""
     found = (repeat_note(messages), kept_note(messages), name_note(messages), asked_note(messages), memory_note(messages),
              say_note(messages), follow_up_note(messages, figures=figures), sum_note(messages) if figures else None,
              age_note(messages) if figures else None, owned_note(messages) if figures else None, riddle_note(messages),
-             game_note(messages), chance_note(messages), birthday_note(messages), shorter_note(messages), clarify_note(messages),
-             more_note(messages), condition_note(messages))
+             game_note(messages), chance_note(messages), joke_note(messages), birthday_note(messages), shorter_note(messages),
+             clarify_note(messages), pushback_note(messages), more_note(messages), condition_note(messages))
     return tuple(note for note in found if note is not None)
 
 
@@ -1387,4 +1439,4 @@ def anyones_note(messages: list[dict]) -> Note | None:
 ANY_REPLY = (VOICE_NOTE, LOUDNESS_NOTE, MAY_I_ASK_NOTE, GOOD_NIGHT_NOTE, WRITE_NOTE, STORY_NOTE, NEWS_NOTE,
              FEELING_NOTE, WEATHER_TOLD_NOTE, CONDITION_NOTE, LIKES_NOTE, BODY_NOTE, AGE_NOTE, DAY_NOTE, FAMILY_NOTE,
              RATHER_NOTE, OPINION_NOTE, QUIZ_NOTE, NEVER_MIND_NOTE, HELP_NOTE, HELP_WITH_NOTE, HEARD_NOTE,
-             WAIT_NOTE, INSULT_NOTE, JOKE_NOTE, KIND_NOTE, CORRECTION_NOTE, DOUBT_NOTE)
+             WAIT_NOTE, INSULT_NOTE, KIND_NOTE, CORRECTION_NOTE, DOUBT_NOTE)

@@ -22,6 +22,16 @@ ANOTHER_ASKED = re.compile(
     re.I,
 )
 
+# the user did not follow the last reply: "What do you mean?", "I don't get it.", "I'm confused."
+NOT_FOLLOWED = re.compile(
+    r"^(?:(?:sorry|um|uh|hm+|oh|wait|but|huh|ok|okay)[,.!?]* )*"
+    r"(?:what do (?:you|u) mean(?: by (?:that|it|this))?|what does (?:that|it|this) mean|what's that mean"
+    r"|i (?:don't|do not) (?:understand|get it|get that|follow)(?: (?:that|it|you|what you mean))?"
+    r"|i'm (?:confused|lost)|(?:that|this|it) (?:doesn't|does not) make (?:any )?sense|(?:that|this) makes no sense)"
+    r"(?:,? please)?[?.!]*$",
+    re.I,
+)
+
 
 def plain(text: str) -> str:
     """Single spaces and straight apostrophes, as the patterns are written."""
