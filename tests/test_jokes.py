@@ -23,7 +23,8 @@ def test_every_joke_has_a_punch_line_what_it_plays_on_and_no_double_quote() -> N
 @pytest.mark.parametrize("request_", [
     "Tell me a joke.", "Can you tell me a joke?", "Tell me a funny joke, please.", "Do you know any good jokes?",
     "Say something funny.", "Make me laugh.", "Can you make me laugh?", "Tell us something funny.", "A joke, please.",
-    "Tell me a dad joke.", "Okay, tell me another joke.", "Tell me something to make me smile.",
+    "Tell me a dad joke.", "Okay, tell me another joke.", "Tell me something to make me smile.", "Can you tell a joke?",
+    "Do you have any jokes?", "Tell me jokes.", "Got any jokes?", "I want to hear a joke.",
 ])  # fmt: skip
 def test_a_joke_asked_for_is_drawn(request_: str) -> None:
     assert joke_to_tell(request_, [], random.Random(0)) in {joke.says for joke in JOKES}
@@ -41,6 +42,9 @@ def test_jokes_are_not_told_twice_in_a_conversation_until_all_are() -> None:
     ("Tell me a joke about cats.", "cat"), ("Do you know any jokes about dogs?", "dog"),
     ("Tell me a joke about my dog.", "dog"), ("Tell me a joke about school.", "school"),
     ("Tell me a joke about clothes.", "clothes"), ("A joke about maths, please.", "maths"),
+    ("Tell me a joke about cats please.", "cat"), ("Tell me a joke about tomatoes.", "tomato"),
+    ("Tell me a joke about mummies.", "mummy"), ("Tell me a joke about watches.", "watch"),
+    ("Tell me a joke about snowmen.", "snowman"),
 ])  # fmt: skip
 def test_a_joke_on_a_subject_is_one_about_it(request_: str, word: str) -> None:
     for seed in range(5):
@@ -51,9 +55,15 @@ def test_a_joke_on_a_subject_is_one_about_it(request_: str, word: str) -> None:
 @pytest.mark.parametrize("request_", [
     "Tell me a joke about taxes.", "I love jokes.", "Do you like jokes?", "That's a good joke.", "What's a joke?",
     "Tell me something funny about cats.", "Tell me a joke " + "please " * 30, "Another one.",
+    "Tell me a joke about food today.",
 ])  # fmt: skip
 def test_other_messages_draw_no_joke(request_: str) -> None:
     assert joke_to_tell(request_, ["The capital of France is Paris."], random.Random(0)) is None
+
+
+def test_a_joke_on_a_subject_all_of_whose_jokes_were_told_is_the_models_to_make() -> None:
+    cat = next(joke for joke in JOKES if "cat" in joke.about)
+    assert joke_to_tell("Tell me another joke about cats.", [f"Here's one: {cat.says}"], random.Random(0)) is None
 
 
 def test_another_one_after_a_joke_or_what_it_played_on_draws_the_next() -> None:
@@ -65,7 +75,8 @@ def test_another_one_after_a_joke_or_what_it_played_on_draws_the_next() -> None:
 
 @pytest.mark.parametrize("follow", [
     "I don't get it.", "Huh? I don't get it.", "What do you mean?", "Why is that funny?", "Explain the joke.",
-    "I don't understand.", "Can you explain that joke?", "What's so funny about that?",
+    "I don't understand.", "Can you explain that joke?", "What's so funny about that?", "I don't understand the joke.",
+    "Why's that funny?", "Could you explain it?",
 ])  # fmt: skip
 def test_not_getting_the_joke_just_told_gets_what_it_plays_on(follow: str) -> None:
     joke = JOKES[3]

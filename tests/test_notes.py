@@ -502,6 +502,7 @@ def test_a_first_message_asking_the_users_name_is_told_none_was_given(message: s
     ["Hello!", "What is my name?"], ["I'm Canadian.", "What's my name?"], ["My name is Anna.", "What's my middle name?"],
     ["My name is Anna.", "What's my dog's name?"], ["My name is Anna.", "What is my name spelled backwards?"],
     ["This is Maria speaking.", "Who am I?"],  # a name the names miss: the model reads the conversation
+    ["Hi, I'm Tom.", "Who is this?"], ["Hi, I'm Tom.", "Who's speaking?"],  # a caller's question about the assistant
 ])  # fmt: skip
 def test_no_name_is_said_where_none_of_that_kind_was_given(said: list[str]) -> None:
     assert name_note([{"role": "user", "content": text} for text in said]) is None
@@ -518,6 +519,8 @@ def test_no_name_is_said_where_none_of_that_kind_was_given(said: list[str]) -> N
     ("Who wrote Hamlet?", "William Shakespeare wrote Hamlet.", "No, it was Charles Dickens."),
     ("How many hearts does an octopus have?", "An octopus has eight hearts.", "Um, no, an octopus has three hearts."),
     ("What's 6 times 7?", "It's 42.", "Nope, the answer is 48."),
+    ("What's the capital of Australia?", "The capital of Australia is Canberra.", "No, Sydney is the capital."),
+    ("what is the capital of australia", "It's Canberra.", "Hmm, I think it's Sydney."),
 ])  # fmt: skip
 def test_the_users_own_answer_against_the_last_one_gets_told_to_say_what_is_true(asked: str, answer: str,
                                                                                 claim: str) -> None:  # fmt: skip
@@ -532,9 +535,22 @@ def test_the_users_own_answer_against_the_last_one_gets_told_to_say_what_is_true
     "Actually, it's for my son.", "No, it was a joke.", "Actually, I have two cats.", "But it's only 3 pm.",
     "Well, it's 5.", "I think it's going to rain.", "That's wrong.", "No, I said Australia.", "No, Switzerland.",
     "No, is it five?", "No, it's five, and I want to know why you said four when everyone knows that " + "x" * 120,
+    "No, that's it. Thanks!", "No, it's OK. Bye!", "No, that's all for today. See you tomorrow!",
+    "I think it's going to rain in London today.", "No, it's raining here in London.",
+    "Actually, it's snowing here in Chicago.", "Nah, it's fine, Sam will help me.", "Actually, it's my birthday today. I'm 30!",
+    "No, it's Australia, not Austria.",
 ])  # fmt: skip
 def test_other_messages_after_an_answer_are_not_taken_for_the_users_own_answer(claim: str) -> None:
     assert pushback_note(talk("What's two plus two?", "Two plus two equals four.", claim)) is None
+
+
+@pytest.mark.parametrize("said", [
+    ("Hi, I'm Tom.", "Nice to meet you, Tom!", "No, it's Tim."),  # no question answered
+    ("Guess my favourite colour.", "Is it blue?", "No, it's green."),  # the reply asked
+    ("Let's play a game.", "Is it 50?", "No, it's 37."),
+])  # fmt: skip
+def test_a_claim_after_a_reply_that_answered_no_question_is_not_taken_against_it(said: tuple[str, ...]) -> None:
+    assert pushback_note(talk(*said)) is None
 
 
 def test_a_claim_before_any_answer_is_not_taken_against_one() -> None:

@@ -101,6 +101,7 @@ def test_a_words_syllables_are_counted_from_its_sounds(question: str, counted: s
 
 @pytest.mark.parametrize("question", [
     "How many syllables in a haiku?", "How many syllables does my name have?", "What is a syllable?",
+    "How many syllables does it have?", "How many syllables in that?",
     "How many syllables are in supercalifragilistic?", "How many syllables does " + "cat " * 60 + "have?",
 ])  # fmt: skip
 def test_other_questions_about_syllables_get_nothing(question: str) -> None:

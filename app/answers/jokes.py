@@ -22,7 +22,7 @@ from app.answers.wording import ANOTHER_ASKED, NOT_FOLLOWED, REQUEST_END, REQUES
 class Joke:
     says: str
     plays_on: str  # why it is funny, as said
-    about: tuple[str, ...] = ()  # subjects a request may name (a plural finds its singular)
+    about: tuple[str, ...] = ()  # subjects a request may name, singular (``_singulars`` finds them from plurals)
 
 
 JOKES = (
@@ -109,7 +109,7 @@ JOKES = (
          ("picture", "art", "painting", "police")),
 )  # fmt: skip
 
-_ABOUT = r"(?: (?:about|on|with) (?:a |an |the |some |my )?(?P<{}>[a-z]+(?: [a-z]+)?))?"  # the group's name by ``format``
+_ABOUT = r"(?: (?:about|on|with) (?:a |an |the |some |my )?(?P<{}>[a-z]+))?"  # the group's name by ``format``
 # "Tell me a joke.", "Do you know any jokes?", "Say something funny.", "Make me laugh."
 _JOKE_ASKED = re.compile(
     rf"{REQUEST_START}(?:(?:(?:can|could|would|will) (?:you|u) )?(?:tell|give) (?:me|us) (?:a|an|another|one more|some|your"
@@ -118,14 +118,17 @@ _JOKE_ASKED = re.compile(
     rf"{_ABOUT.format('about_a')}"
     rf"|(?:(?:say|tell (?:me|us)) something (?:funny|silly|hilarious|to make (?:me|us) (?:laugh|smile))"
     rf"|make (?:me|us) (?:laugh|smile|giggle))){REQUEST_END}"
-    rf"|^(?:do|did) (?:you|u) know (?:any|a) (?:(?:good|funny) )?jokes?{_ABOUT.format('about_any')}\?*$",
+    rf"|(?:(?:can|could) (?:you|u) tell (?:me |us )?a|tell (?:me|us)(?: some)?|i (?:want|would like|'d like) to hear a"
+    rf"|got any) (?:(?:good|funny) )?jokes?{_ABOUT.format('about_to')}{REQUEST_END}"
+    rf"|^(?:do|did) (?:you|u) (?:know|have) (?:any|a) (?:(?:good|funny) )?jokes?{_ABOUT.format('about_any')}\?*$",
     re.I,
 )
 # after a joke: what it plays on ("I don't get it.", "What do you mean?", "Why is that funny?")
 _NOT_GOT = re.compile(
-    rf"{NOT_FOLLOWED.pattern}|^(?:(?:sorry|um|uh|hm+|oh|wait|but|huh|ok|okay)[,.!?]* )*(?:(?:can you |please )?explain"
-    r" (?:it|that|the joke|that joke|your joke)|why is (?:that|it|this) (?:funny|a joke)|what's (?:so )?funny about (?:that"
-    r"|it|this)|i (?:don't|do not|didn't) get (?:the|that|your) joke|what's the joke|where's the joke)(?:,? please)?[?.!]*$",
+    rf"{NOT_FOLLOWED.pattern}|^(?:(?:sorry|um|uh|hm+|oh|wait|but|huh|ok|okay)[,.!?]* )*(?:(?:(?:can|could) you |please )?"
+    r"explain (?:it|that|the joke|that joke|your joke)|why(?:'s| is) (?:that|it|this) (?:funny|a joke)|what's (?:so )?funny"
+    r" about (?:that|it|this)|i (?:don't|do not|didn't) (?:get|understand) (?:the|that|your) joke|what's the joke"
+    r"|where's the joke)(?:,? please)?[?.!]*$",
     re.I,
 )
 JOKE_TALK = re.compile(f"{_JOKE_ASKED.pattern}|{ANOTHER_ASKED.pattern}|{_NOT_GOT.pattern}", re.I)
@@ -134,7 +137,8 @@ _LONGEST = 120  # characters: such a request is short
 
 def joke_to_tell(question: str, replies: list[str], draws: random.Random) -> str | None:
     """For a request for a joke (on a subject one is about, or on none), one of ``JOKES`` not in the conversation's
-    ``replies`` (all told: any); "Another one." only where the last reply told one or what one plays on."""
+    ``replies`` (on no subject, all told: any but the last); "Another one." only where the last reply told one or what
+    one plays on."""
     text = plain(question)
     if len(text) > _LONGEST:
         return None
@@ -144,14 +148,14 @@ def joke_to_tell(question: str, replies: list[str], draws: random.Random) -> str
             return None
         about = None
     elif asked := _JOKE_ASKED.search(text):
-        about = next((said.lower() for said in asked.group("about", "about_a", "about_any") if said), None)
+        about = next((said.lower() for said in asked.group("about", "about_a", "about_to", "about_any") if said), None)
     else:
         return None
-    kept = [joke for joke in JOKES if about is None or {about, about.removesuffix("s")} & set(joke.about)]
-    if not kept:  # a subject none is about
-        return None
+    kept = [joke for joke in JOKES if about is None or _singulars(about) & set(joke.about)]
     untold = [joke for joke in kept if not any(_said(joke, reply) for reply in replies)]
-    return draws.choice(untold or kept).says
+    if about is None and not untold:  # all told: any but the last
+        untold = [joke for joke in kept if not _said(joke, replies[-1])]
+    return draws.choice(untold).says if untold else None  # none (yet) on that subject: the model's to make
 
 
 def joke_explained(question: str, replies: list[str]) -> str | None:
@@ -161,6 +165,11 @@ def joke_explained(question: str, replies: list[str]) -> str | None:
         return None
     joke = _told(replies[-1] if replies else "")
     return joke.plays_on if joke else None
+
+
+def _singulars(word: str) -> set[str]:
+    """``word`` and what it may be the plural of: "cats", "tomatoes", "mummies", "watches", "snowmen"."""
+    return {word, word.removesuffix("s"), word.removesuffix("es"), re.sub(r"ies$", "y", word), re.sub(r"men$", "man", word)}
 
 
 def _told(reply: str) -> Joke | None:

@@ -690,7 +690,7 @@ _NAME_ASKED = re.compile(
     r"^(?:(?:so|and|ok|okay|hey|um)[,]? )*(?:(?:(?P<yes>(?:do|can|could) you (?:still )?(?:remember|know|recall))"
     rf"|what(?:'s| is)|can you tell me|tell me|say) my {NAME_KIND.format(group='kind')}name(?: again)?"
     r"|(?P<who_yes>(?:do|can|could) you (?:still )?(?:know|remember|recall|tell me|guess) who i am|do you know me)"
-    r"|(?P<who>who am i|who is this|who's this|who(?:'s| is) (?:talking|speaking)(?: to you)?))"
+    r"|(?P<who>who am i))"
     r"(?:,? please)?[?.!]*$",
     re.I,
 )
@@ -996,7 +996,7 @@ def joke_note(messages: list[dict], draws: random.Random = _DRAWS) -> Note | Non
     """For a newest user message that asks for a joke (``app.answers.jokes``), the note with one drawn to tell; for one
     that did not get the joke the last reply told, what it plays on."""
     content = newest_user_text(messages)
-    if content is None:
+    if content is None or has_note(content):
         return None
     replies = texts_of(messages[:-1], "assistant")
     if plays_on := joke_explained(content, replies):
@@ -1139,29 +1139,37 @@ DOUBT_NOTE = Note(_DOUBT, "The user doubts your last answer. Say the right answe
 # legs.", "I think it's Saturn."), which the model met with a decline ("I apologize, but I can't provide that
 # information.", "Sorry, I can't check the weather from here.") or agreed to ("That's correct! Saturn is the
 # second-largest planet"; 2 of 16 replies to eight such claims said what is true): told it is disagreement, it says what
-# is true. A claim with a figure, a colour or a name in it, after a lead that disagrees; the whole message only.
+# is true. One sentence with a figure, a colour or a name in it, after a lead that disagrees, where the user asked a
+# question and the reply answered it (not "No, it's Tim." after "Nice to meet you, Tom!", nor "No, it's green." to "Is it
+# blue?"), not a misheard question put right ("No, it's Australia, not Austria.": ``CORRECTION_NOTE``), and not the
+# user's news or weather ("No, it's raining here in London.").
 _COLOURS = r"red|orange|yellow|green|blue|purple|violet|pink|brown|black|white|grey|gray|silver|gold"
 _PUSHBACK = re.compile(
-    r"^(?:(?:um|uh|hm+|oh|but|well)[,.!]* )*(?:(?:no|nope|nah|wrong|incorrect|actually|that's wrong|that's not right"
-    r"|you're wrong|that's incorrect)[,.!]* )+(?:i think |i'm pretty sure |i'm sure |i believe )?"
-    r"|^i (?:think|believe|thought|was told|heard|read)(?: that)? (?=(?:it's|it is|it was|the answer is|they're|they are"
-    r"|there are|there's)\b)",
+    r"^(?:(?:um|uh|hm+|oh|but|well)[,.!]* )*(?:(?:(?:no|nope|nah|no way|wrong|incorrect|actually|that's wrong"
+    r"|that's not right|you're wrong|that's incorrect)[,.!]* )+(?:i think |i'm pretty sure |i'm sure |i believe )?"
+    r"|(?:i think|i believe|i'm pretty sure|i'm sure)(?: that)? )",
     re.I,
 )
 _CLAIM = re.compile(
-    r"(?:it's|it is|it was|it's actually|its|they're|they are|there are|there's|the answer is|that's|he|she|they|it"
-    r"|(?!(?:my|your|our|i|we|you|me|this|that|please|thanks|thank)\b)[\w'-]+(?: [\w'-]+){0,3}"
-    r" (?:is|are|was|were|has|have|had|equals|makes|comes to))\b"
-    rf"[^?]{{0,60}}?\b(?:\d[\d,.]*|{NUMBER_WORDS_PATTERN}|{_COLOURS}|(?-i:[A-Z][\w'-]+))\b[^?]{{0,40}}[.!]*$",
+    r"(?=[^.!?]*\b(?:it's|it is|it was|its|they're|they are|there are|there's|that's|is|are|was|were|has|have|had|equals"
+    r"|makes|comes to)\b)(?!(?:my|your|our|i|i'm|we|you|me|this|please|thanks|thank|going)\b)(?![^.!?]*, not\b)"
+    rf"(?![^.!?]*\b(?:{_NOW_OR_LIVE}|here|fine|okay|ok|sunny|cloudy|windy|hot|cold|warm|going to|will)\b)"  # news or weather
+    rf"[^.!?]{{0,100}}?\b(?:\d[\d,.]*|{NUMBER_WORDS_PATTERN}|{_COLOURS}|(?-i:(?!(?:I|I'm|OK|Okay)\b)[A-Z][\w'-]+))\b"
+    r"[^.!?]{0,60}[.!]*$",
     re.I,
 )
 PUSHBACK_NOTE = Note(_PUSHBACK, "The user disagrees with your last answer. Say kindly what is true, in one sentence.")
 
 
 def pushback_note(messages: list[dict]) -> Note | None:
-    """For a newest user message that answers the last reply with a claim of its own, the note to say what is true."""
+    """For a newest user message that answers the last reply, an answer to their question, with a claim of its own, the
+    note to say what is true."""
     content = newest_user_text(messages)
-    if content is None or len(content) > 160 or not any(text.strip() for text in texts_of(messages[:-1], "assistant")):
+    if content is None or len(content) > 160 or len(messages) < 3 or messages[-2].get("role") != "assistant":
+        return None
+    asked, answer = texts_of(messages[-3:-2], "user"), messages[-2].get("content")
+    if not (asked and _is_question(asked[0].strip()) and isinstance(answer, str) and answer.strip()
+            and not answer.rstrip().endswith("?")):  # fmt: skip
         return None
     text = plain(content)
     lead = _PUSHBACK.match(text)

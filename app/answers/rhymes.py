@@ -21,9 +21,8 @@ import re
 from pathlib import Path
 
 from app.answers.arithmetic import NUMBER_WORDS
-from app.answers.wording import SHORT_ANSWER
 from app.answers.days import count_of
-from app.answers.wording import plain
+from app.answers.wording import SHORT_ANSWER, plain
 from app.tts.numbers import number_to_words
 
 WORDS_PATH = Path(__file__).with_name("rhymes.tsv")
@@ -108,7 +107,11 @@ def rhymes_asked(text: str) -> str | None:
     wanted = min(count_of(found["count"]), _MOST_SHOWN) if found["count"] else _SHOWN
     return _listed(word, wanted) if wanted else None
 
-# "How many syllables are in banana?", "How many syllables does the word elephant have?", "Count the syllables in water."
+
+# "How many syllables are in banana?", "How many syllables does the word elephant have?", "Count the syllables in water.";
+# not "How many syllables does it have?"
+_NOT_THE_WORD = {"it", "that", "this", "them", "these", "those", "they", "he", "she", "him", "her", "you", "me", "us", "we",
+                 "what", "which", "my", "your", "his", "its", "our", "their"}  # fmt: skip
 _SYLLABLES = re.compile(
     rf"\bhow many syllables (?:are |is )?(?:there )?(?:in|does|do|has) {_THE_WORD}{_PAIR_WORD.format(name='word')}"
     rf"(?: have| got)?{_CLAUSE_END}"
@@ -118,20 +121,19 @@ _SYLLABLES = re.compile(
 
 
 def syllables_asked(text: str) -> str | None:
-    """The syllables of the word ``text`` asks about, as 'Worked out: "banana" has three syllables.' (one of two
-    counts where the word is said both ways: "chocolate"), else None (a word not among the common ones gets nothing)."""
+    """The syllables of the word ``text`` asks about, as 'Worked out: "banana" has three syllables.' (two counts where the
+    word is said both ways: "fire"), else None (a pronoun, or a word not among the common ones, gets nothing)."""
     if len(text) > _LONGEST or "syllable" not in text.lower():
         return None
     asked = _SYLLABLES.search(plain(text))
     word = (asked["word"] or asked["word_in"]).lower() if asked else None
-    if word not in _sounds():
+    if word not in _sounds() or word in _NOT_THE_WORD:
         return None
     counts = sorted({sum(sound[-1].isdigit() for sound in way) for way in _sounds()[word]})
     said = " or ".join(number_to_words(count) for count in counts[:2])
     plural = "" if counts == [1] else "s"
     both = ", as it is said both ways" if len(counts) > 1 else ""
     return f'Worked out: "{word}" has {said} syllable{plural}{both}. {SHORT_ANSWER}'
-
 
 
 def _listed(word: str, wanted: int) -> str | None:
