@@ -24,7 +24,7 @@ def test_every_joke_has_a_punch_line_what_it_plays_on_and_no_double_quote() -> N
     "Tell me a joke.", "Can you tell me a joke?", "Tell me a funny joke, please.", "Do you know any good jokes?",
     "Say something funny.", "Make me laugh.", "Can you make me laugh?", "Tell us something funny.", "A joke, please.",
     "Tell me a dad joke.", "Okay, tell me another joke.", "Tell me something to make me smile.", "Can you tell a joke?",
-    "Do you have any jokes?", "Tell me jokes.", "Got any jokes?", "I want to hear a joke.",
+    "Do you have any jokes?", "Tell me jokes.", "Got any jokes?", "I want to hear a joke.", "Joke!",
 ])  # fmt: skip
 def test_a_joke_asked_for_is_drawn(request_: str) -> None:
     assert joke_to_tell(request_, [], random.Random(0)) in {joke.says for joke in JOKES}

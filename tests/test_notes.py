@@ -6,17 +6,17 @@ import random
 
 import pytest
 
-from app.answers.notes import (AGE_NOTE, ANY_REPLY, BODY_NOTE, CALENDAR_NOTE, CLARIFY_NOTE, CLOCK_NOTE, CONDITION_NOTE,
-                               CORRECTION_NOTE, DAY_NOTE, DOUBT_NOTE, EMERGENCY_NOTE, FAMILY_NOTE, FASTER_NOTE, FASTEST_NOTE,
-                               FEELING_NOTE, GOOD_NIGHT_NOTE, HEARD_NOTE, HELP_NOTE, HELP_WITH_NOTE, HOME_NOTE, INSULT_NOTE,
-                               KIND_NOTE, LIKES_NOTE, LOUDER_NOTE, LOUDNESS_NOTE, MAY_I_ASK_NOTE, MEMO_NOTE, MESSAGE_NOTE,
-                               MUSIC_NOTE, NEVER_MIND_NOTE, NEWS_NOTE, ONE_RATE_NOTE, OPINION_NOTE, PERSON_NOTE, PURCHASE_NOTE,
-                               PUSHBACK_NOTE, QUIZ_NOTE, RATHER_NOTE, REMEMBER_ME_NOTE, REMINDER_NOTE, SHORTER_NOTE,
-                               SLOWER_NOTE, SLOWEST_NOTE, STORY_NOTE, SUGGEST_NOTE, VOICE_NOTE, WAIT_NOTE, WEATHER_TOLD_NOTE,
-                               WITHOUT_TOOLS, WORLD_NOTE, WRITE_NOTE, YES_NO_NOTE, Note, add_first, age_note, anyones_note,
-                               asked_note, birthday_note, chance_note, clarify_note, condition_note, follow_up_note, has_note,
-                               joke_note, kept_note, memory_note, more_note, name_note, pointing_note, pushback_note,
-                               repeat_note, said_notes, say_note, shorter_note, sum_note, user_words)
+from app.answers.notes import (AGE_NOTE, ANY_REPLY, BODY_NOTE, BORED_NOTE, CALENDAR_NOTE, CLARIFY_NOTE, CLOCK_NOTE,
+                               CONDITION_NOTE, CORRECTION_NOTE, DAY_NOTE, DOUBT_NOTE, EMERGENCY_NOTE, FAMILY_NOTE, FASTER_NOTE,
+                               FASTEST_NOTE, FEELING_NOTE, GOOD_NIGHT_NOTE, HEARD_NOTE, HELP_NOTE, HELP_WITH_NOTE, HOME_NOTE,
+                               INSULT_NOTE, KIND_NOTE, LIKES_NOTE, LOUDER_NOTE, LOUDNESS_NOTE, MAY_I_ASK_NOTE, MEMO_NOTE,
+                               MESSAGE_NOTE, MUSIC_NOTE, NEVER_MIND_NOTE, NEWS_NOTE, ONE_RATE_NOTE, OPINION_NOTE, PERSON_NOTE,
+                               PURCHASE_NOTE, PUSHBACK_NOTE, QUIZ_NOTE, RATHER_NOTE, REMEMBER_ME_NOTE, REMINDER_NOTE,
+                               SHORTER_NOTE, SLOWER_NOTE, SLOWEST_NOTE, STORY_NOTE, SUGGEST_NOTE, VOICE_NOTE, WAIT_NOTE,
+                               WEATHER_TOLD_NOTE, WITHOUT_TOOLS, WORLD_NOTE, WRITE_NOTE, YES_NO_NOTE, Note, add_first, age_note,
+                               anyones_note, asked_note, birthday_note, chance_note, clarify_note, condition_note,
+                               follow_up_note, has_note, joke_note, kept_note, memory_note, more_note, name_note, pointing_note,
+                               pushback_note, repeat_note, said_notes, say_note, shorter_note, sum_note, user_words)
 
 CLOCK = {"type": "function", "name": "get_current_time", "description": "The user's local date and time.",
          "parameters": {"type": "object", "properties": {}}}  # fmt: skip
@@ -372,6 +372,23 @@ def test_kind_words_asked_for_get_told_what_to_say(message: str) -> None:
 def test_other_requests_to_say_something_get_none_of_those(message: str) -> None:
     messages = [{"role": "user", "content": message}]
     assert not KIND_NOTE.finds(message) and birthday_note(messages) is None and joke_note(messages) is None
+
+
+@pytest.mark.parametrize("message", [
+    "I'm bored.", "I'm so bored right now.", "Ugh, I'm really bored.", "Entertain me.", "I'm feeling bored today.",
+    "I'm bored out of my mind.",
+])  # fmt: skip
+def test_boredom_gets_a_joke_a_riddle_or_a_game_offered(message: str) -> None:
+    noted = add_first(ANY_REPLY, [{"role": "user", "content": message}])[-1]["content"]
+    assert noted == message + BORED_NOTE.note and "joke or a riddle" in BORED_NOTE.says and user_words(noted) == message
+
+
+@pytest.mark.parametrize("message", [
+    "I'm bored of this song.", "I'm bored with my job.", "My kids are bored.", "Are you bored?", "I'm never bored.",
+    "I was bored yesterday.",
+])  # fmt: skip
+def test_other_talk_of_boredom_gets_no_offer(message: str) -> None:
+    assert not BORED_NOTE.finds(message)
 
 
 @pytest.mark.parametrize(("message", "wish"), [
@@ -899,7 +916,7 @@ def test_other_messages_are_not_begun_for_the_model(question: str) -> None:
 
 
 @pytest.mark.parametrize("said", [
-    "I'm bored.", "I'm cold.", "I'm so tired right now.", "I feel a bit down.", "I'm worried about my exams.",
+    "I'm hungry.", "I'm cold.", "I'm so tired right now.", "I feel a bit down.", "I'm worried about my exams.",
     "I can't sleep.", "I'm having a bad day.", "Ugh, I'm stressed out!", "I'm in a great mood.", "I am feeling very lonely.",
 ])  # fmt: skip
 def test_how_the_user_feels_is_answered_warmly(said: str) -> None:

@@ -381,6 +381,17 @@ _USERS_FEELING = re.compile(
     re.I,
 )
 FEELING_NOTE = Note(_USERS_FEELING, "Reply warmly to how the user feels.")
+# Bored, which the model met with what to do elsewhere ("Maybe you could try listening to some music, watching a video, or
+# reading a book"; none of 16 replies offered what it can do itself; docs/benchmarks.md, "A joke"): the answer offers a
+# joke, a riddle or a game, which the notes above then meet (told to offer them, it declined: "I'm sorry, but I can't help
+# with that.", 11 of 16).
+_BORED = re.compile(
+    r"^(?:(?:oh|ugh|well|honestly|hey|so|man)[,]? )*(?:(?:i'm|i am|i feel|i'm feeling|feeling)(?: (?:so|really|very|a bit"
+    r"|a little|kind of|pretty|super|just|totally))* bored(?: (?:today|now|right now|tonight|again|out of my mind|to death"
+    r"|stiff))?|entertain me)[?.!]*$",  # not "I'm bored. What should I do?", which ``SUGGEST_NOTE`` meets
+    re.I,
+)
+BORED_NOTE = Note.answer(_BORED, "Let's fix that! Shall I tell you a joke or a riddle, or shall we play twenty questions?")
 
 # The weather where the user is, told ("It's raining here.", "It's so hot today.", "It's 30 degrees Celsius here."),
 # which the limits prompt's example met as a question: "I'm sorry, I can't check the weather from here." (16 of 24
@@ -1444,7 +1455,7 @@ def anyones_note(messages: list[dict]) -> Note | None:
 
 # for any reply, after a reply without tools has taken its own (``WITHOUT_TOOLS``), the first that asks: what no tool
 # changes (the voice), and what talk meets but the model met with a question, a decline or a chatbot's disclaimer
-ANY_REPLY = (VOICE_NOTE, LOUDNESS_NOTE, MAY_I_ASK_NOTE, GOOD_NIGHT_NOTE, WRITE_NOTE, STORY_NOTE, NEWS_NOTE,
+ANY_REPLY = (VOICE_NOTE, LOUDNESS_NOTE, MAY_I_ASK_NOTE, GOOD_NIGHT_NOTE, WRITE_NOTE, STORY_NOTE, BORED_NOTE, NEWS_NOTE,
              FEELING_NOTE, WEATHER_TOLD_NOTE, CONDITION_NOTE, LIKES_NOTE, BODY_NOTE, AGE_NOTE, DAY_NOTE, FAMILY_NOTE,
              RATHER_NOTE, OPINION_NOTE, QUIZ_NOTE, NEVER_MIND_NOTE, HELP_NOTE, HELP_WITH_NOTE, HEARD_NOTE,
              WAIT_NOTE, INSULT_NOTE, KIND_NOTE, CORRECTION_NOTE, DOUBT_NOTE)
