@@ -7,8 +7,8 @@ import random
 import pytest
 
 from app.answers.jokes import JOKES, joke_explained, joke_to_tell
-from app.answers.notes import has_note, joke_note, said_notes, user_words
-from tests.test_notes import talk
+from app.answers.notes import SUGGEST_NOTE, has_note, joke_note, said_notes, user_words
+from test_notes import talk
 
 
 def test_every_joke_has_a_punch_line_what_it_plays_on_and_no_double_quote() -> None:
@@ -25,6 +25,7 @@ def test_every_joke_has_a_punch_line_what_it_plays_on_and_no_double_quote() -> N
     "Say something funny.", "Make me laugh.", "Can you make me laugh?", "Tell us something funny.", "A joke, please.",
     "Tell me a dad joke.", "Okay, tell me another joke.", "Tell me something to make me smile.", "Can you tell a joke?",
     "Do you have any jokes?", "Tell me jokes.", "Got any jokes?", "I want to hear a joke.", "Joke!",
+    "I'd like to hear a joke about fish.", "Tell me a good joke.",
 ])  # fmt: skip
 def test_a_joke_asked_for_is_drawn(request_: str) -> None:
     assert joke_to_tell(request_, [], random.Random(0)) in {joke.says for joke in JOKES}
@@ -55,7 +56,8 @@ def test_a_joke_on_a_subject_is_one_about_it(request_: str, word: str) -> None:
 @pytest.mark.parametrize("request_", [
     "Tell me a joke about taxes.", "I love jokes.", "Do you like jokes?", "That's a good joke.", "What's a joke?",
     "Tell me something funny about cats.", "Tell me a joke " + "please " * 30, "Another one.",
-    "Tell me a joke about food today.",
+    "Tell me a joke about food today.", "Please don't tell me jokes.", "My dad used to tell me jokes.",
+    "I haven't got any jokes.", "Has anyone got any jokes?", "Good joke!", "Oh, funny joke.",
 ])  # fmt: skip
 def test_other_messages_draw_no_joke(request_: str) -> None:
     assert joke_to_tell(request_, ["The capital of France is Paris."], random.Random(0)) is None
@@ -99,3 +101,9 @@ def test_the_joke_drawn_is_told_as_the_models_own_and_comes_off_the_users_words(
     assert note is not None and note.says.startswith('Begin with "Here\'s one:" and tell this joke: "')
     noted = note.add(conversation)[-1]["content"]
     assert user_words(noted) == "Tell me a joke." and has_note(noted)
+
+
+@pytest.mark.parametrize("request_", ["Tell me a good joke.", "Can you tell me a good joke?", "Give me a good riddle."])
+def test_a_good_joke_or_riddle_asked_for_is_drawn_not_suggested(request_: str) -> None:
+    messages = SUGGEST_NOTE.add([{"role": "user", "content": request_}])
+    assert messages[-1]["content"] == request_ and said_notes(messages)[0].says.startswith('Begin with "Here\'s one:"')

@@ -376,7 +376,8 @@ def test_other_requests_to_say_something_get_none_of_those(message: str) -> None
 
 @pytest.mark.parametrize("message", [
     "I'm bored.", "I'm so bored right now.", "Ugh, I'm really bored.", "Entertain me.", "I'm feeling bored today.",
-    "I'm bored out of my mind.",
+    "I'm bored out of my mind.", "I am feeling bored.", "Hi, I'm bored.", "I'm getting bored.", "So bored.",
+    "Can you entertain me?",
 ])  # fmt: skip
 def test_boredom_gets_a_joke_a_riddle_or_a_game_offered(message: str) -> None:
     noted = add_first(ANY_REPLY, [{"role": "user", "content": message}])[-1]["content"]
@@ -385,7 +386,7 @@ def test_boredom_gets_a_joke_a_riddle_or_a_game_offered(message: str) -> None:
 
 @pytest.mark.parametrize("message", [
     "I'm bored of this song.", "I'm bored with my job.", "My kids are bored.", "Are you bored?", "I'm never bored.",
-    "I was bored yesterday.",
+    "I was bored yesterday.", "So boring.",
 ])  # fmt: skip
 def test_other_talk_of_boredom_gets_no_offer(message: str) -> None:
     assert not BORED_NOTE.finds(message)
@@ -538,6 +539,11 @@ def test_no_name_is_said_where_none_of_that_kind_was_given(said: list[str]) -> N
     ("What's 6 times 7?", "It's 42.", "Nope, the answer is 48."),
     ("What's the capital of Australia?", "The capital of Australia is Canberra.", "No, Sydney is the capital."),
     ("what is the capital of australia", "It's Canberra.", "Hmm, I think it's Sydney."),
+    ("How many legs does a spider have?", "Spiders have six legs.", "No, it's eight, not six."),
+    ("When did the war end?", "It ended in 1944.", "No, it ended in 1945."),
+    ("Who wrote Hamlet?", "Charles Dickens wrote Hamlet.", "No, Shakespeare wrote it."),
+    ("How many legs does a spider have?", "Six.", "I thought it was eight."),
+    ("How hot is the sun?", "About 100 degrees.", "No, it's about 5500 degrees, it's very hot."),
 ])  # fmt: skip
 def test_the_users_own_answer_against_the_last_one_gets_told_to_say_what_is_true(asked: str, answer: str,
                                                                                 claim: str) -> None:  # fmt: skip
@@ -555,16 +561,21 @@ def test_the_users_own_answer_against_the_last_one_gets_told_to_say_what_is_true
     "No, that's it. Thanks!", "No, it's OK. Bye!", "No, that's all for today. See you tomorrow!",
     "I think it's going to rain in London today.", "No, it's raining here in London.",
     "Actually, it's snowing here in Chicago.", "Nah, it's fine, Sam will help me.", "Actually, it's my birthday today. I'm 30!",
-    "No, it's Australia, not Austria.",
+    "No, it's Australia, not Austria.", "No, that's all, thanks Alexa.", "Nah, that's it, cheers Max.",
+    "Actually, that was fun, Sophie.", "I think that's right, 8.", "I think so too, four is right.", "No way, four is a lot.",
+    "No way, that's so cool, Mum!", "I think Canberra is beautiful.", "I think London is better.",
+    "Actually it's my birthday on Friday.", "No, the meeting was moved to Monday.", "No, Switzerland.",
 ])  # fmt: skip
 def test_other_messages_after_an_answer_are_not_taken_for_the_users_own_answer(claim: str) -> None:
-    assert pushback_note(talk("What's two plus two?", "Two plus two equals four.", claim)) is None
+    assert pushback_note(talk("What's the capital of Austria?", "Vienna is the capital of Austria.", claim)) is None
 
 
 @pytest.mark.parametrize("said", [
     ("Hi, I'm Tom.", "Nice to meet you, Tom!", "No, it's Tim."),  # no question answered
     ("Guess my favourite colour.", "Is it blue?", "No, it's green."),  # the reply asked
     ("Let's play a game.", "Is it 50?", "No, it's 37."),
+    ("Do you know my name?", "Your name is Tom.", "No, it's Tim."),  # the user knows
+    ("What time is it?", "It's three o'clock.", "No, it's four."),  # the clock's
 ])  # fmt: skip
 def test_a_claim_after_a_reply_that_answered_no_question_is_not_taken_against_it(said: tuple[str, ...]) -> None:
     assert pushback_note(talk(*said)) is None

@@ -114,12 +114,12 @@ _ABOUT = r"(?: (?:about|on|with) (?:a |an |the |some |my )?(?P<{}>[a-z]+))?"  # 
 _JOKE_ASKED = re.compile(
     rf"{REQUEST_START}(?:(?:(?:can|could|would|will) (?:you|u) )?(?:tell|give) (?:me|us) (?:a|an|another|one more|some|your"
     rf" best|a good|a funny|a silly|a short|a quick|a clean|a dad|a new)(?: (?:good|funny|silly|short|quick|clean|dad|new))?"
-    rf" jokes?{_ABOUT.format('about')}|(?:(?:an?|another|one more) )?(?:(?:good|funny|silly|short|dad|new) )?joke"
+    rf" jokes?{_ABOUT.format('about')}|(?:(?:an?|another|one more) (?:(?:good|funny|silly|short|dad|new) )?)?joke"
     rf"{_ABOUT.format('about_a')}"
     rf"|(?:(?:say|tell (?:me|us)) something (?:funny|silly|hilarious|to make (?:me|us) (?:laugh|smile))"
     rf"|make (?:me|us) (?:laugh|smile|giggle))){REQUEST_END}"
-    rf"|(?:(?:can|could) (?:you|u) tell (?:me |us )?a|tell (?:me|us)(?: some)?|i (?:want|would like|'d like) to hear a"
-    rf"|got any) (?:(?:good|funny) )?jokes?{_ABOUT.format('about_to')}{REQUEST_END}"
+    rf"|{REQUEST_START}(?:(?:can|could) (?:you|u) tell (?:me |us )?a|tell (?:me|us)(?: some)?|i(?: want|'d like| would like)"
+    rf" to hear a|(?:you )?got any) (?:(?:good|funny) )?jokes?{_ABOUT.format('about_to')}{REQUEST_END}"
     rf"|^(?:do|did) (?:you|u) (?:know|have) (?:any|a) (?:(?:good|funny) )?jokes?{_ABOUT.format('about_any')}\?*$",
     re.I,
 )

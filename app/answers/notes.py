@@ -248,7 +248,7 @@ _SUGGEST_QUESTION = re.compile(
     r"|\b(?:can|could|would|will) (?:you|u) (?:please )?(?:recommend|suggest)\b|(?:^|[.!?,] )(?:please )?(?:recommend|suggest)\b"
     r"|\bany (?:ideas|suggestions|recommendations|tips)\b"
     r"|\b(?:give|tell) me (?:an? |some )?(?:idea|suggestion|recommendation)s?\b"
-    r"|\b(?:give|tell|name) me (?:an? |some )(?:good|nice|fun|great) (?!facts?\b)",  # a fact is drawn (``chance_note``)
+    r"|\b(?:give|tell|name) me (?:an? |some )(?:good|nice|fun|great) (?!(?:facts?|jokes?|riddles?)\b)",  # drawn: ``chance_note``
     re.I,
 )
 SUGGEST_NOTE = Note(_SUGGEST_QUESTION, "Suggest something.")
@@ -381,14 +381,15 @@ _USERS_FEELING = re.compile(
     re.I,
 )
 FEELING_NOTE = Note(_USERS_FEELING, "Reply warmly to how the user feels.")
-# Bored, which the model met with what to do elsewhere ("Maybe you could try listening to some music, watching a video, or
-# reading a book"; none of 16 replies offered what it can do itself; docs/benchmarks.md, "A joke"): the answer offers a
-# joke, a riddle or a game, which the notes above then meet (told to offer them, it declined: "I'm sorry, but I can't help
-# with that.", 11 of 16).
+# Bored, which the model met with what to do elsewhere ("Maybe you could try listening to some music, watching a video,
+# or reading a book"; none of 16 replies offered what it can do itself; docs/benchmarks.md, "A joke"): the answer offers
+# a joke, a riddle or a game, which ``joke_note``, ``riddle_note`` and ``game_note`` then meet (told to offer them, it
+# declined: "I'm sorry, but I can't help with that.", 11 of 16).
 _BORED = re.compile(
-    r"^(?:(?:oh|ugh|well|honestly|hey|so|man)[,]? )*(?:(?:i'm|i am|i feel|i'm feeling|feeling)(?: (?:so|really|very|a bit"
-    r"|a little|kind of|pretty|super|just|totally))* bored(?: (?:today|now|right now|tonight|again|out of my mind|to death"
-    r"|stiff))?|entertain me)[?.!]*$",  # not "I'm bored. What should I do?", which ``SUGGEST_NOTE`` meets
+    r"^(?:(?:oh|ugh|well|honestly|hey|hi|hello|so|man|okay|ok)[,.!]? )*(?:(?:i'm|i am|i feel|i'm feeling|i am feeling|feeling"
+    r"|i'm getting|i am getting)(?: (?:so|really|very|a bit|a little|kind of|pretty|super|just|totally))* bored|so bored"
+    r"|(?:(?:can|could) you )?entertain me)(?: (?:today|now|right now|tonight|again|lately|out of my mind|to death|stiff"
+    r"|please))?[?.!]*$",  # not "I'm bored. What should I do?", which ``SUGGEST_NOTE`` meets
     re.I,
 )
 BORED_NOTE = Note.answer(_BORED, "Let's fix that! Shall I tell you a joke or a riddle, or shall we play twenty questions?")
@@ -1150,41 +1151,52 @@ DOUBT_NOTE = Note(_DOUBT, "The user doubts your last answer. Say the right answe
 # legs.", "I think it's Saturn."), which the model met with a decline ("I apologize, but I can't provide that
 # information.", "Sorry, I can't check the weather from here.") or agreed to ("That's correct! Saturn is the
 # second-largest planet"; 2 of 16 replies to eight such claims said what is true): told it is disagreement, it says what
-# is true. One sentence with a figure, a colour or a name in it, after a lead that disagrees, where the user asked a
-# question and the reply answered it (not "No, it's Tim." after "Nice to meet you, Tom!", nor "No, it's green." to "Is it
-# blue?"), not a misheard question put right ("No, it's Australia, not Austria.": ``CORRECTION_NOTE``), and not the
-# user's news or weather ("No, it's raining here in London.").
+# is true. One sentence that says something is so, with a figure, a colour or a name in it, after a lead that disagrees
+# or says what the user thinks is so ("I think it's ..."), where the user asked a question about the world and the reply
+# answered it (not "No, it's Tim." after "Nice to meet you, Tom!" or "Your name is Tom.", nor "No, it's green." to "Is it
+# blue?", nor a time after the clock's); not thanks, praise, an opinion, news or weather ("No, that's all, thanks
+# Alexa.", "I think London is better.", "No, it's raining here in London."), nor a misheard question put right ("No,
+# it's Australia, not Austria." after a question about Austria: ``CORRECTION_NOTE``).
 _COLOURS = r"red|orange|yellow|green|blue|purple|violet|pink|brown|black|white|grey|gray|silver|gold"
 _PUSHBACK = re.compile(
     r"^(?:(?:um|uh|hm+|oh|but|well)[,.!]* )*(?:(?:(?:no|nope|nah|no way|wrong|incorrect|actually|that's wrong"
     r"|that's not right|you're wrong|that's incorrect)[,.!]* )+(?:i think |i'm pretty sure |i'm sure |i believe )?"
-    r"|(?:i think|i believe|i'm pretty sure|i'm sure)(?: that)? )",
+    r"|(?:i think|i believe|i'm pretty sure|i'm sure|i thought|i was told|i read)(?: that)? (?=(?:it's|it is|it was|it's"
+    r"|the answer is|they're|they are|there are|there's|there were)\b))",
     re.I,
 )
 _CLAIM = re.compile(
     r"(?=[^.!?]*\b(?:it's|it is|it was|its|they're|they are|there are|there's|that's|is|are|was|were|has|have|had|equals"
-    r"|makes|comes to)\b)(?!(?:my|your|our|i|i'm|we|you|me|this|please|thanks|thank|going)\b)(?![^.!?]*, not\b)"
-    rf"(?![^.!?]*\b(?:{_NOW_OR_LIVE}|here|fine|okay|ok|sunny|cloudy|windy|hot|cold|warm|going to|will)\b)"  # news or weather
+    r"|makes|comes to|ended|started|began|wrote|won|died|invented|discovered|painted|built|lives|lived|weighs|takes|took"
+    r"|means|orbits|holds)\b)(?!(?:my|your|our|i|i'm|we|you|me|this|please|thanks|thank|going)\b)"
+    r"(?![^.!?]*\b(?:here|today|tonight|tomorrow|yesterday|now|rain\w*|snow\w*|sunny|cloudy|windy|weather|going to|will"
+    r"|fine|okay|ok|thanks|thank|cheers|bye|goodbye|right|correct|true|so|too|fun|cool|better|best|worse|worst|beautiful"
+    r"|nice|love|like|birthday|meeting|party|lot|all|good|great)\b)"  # thanks, praise, opinions, news, weather
     rf"[^.!?]{{0,100}}?\b(?:\d[\d,.]*|{NUMBER_WORDS_PATTERN}|{_COLOURS}|(?-i:(?!(?:I|I'm|OK|Okay)\b)[A-Z][\w'-]+))\b"
     r"[^.!?]{0,60}[.!]*$",
     re.I,
 )
+_NOT_THIS = re.compile(r", not (?:the |a |an )?([\w'-]+)", re.I)  # "No, it's Australia, not Austria."
+_ABOUT_THE_USER_OR_NOW = re.compile(rf"\b(?:my|me|i|mine|time|date|day|{_NOW_OR_LIVE})\b", re.I)
 PUSHBACK_NOTE = Note(_PUSHBACK, "The user disagrees with your last answer. Say kindly what is true, in one sentence.")
 
 
 def pushback_note(messages: list[dict]) -> Note | None:
-    """For a newest user message that answers the last reply, an answer to their question, with a claim of its own, the
-    note to say what is true."""
+    """For a newest user message that answers the last reply, an answer to their question about the world, with a claim
+    of its own, the note to say what is true."""
     content = newest_user_text(messages)
     if content is None or len(content) > 160 or len(messages) < 3 or messages[-2].get("role") != "assistant":
         return None
     asked, answer = texts_of(messages[-3:-2], "user"), messages[-2].get("content")
-    if not (asked and _is_question(asked[0].strip()) and isinstance(answer, str) and answer.strip()
-            and not answer.rstrip().endswith("?")):  # fmt: skip
+    if not (asked and _is_question(asked[0].strip()) and not _ABOUT_THE_USER_OR_NOW.search(asked[0])
+            and isinstance(answer, str) and answer.strip() and not answer.rstrip().endswith("?")):  # fmt: skip
         return None
     text = plain(content)
     lead = _PUSHBACK.match(text)
-    return PUSHBACK_NOTE if lead and _CLAIM.fullmatch(text, lead.end()) else None
+    if not (lead and _CLAIM.fullmatch(text, lead.end())):
+        return None
+    put_right = _NOT_THIS.search(text)
+    return None if put_right and re.search(rf"\b{re.escape(put_right[1])}\b", asked[0], re.I) else PUSHBACK_NOTE
 
 
 # A user who did not follow the last reply ("What do you mean?", "I don't get it.", "I'm confused."), which the model met
