@@ -20,6 +20,13 @@ def test_every_joke_has_a_punch_line_what_it_plays_on_and_no_double_quote() -> N
     assert len({joke.says for joke in JOKES}) == len(JOKES) >= 30
 
 
+def test_no_joke_says_what_a_decline_says() -> None:  # "Why can't you trust stairs?" was scored a decline by the bench
+    from app.bench.quality import matches
+    from app.bench.quality_questions import DECLINES
+
+    assert not [joke for joke in JOKES if matches(f"{joke.says} {joke.plays_on}", [(said,) for said in DECLINES])]
+
+
 @pytest.mark.parametrize("request_", [
     "Tell me a joke.", "Can you tell me a joke?", "Tell me a funny joke, please.", "Do you know any good jokes?",
     "Say something funny.", "Make me laugh.", "Can you make me laugh?", "Tell us something funny.", "A joke, please.",

@@ -28,7 +28,7 @@ class Joke:
 JOKES = (
     Joke("Why don't scientists trust atoms? Because they make up everything!",
          "Atoms are what everything is made of, so they make up everything; and to make something up also means to "
-         "invent it, like a lie. That's why you can't trust them.", ("science", "atom", "chemistry", "scientist")),
+         "invent it, like a lie. That's why you shouldn't trust them.", ("science", "atom", "chemistry", "scientist")),
     Joke("Why did the scarecrow win an award? Because he was outstanding in his field!",
          "A scarecrow stands out in a farmer's field, and being outstanding in your field also means being excellent at "
          "your job.", ("farm", "farmer", "work", "scarecrow")),
@@ -84,7 +84,7 @@ JOKES = (
          ("computer", "technology", "doctor")),
     Joke("What do you call a belt made of watches? A waist of time!",
          "A belt goes round your waist, and 'a waist of time' sounds like 'a waste of time'.", ("time", "watch", "clothes")),
-    Joke("Why can't you trust stairs? They're always up to something!",
+    Joke("Why shouldn't you trust stairs? They're always up to something!",
          "Stairs go up to the next floor, and being up to something also means secretly planning mischief.",
          ("stairs", "house", "home")),
     Joke("What do you call a snowman with a six-pack? An abdominal snowman!",
