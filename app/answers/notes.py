@@ -1161,7 +1161,7 @@ _COLOURS = r"red|orange|yellow|green|blue|purple|violet|pink|brown|black|white|g
 _PUSHBACK = re.compile(
     r"^(?:(?:um|uh|hm+|oh|but|well)[,.!]* )*(?:(?:(?:no|nope|nah|no way|wrong|incorrect|actually|that's wrong"
     r"|that's not right|you're wrong|that's incorrect)[,.!]* )+(?:i think |i'm pretty sure |i'm sure |i believe )?"
-    r"|(?:i think|i believe|i'm pretty sure|i'm sure|i thought|i was told|i read)(?: that)? (?=(?:it's|it is|it was|it's"
+    r"|(?:i think|i believe|i'm pretty sure|i'm sure|i thought|i was told|i read)(?: that)? (?=(?:it's|it is|it was"
     r"|the answer is|they're|they are|there are|there's|there were)\b))",
     re.I,
 )

@@ -22,7 +22,7 @@ from pathlib import Path
 
 from app.answers.arithmetic import NUMBER_WORDS
 from app.answers.days import count_of
-from app.answers.wording import SHORT_ANSWER, plain
+from app.answers.wording import PRONOUNS, SHORT_ANSWER, plain
 from app.tts.numbers import number_to_words
 
 WORDS_PATH = Path(__file__).with_name("rhymes.tsv")
@@ -109,9 +109,7 @@ def rhymes_asked(text: str) -> str | None:
 
 
 # "How many syllables are in banana?", "How many syllables does the word elephant have?", "Count the syllables in water.";
-# not "How many syllables does it have?"
-_NOT_THE_WORD = {"it", "that", "this", "them", "these", "those", "they", "he", "she", "him", "her", "you", "me", "us", "we",
-                 "what", "which", "my", "your", "his", "its", "our", "their"}  # fmt: skip
+# not "How many syllables does it have?" (``PRONOUNS``)
 _SYLLABLES = re.compile(
     rf"\bhow many syllables (?:are |is )?(?:there )?(?:in|does|do|has) {_THE_WORD}{_PAIR_WORD.format(name='word')}"
     rf"(?: have| got)?{_CLAUSE_END}"
@@ -127,7 +125,7 @@ def syllables_asked(text: str) -> str | None:
         return None
     asked = _SYLLABLES.search(plain(text))
     word = (asked["word"] or asked["word_in"]).lower() if asked else None
-    if word not in _sounds() or word in _NOT_THE_WORD:
+    if word not in _sounds() or word in PRONOUNS:
         return None
     counts = sorted({sum(sound[-1].isdigit() for sound in way) for way in _sounds()[word]})
     said = " or ".join(number_to_words(count) for count in counts[:2])

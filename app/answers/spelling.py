@@ -19,6 +19,7 @@ import functools
 import re
 from itertools import islice, takewhile
 
+from app.answers.wording import PRONOUNS
 from app.engine.prompt import texts_of
 
 MAX_WORDS = 3  # "Los Angeles", "Saint Petersburg": a name, not a sentence
@@ -56,10 +57,9 @@ _NO_NAME = {"I", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturd
             "March", "April", "June", "July", "August", "September", "October", "November", "December"}
 _TAIL = {"for", "please", "again", "correctly", "properly", "right", "now", "to", "me", "in", "backwards", "backward",
          "thanks", "thank", "slowly", "quickly", "so", "and", "or", "but"}
-_NOT_A_WORD = {  # what follows an asking "spell" where it names no word: "how do you spell it", "I can't spell well"
-    "it", "that", "this", "these", "those", "them", "they", "he", "she", "him", "her", "his", "its", "my", "your", "our",
-    "their", "me", "you", "we", "us", "i", "what", "which", "words", "names", "something", "anything", "everything",
-    "things", "the", "a", "an", "well", "badly", "check", "checker", "checkers", "um", "uh", "er",
+_NOT_A_WORD = PRONOUNS | {  # what follows an asking "spell" where it names no word: "how do you spell it", "I can't spell well"
+    "words", "names", "something", "anything", "everything", "things", "the", "a", "an", "well", "badly", "check", "checker",
+    "checkers", "um", "uh", "er",
 }
 
 

@@ -22,6 +22,11 @@ ANOTHER_ASKED = re.compile(
     re.I,
 )
 
+# words that stand for another, which a question about a word may name in its place ("How do you spell it?", "How many
+# syllables does it have?")
+PRONOUNS = frozenset({"it", "that", "this", "these", "those", "them", "they", "he", "she", "him", "her", "his", "its", "my",
+                      "your", "our", "their", "me", "you", "we", "us", "i", "what", "which"})  # fmt: skip
+
 # the user did not follow the last reply: "What do you mean?", "I don't get it.", "I'm confused."
 NOT_FOLLOWED = re.compile(
     r"^(?:(?:sorry|um|uh|hm+|oh|wait|but|huh|ok|okay)[,.!?]* )*"
