@@ -22,7 +22,7 @@ def turn(*said: str, seed: int = 0) -> Play | None:
 @pytest.mark.parametrize("started", [
     TWENTY, "I'm thinking of an animal. Guess what it is.", "Let's play 20 questions.", "Guess what I'm thinking of.",
     "Can you guess who I'm thinking of?", "I'm thinking of a famous person.", "Okay, I'm thinking of something.",
-    "Twenty questions?", "Twenty questions.", "20 questions, please.",
+    "Twenty questions?", "Twenty questions.", "20 questions, please.", "Let's do twenty questions.",
 ])  # fmt: skip
 def test_a_game_of_guessing_what_the_user_thinks_of_gets_a_first_question(started: str) -> None:
     assert turn(started) == Play("ask")

@@ -26,7 +26,7 @@ _THING = (r"(?:(?:a|an) (?:famous )?(?:animal|thing|person|place|food|object|cel
           r"|somebody)")
 # the user thinks of something for the assistant to guess: the whole message, or a request to guess after it
 _THINKS = re.compile(
-    rf"{_LEAD}(?:(?:(?:let's|can we|shall we|could we|do you want to|wanna|i want to) play )(?:twenty|20) questions"
+    rf"{_LEAD}(?:(?:(?:let's|can we|shall we|could we|do you want to|wanna|i want to) (?:play|do) )(?:twenty|20) questions"
     r"(?: with me)?[.!?]*(?: |$)|(?:twenty|20) questions(?:,? please)?[?!.]*$"
     rf"|(?:i'm|i am) thinking (?:of|about) {_THING}(?:[.!]*$|[,.!]* (?:and )?(?:now )?(?:can you |try to |you (?:have to "
     r"|can |must )?)?guess\b[^?]*\?*$)|(?:can you |try to |you )?guess (?:what|who) (?:i'm|i am) thinking (?:of|about)\b)",

@@ -53,6 +53,7 @@ from app.answers.jokes import JOKE_TALK, joke_explained, joke_to_tell
 from app.answers.phrasebook import phrase_in
 from app.answers.riddles import GIVE_UP, RIDDLE_TALK, riddle_follow_up, riddle_to_tell
 from app.answers.spelling import NAME_KIND, NAME_KINDS, given_name, reply_word, without_spelling_hint
+from app.answers.twisters import TWISTER_TALK, twister_to_say
 from app.answers.wording import ANOTHER_ASKED, NOT_FOLLOWED, REQUEST_END, REQUEST_START, capitalized, plain
 from app.answers.world_clock import asks_time_now, time_in_place
 from app.answers.years import MY_AGE_ASKED, asks_my_age, my_age
@@ -132,7 +133,8 @@ def _without_notes(content: str) -> str:
     words, noted, said = content.rpartition("\n\n(")
     if noted and ((_RIDDLE_NOTED.fullmatch(said) and RIDDLE_TALK.search(plain(words)))
                   or (_GAME_NOTED.fullmatch(said) and GAME_TALK.search(plain(words)))
-                  or (_JOKE_NOTED.fullmatch(said) and JOKE_TALK.search(plain(words)))):  # fmt: skip
+                  or (_JOKE_NOTED.fullmatch(said) and JOKE_TALK.search(plain(words)))
+                  or (_TWISTER_NOTED.fullmatch(said) and TWISTER_TALK.search(plain(words)))):  # fmt: skip
         content = words
     words, noted, _ = content.partition(_WORKED_OUT_START)
     # (not a question with the birth year in it: its figure is a conversion hint)
@@ -393,6 +395,17 @@ _BORED = re.compile(
     re.I,
 )
 BORED_NOTE = Note.answer(_BORED, "Let's fix that! Shall I tell you a joke or a riddle, or shall we play twenty questions?")
+# A game asked for without naming one, which the model agreed to and left there ("Let's play a game." -> "Sure, let's
+# play a game!", 2 of 2; docs/benchmarks.md, "A game offered"): the answer names the games ``game_note`` plays.
+_PLAY_A_GAME = re.compile(
+    r"^(?:(?:ok|okay|so|hey|hi|hello|well|alright|um)[,.!]? )*(?:(?:let's|let us|can we|could we|shall we|should we"
+    r"|do you want to|would you like to|wanna|want to|i want to|i'd like to|(?:can|could|would|will) you)(?: please)? )?"
+    r"play (?:a |some )?(?:(?:fun|little|quick|guessing) )?(?:game|games|something)(?: with me| together)?"
+    r"(?:,? (?:now|please))?[?.!]*$"
+    r"|^(?:do|can) you (?:know|play) (?:any |some )?games[?.!]*$",
+    re.I,
+)
+GAME_OFFER_NOTE = Note.answer(_PLAY_A_GAME, "Sure! Shall we play twenty questions, or rock, paper, scissors?")
 
 # The weather where the user is, told ("It's raining here.", "It's so hot today.", "It's 30 degrees Celsius here."),
 # which the limits prompt's example met as a question: "I'm sorry, I can't check the weather from here." (16 of 24
@@ -1017,6 +1030,19 @@ def joke_note(messages: list[dict], draws: random.Random = _DRAWS) -> Note | Non
     return Note(JOKE_TALK, _TELL_JOKE.format(joke)) if joke else None
 
 
+# A tongue twister drawn (``app/answers/twisters.py``), said as the joke is told: as the model's own.
+_SAY_TWISTER = 'Begin with "Here\'s one:" and say this tongue twister: "{}"'
+
+
+def twister_note(messages: list[dict], draws: random.Random = _DRAWS) -> Note | None:
+    """For a newest user message that asks for a tongue twister, the note with one drawn to say."""
+    content = newest_user_text(messages)
+    if content is None or has_note(content):
+        return None
+    twister = twister_to_say(content, texts_of(messages[:-1], "assistant"), draws)
+    return Note(TWISTER_TALK, _SAY_TWISTER.format(twister)) if twister else None
+
+
 def _note_forms(*notes: str) -> re.Pattern[str]:
     """The whole text of a note of one of ``notes``' forms, with words in place of their "{}", and its closing mark:
     to tell the note from the words of a user's own message."""
@@ -1058,6 +1084,7 @@ _GAME_SAYS = {
 _RIDDLE_NOTED = _note_forms(_TELL_RIDDLE, *_RIDDLE_SAYS.values())
 _GAME_NOTED = _note_forms(*_GAME_SAYS.values())
 _JOKE_NOTED = _note_forms(_TELL_JOKE, _EXPLAIN_JOKE)
+_TWISTER_NOTED = _note_forms(_SAY_TWISTER)
 
 
 def game_note(messages: list[dict], draws: random.Random = _DRAWS) -> Note | None:
@@ -1364,12 +1391,13 @@ def said_notes(messages: list[dict], *, figures: bool = True) -> tuple[Note, ...
     a question given earlier, a first message about an earlier conversation, the last question in full (with its figure
     where ``figures``), and where ``figures`` a sum that goes on from the last answer worked out, the user's age from the
     birth year they gave or the total of the pets, children or siblings they listed, a riddle or what follows one, a draw
-    or a fact, a joke or what it plays on, a birthday wish, the user's own answer against the last one, or the user's
-    health or diet."""
+    or a fact, a joke or what it plays on, a tongue twister, a birthday wish, the user's own answer against the last one,
+    or the user's health or diet."""
     found = (repeat_note(messages), kept_note(messages), name_note(messages), asked_note(messages), memory_note(messages),
              say_note(messages), follow_up_note(messages, figures=figures), sum_note(messages) if figures else None,
              age_note(messages) if figures else None, owned_note(messages) if figures else None, riddle_note(messages),
-             game_note(messages), chance_note(messages), joke_note(messages), birthday_note(messages), shorter_note(messages),
+             game_note(messages), chance_note(messages), joke_note(messages), twister_note(messages), birthday_note(messages),
+             shorter_note(messages),
              clarify_note(messages), pushback_note(messages), more_note(messages), condition_note(messages))
     return tuple(note for note in found if note is not None)
 
@@ -1467,7 +1495,7 @@ def anyones_note(messages: list[dict]) -> Note | None:
 
 # for any reply, after a reply without tools has taken its own (``WITHOUT_TOOLS``), the first that asks: what no tool
 # changes (the voice), and what talk meets but the model met with a question, a decline or a chatbot's disclaimer
-ANY_REPLY = (VOICE_NOTE, LOUDNESS_NOTE, MAY_I_ASK_NOTE, GOOD_NIGHT_NOTE, WRITE_NOTE, STORY_NOTE, BORED_NOTE, NEWS_NOTE,
-             FEELING_NOTE, WEATHER_TOLD_NOTE, CONDITION_NOTE, LIKES_NOTE, BODY_NOTE, AGE_NOTE, DAY_NOTE, FAMILY_NOTE,
-             RATHER_NOTE, OPINION_NOTE, QUIZ_NOTE, NEVER_MIND_NOTE, HELP_NOTE, HELP_WITH_NOTE, HEARD_NOTE,
+ANY_REPLY = (VOICE_NOTE, LOUDNESS_NOTE, MAY_I_ASK_NOTE, GOOD_NIGHT_NOTE, WRITE_NOTE, STORY_NOTE, BORED_NOTE, GAME_OFFER_NOTE,
+             NEWS_NOTE, FEELING_NOTE, WEATHER_TOLD_NOTE, CONDITION_NOTE, LIKES_NOTE, BODY_NOTE, AGE_NOTE, DAY_NOTE,
+             FAMILY_NOTE, RATHER_NOTE, OPINION_NOTE, QUIZ_NOTE, NEVER_MIND_NOTE, HELP_NOTE, HELP_WITH_NOTE, HEARD_NOTE,
              WAIT_NOTE, INSULT_NOTE, KIND_NOTE, CORRECTION_NOTE, DOUBT_NOTE)
