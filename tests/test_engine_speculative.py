@@ -284,6 +284,34 @@ async def test_sampled_rows_speculate_and_keep_their_seeded_replies_repeatable(s
     assert eng.stats()["spec_verified_rows"] > before
 
 
+@pytest.mark.asyncio(loop_scope="session")
+async def test_a_verify_step_dropped_for_a_voice_request_leaves_a_seeded_reply_as_it_was(spec_engine, monkeypatch):
+    eng = spec_engine
+    force_k(eng, 4)
+    ids = prompt_ids(eng, PROMPTS[1])
+    params = SamplingParams(temperature=0.8, top_p=0.9, max_tokens=16, seed=11, ignore_eos=True)
+    alone, _, _ = await collect(eng, prompt_token_ids=ids, params=params)
+    layers, run, runs = len(eng.runner.lean.layers), eng.speculator.run, []
+
+    def dropped_once(plan, target, should_abort):
+        runs.append(plan)
+        if len(runs) != 2:
+            return run(plan, target, should_abort)
+        polls = []  # the second step's draft has drawn its proposals; its verify is dropped in the last layer
+
+        def poll() -> bool:
+            polls.append(True)
+            return len(polls) == layers
+
+        return run(plan, target, poll)
+
+    monkeypatch.setattr(eng.speculator, "run", dropped_once)
+    aborted = eng.stats()["aborted_steps"]
+    interrupted, _, _ = await collect(eng, prompt_token_ids=ids, params=params)
+    assert eng.stats()["aborted_steps"] == aborted + 1
+    assert interrupted == alone
+
+
 @pytest_asyncio.fixture(scope="module", loop_scope="session")
 async def lookup_engine(settings, prepared):
     """Prompt lookup proposing for SmolLM2-135M: no draft model."""

@@ -287,13 +287,17 @@ class Speculator:
         return SpecPlan(batch, rows, k)
 
     def run(self, plan: SpecPlan, target: ModelRunner, should_abort: Callable[[], bool] | None) -> StepOutcome | None:
-        """Propose, verify in one target forward, accept. None when the target's forward was aborted."""
+        """Propose, verify in one target forward, accept. None when the target's forward was aborted: a seeded row's
+        generator is then as before the draft drew from it, so the step run again draws the same."""
         started = time.perf_counter()
+        seeded = {r.seq.generator: r.seq.generator.get_state() for r in plan.rows if r.seq.generator is not None}
         draft_ms = self._propose(plan) if self.draft is not None else 0.0  # lookup rows came with their proposals
         inputs = pack([r.target_chunk() for r in plan.rows], self.block_size, self.device)
         forward_started = time.perf_counter()
         logits = target.run(inputs, should_abort)
         if logits is None:
+            for generator, state in seeded.items():
+                generator.set_state(state)
             return None
         target_ms = (time.perf_counter() - forward_started) * 1000
         outcome = self._accept(plan, logits[:, : self.vocab])
