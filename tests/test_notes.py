@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from app.answers.notes import (AGE_NOTE, ANY_REPLY, BODY_NOTE, BORED_NOTE, CALENDAR_NOTE, CLARIFY_NOTE, CLOCK_NOTE,
+from app.answers.notes import (AGE_NOTE, ANY_REPLY, APOLOGY_NOTE, BODY_NOTE, BORED_NOTE, CALENDAR_NOTE, CLARIFY_NOTE, CLOCK_NOTE,
                                CONDITION_NOTE, CORRECTION_NOTE, DAY_NOTE, DOUBT_NOTE, EMERGENCY_NOTE, FAMILY_NOTE, FASTER_NOTE,
                                FASTEST_NOTE, FEELING_NOTE, GOOD_NIGHT_NOTE, HEARD_NOTE, HELP_NOTE, HELP_WITH_NOTE, HOME_NOTE,
                                INSULT_NOTE, KIND_NOTE, LIKES_NOTE, LOUDER_NOTE, LOUDNESS_NOTE, MAY_I_ASK_NOTE, MEMO_NOTE,
@@ -306,6 +306,17 @@ def test_a_request_to_hear_it_again_slower_gets_the_reply_and_says_so(request_: 
     assert repeat_note([*SAID, {"role": "user", "content": "Can you speak slower?"}]) is None  # a pace, not a repeat
 
 
+@pytest.mark.parametrize("request_", [
+    "Say it faster.", "Now say it faster!", "Say that again, faster.", "Again, faster.", "Can you repeat that a bit faster?",
+    "One more time, faster.", "Haha, now say it fast.",
+])  # fmt: skip
+def test_a_request_to_hear_it_again_faster_gets_the_reply_and_says_so(request_: str) -> None:
+    note = repeat_note([*SAID, {"role": "user", "content": request_}])
+    assert note is not None and note.says.startswith("The user asked to hear your last reply again, faster.")
+    assert user_words(note.add([*SAID, {"role": "user", "content": request_}])[-1]["content"]) == request_
+    assert repeat_note([*SAID, {"role": "user", "content": "Can you speak faster?"}]) is None  # a pace, not a repeat
+
+
 @pytest.mark.parametrize("message", [
     "Never mind.", "Forget it.", "Nevermind", "Forget about it.", "Don't worry about it.", "Stop.", "Oh, never mind then.",
     "No worries.", "Okay, forget it, thanks.", "It's not important.", "Shut up.", "Be quiet.", "Quiet, please.", "Silence.",
@@ -358,7 +369,7 @@ def test_help_with_what_a_tool_a_live_source_or_more_than_a_question_meets_gets_
 @pytest.mark.parametrize("message", [
     "Say something nice.", "Cheer me up.", "Give me a compliment, please.", "Motivate me.", "Tell me something nice.",
     "Say something encouraging.", "Make me feel better.", "Say something nice to me.", "Give me some motivation.",
-    "Say something to cheer me up.",
+    "Say something to cheer me up.", "Say something nice about me.", "Tell me something nice about me.",
 ])  # fmt: skip
 def test_kind_words_asked_for_get_told_what_to_say(message: str) -> None:
     assert add_first(ANY_REPLY, [{"role": "user", "content": message}])[-1]["content"] == message + KIND_NOTE.note
@@ -426,6 +437,24 @@ def test_what_a_voice_conversation_says_around_the_talk_gets_its_answer(message:
 ])  # fmt: skip
 def test_other_messages_are_no_check_wait_or_insult(message: str) -> None:
     assert not any(note.finds(message) for note in (HEARD_NOTE, WAIT_NOTE, INSULT_NOTE))
+
+
+@pytest.mark.parametrize("message", [
+    "Sorry, I was rude earlier.", "Sorry about that.", "I'm sorry.", "I apologize for yelling at you.",
+    "Sorry for being so rude.", "I'm so sorry, I didn't mean it.", "My apologies.", "Sorry, I was grumpy.",
+    "Sorry I snapped at you.", "Sorry.",
+])  # fmt: skip
+def test_an_apology_gets_told_no_harm_done(message: str) -> None:
+    noted = add_first(ANY_REPLY, [{"role": "user", "content": message}])[-1]["content"]
+    assert noted == message + APOLOGY_NOTE.note and "No worries" in APOLOGY_NOTE.says and user_words(noted) == message
+
+
+@pytest.mark.parametrize("message", [
+    "Sorry?", "Sorry, I meant Austria.", "Sorry, what did you say?", "I'm sorry to hear that.", "I'm sorry for your loss.",
+    "Sorry I'm late.", "Sorry, can you repeat that?", "I'm sorry, what's the capital of Peru?",
+])  # fmt: skip
+def test_other_sorrys_are_no_apology_to_answer(message: str) -> None:
+    assert not APOLOGY_NOTE.finds(message)
 
 
 @pytest.mark.parametrize("message", [
@@ -607,6 +636,7 @@ def test_other_messages_are_not_taken_for_a_correction(message: str) -> None:
     "Shorter, please.", "Can you make it shorter?", "That's too long.", "Give me the short version.", "Way too long!",
     "Just the short answer, please.", "Sum that up in one sentence.", "Can you say that in fewer words?", "Keep it short.",
     "Too long. In short?", "In a nutshell?", "TL;DR", "Could you put that in one sentence?", "Less detail, please.",
+    "Sum that up in a few words.", "Say it in a few words.",
 ])  # fmt: skip
 def test_a_request_for_the_last_answer_shorter_is_known_after_a_long_one(message: str) -> None:
     long_answer = "The Eiffel Tower is a wrought-iron tower in Paris, built for the 1889 World's Fair by Eiffel's company."
@@ -1259,11 +1289,13 @@ async def test_a_request_to_speak_slower_is_kept_by_the_reply_that_says_so_and_t
         assert rig.session.config.speed == 1.5 and FASTEST_NOTE.note in await reply_to("Talk faster.")
         assert "again, more slowly" in await reply_to("Could you say that slower?")  # the last reply again, a step slower
         assert rig.session.config.speed == 1.25 and rig.speech.speeds[-1] == 1.25
+        assert "again, faster" in await reply_to("Say it faster.")  # and a step faster ("Say it faster." after a twister)
+        assert rig.session.config.speed == 1.5 and rig.speech.speeds[-1] == 1.5
         assert sdk_rejections(rig.outbox.events) == []
         rig.speech.changes_speed = False  # a Coqui model without a duration predictor
-        assert ONE_RATE_NOTE.note in await reply_to("Can you speak slower?") and rig.session.config.speed == 1.25
+        assert ONE_RATE_NOTE.note in await reply_to("Can you speak slower?") and rig.session.config.speed == 1.5
         assert "again, more slowly" in await reply_to("Could you say that slower?")  # said again, at its one rate
-        assert rig.session.config.speed == 1.25 and len(rig.outbox.of("session.updated")) == len(updated) + 6  # none at one rate
+        assert rig.session.config.speed == 1.5 and len(rig.outbox.of("session.updated")) == len(updated) + 7  # none at one rate
         rig.speech.changes_speed = True
         await rig.send({"type": "session.update", "session": {"audio": {"output": {"speed": 0.25}}}})  # a client's
         assert SLOWEST_NOTE.note in await reply_to("Can you speak slower?") and rig.session.config.speed == 0.25

@@ -6,7 +6,8 @@ import random
 
 import pytest
 
-from app.answers.notes import ANY_REPLY, GAME_OFFER_NOTE, add_first, has_note, said_notes, twister_note, user_words
+from app.answers.notes import (ANY_REPLY, GAME_OFFER_NOTE, SUGGEST_NOTE, add_first, has_note, said_notes, twister_note,
+                               user_words)
 from app.answers.twisters import TWISTERS, twister_to_say
 from test_notes import talk
 
@@ -24,7 +25,8 @@ def test_every_twister_is_one_sentence_or_a_few_without_a_double_quote_or_a_decl
     "Give me a tongue twister.", "Tell me a tongue twister.", "Do you know any tongue twisters?", "Say a tongue twister.",
     "Can you say a tongue twister?", "Another tongue twister, please.", "A tongue twister, please.", "Tongue twister!",
     "Teach me a hard tongue twister.", "I want to hear a tongue twister.", "Got any tongue twisters?",
-    "How about a tongue twister?", "Okay, give me a tricky tongue-twister.",
+    "How about a tongue twister?", "Okay, give me a tricky tongue-twister.", "Let's hear a tongue twister.",
+    "Can you do a tongue twister?", "Do a tongue twister.", "Know any tongue twisters?", "I need a tongue twister.",
 ])  # fmt: skip
 def test_a_tongue_twister_asked_for_is_drawn_and_said_first(request_: str) -> None:
     assert twister_to_say(request_, [], random.Random(0)) in TWISTERS
@@ -51,7 +53,14 @@ def test_twisters_are_not_said_twice_in_a_conversation_until_all_are() -> None:
 def test_another_one_after_a_twister_draws_the_next_and_after_anything_else_none() -> None:
     said = f"Here's one: {TWISTERS[0]}"
     assert twister_to_say("Another one.", [said], random.Random(0)) in set(TWISTERS) - {TWISTERS[0]}
-    assert twister_to_say("Another one.", ["The capital of France is Paris."], random.Random(0)) is None
+    assert twister_to_say("Another one.", [f'"{TWISTERS[0]}"'], random.Random(0)) in set(TWISTERS) - {TWISTERS[0]}
+    for reply in ("The capital of France is Paris.", "In the final seconds he made three free throws."):
+        assert twister_to_say("Another one.", [reply], random.Random(0)) is None
+
+
+def test_with_every_twister_said_another_one_is_any_but_the_last() -> None:
+    replies = [f"Here's one: {twister}" for twister in TWISTERS]
+    assert {twister_to_say("Another one.", replies, random.Random(seed)) for seed in range(200)} == set(TWISTERS[:-1])
 
 
 def test_the_twister_drawn_is_said_as_the_models_own_and_comes_off_the_users_words() -> None:
@@ -65,17 +74,21 @@ def test_the_twister_drawn_is_said_as_the_models_own_and_comes_off_the_users_wor
 @pytest.mark.parametrize("message", [
     "Let's play a game.", "Can we play a game?", "Do you want to play a game?", "Play a game with me.",
     "Do you know any games?", "I want to play a game.", "Let's play something.", "Wanna play a game?",
-    "Hey, let's play a game!", "Can you play games?", "Shall we play a quick game?",
+    "Hey, let's play a game!", "Can you play games?", "Shall we play a quick game?", "I'm bored, let's play a game.",
+    "Do you know any fun games?", "Do you know any games we can play?", "Can we play a game or something?",
+    "What games can we play?", "Know any games?",
 ])  # fmt: skip
 def test_a_game_asked_for_without_its_name_gets_the_games_offered(message: str) -> None:
-    noted = add_first(ANY_REPLY, [{"role": "user", "content": message}])[-1]["content"]
+    messages = SUGGEST_NOTE.add([{"role": "user", "content": message}])  # (first on the server: not for these)
+    noted = add_first((*said_notes(messages), *ANY_REPLY), messages)[-1]["content"]
     assert noted == message + GAME_OFFER_NOTE.note and "twenty questions" in GAME_OFFER_NOTE.says
     assert user_words(noted) == message
 
 
 @pytest.mark.parametrize("message", [
     "Let's play a game of chess.", "Let's play a word game.", "I played a game yesterday.", "What game should I play?",
-    "Let's play twenty questions.", "Play some music.", "Do you like games?",
+    "Let's play twenty questions.", "Play some music.", "Do you like games?", "Play something.", "Can you play something?",
+    "Do you play video games?", "I want to play a game on my phone.", "What games should we play at the party?",
 ])  # fmt: skip
 def test_a_game_named_or_other_talk_of_games_gets_no_offer(message: str) -> None:
     assert not GAME_OFFER_NOTE.finds(message)

@@ -65,7 +65,7 @@ _MOVES = ("rock", "paper", "scissors")
 _BEATS = {"rock": "scissors", "paper": "rock", "scissors": "paper"}
 _HOW = {"rock": "Rock blunts scissors", "paper": "Paper covers rock", "scissors": "Scissors cut paper"}
 _RPS = r"rock,? paper,? (?:(?:and|or) )?scissors"
-_RPS_ASKED = re.compile(rf"{REQUEST_START}(?:(?:let's|can we|shall we|do you want to|wanna) )?(?:play )?(?:a game of )?"
+_RPS_ASKED = re.compile(rf"{REQUEST_START}(?:(?:let's|can we|shall we|do you want to|wanna) )?(?:play |do )?(?:a game of )?"
                         rf"{_RPS}(?: with me)?(?: again)?{REQUEST_END}", re.I)  # fmt: skip
 _MOVE = re.compile(rf"^(?:(?:(?:let's )?(?:play )?{_RPS}(?:,? shoot)?|one,? two,? three|ok|okay|um|then|and|yes|yeah|sure"
                    r"|again)[,.!]* )*(?:i (?:pick|choose|play|go with|throw|say)|my move is|i'll (?:go with|pick|play|take))?"

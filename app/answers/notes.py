@@ -50,6 +50,7 @@ from app.answers.counting import OWNED_ASKED, owned_counted
 from app.answers.facts import FACT_REQUEST, fact_to_say
 from app.answers.games import GAME_TALK, game_turn
 from app.answers.jokes import JOKE_TALK, joke_explained, joke_to_tell
+from app.answers.new_words import WORD_REQUEST, word_to_teach
 from app.answers.phrasebook import phrase_in
 from app.answers.riddles import GIVE_UP, RIDDLE_TALK, riddle_follow_up, riddle_to_tell
 from app.answers.spelling import NAME_KIND, NAME_KINDS, given_name, reply_word, without_spelling_hint
@@ -134,7 +135,8 @@ def _without_notes(content: str) -> str:
     if noted and ((_RIDDLE_NOTED.fullmatch(said) and RIDDLE_TALK.search(plain(words)))
                   or (_GAME_NOTED.fullmatch(said) and GAME_TALK.search(plain(words)))
                   or (_JOKE_NOTED.fullmatch(said) and JOKE_TALK.search(plain(words)))
-                  or (_TWISTER_NOTED.fullmatch(said) and TWISTER_TALK.search(plain(words)))):  # fmt: skip
+                  or (_TWISTER_NOTED.fullmatch(said) and TWISTER_TALK.search(plain(words)))
+                  or (_WORD_NOTED.fullmatch(said) and WORD_REQUEST.search(plain(words)))):  # fmt: skip
         content = words
     words, noted, _ = content.partition(_WORKED_OUT_START)
     # (not a question with the birth year in it: its figure is a conversion hint)
@@ -176,16 +178,26 @@ _REPEAT_REQUEST = re.compile(
     r"|i missed (?:that|it|what you said))(?:,? please)?[?.!]*$",
     re.I,
 )
-# "Say that again, slower.": the same, and the voice a step slower (``app/web/realtime/pace.py`` reads the note)
-_SAY_AGAIN_SLOWER = re.compile(
-    r"^(?:(?:oh|um|uh|er|sorry|pardon|ok|okay)[,.!]? )*(?:(?:can|could|would|will) (?:you|u) (?:please )?)?"
-    rf"(?:(?:say|repeat|read) (?:that|it|what you (?:just )?said){_AGAIN}|again|one more time),? (?:but )?"
-    r"(?:a (?:bit |little |lot )?)?(?:more slowly|slower|slowly)(?:,? please)?[?.!]*$",
-    re.I,
-)
+
+
+def _say_again_at(pace: str) -> re.Pattern[str]:
+    """"Say that again, slower.", "Now say it faster!" (after a tongue twister): the last reply again, and the voice a
+    step slower or faster (``app/web/realtime/pace.py`` reads the note)."""
+    return re.compile(
+        r"^(?:(?:oh|um|uh|er|sorry|pardon|ok|okay|now|haha|wow)[,.!]? )*(?:(?:can|could|would|will) (?:you|u) (?:please )?)?"
+        rf"(?:(?:say|repeat|read) (?:that|it|what you (?:just )?said){_AGAIN}|again|one more time),? (?:but )?"
+        rf"(?:a (?:bit |little |lot )?)?(?:{pace})(?:,? please)?[?.!]*$",
+        re.I,
+    )
+
+
+_SAY_AGAIN_SLOWER = _say_again_at("more slowly|slower|slowly")
+_SAY_AGAIN_FASTER = _say_again_at("faster|more quickly|quicker|fast")
 _SAY_AGAIN = {_REPEAT_REQUEST: "The user did not hear your last reply. Say it again, word for word: ",
-              _SAY_AGAIN_SLOWER: "The user asked to hear your last reply again, more slowly. Say it again, word for word: "}
+              _SAY_AGAIN_SLOWER: "The user asked to hear your last reply again, more slowly. Say it again, word for word: ",
+              _SAY_AGAIN_FASTER: "The user asked to hear your last reply again, faster. Say it again, word for word: "}
 SLOWER_AGAIN_START = f"\n\n({_SAY_AGAIN[_SAY_AGAIN_SLOWER]}"
+FASTER_AGAIN_START = f"\n\n({_SAY_AGAIN[_SAY_AGAIN_FASTER]}"
 _SAY_AGAIN_STARTS = tuple(f"\n\n({says}" for says in _SAY_AGAIN.values())
 
 
@@ -243,8 +255,9 @@ CLOCK_NOTE = Note.answer(_CLOCK_QUESTION, "Sorry, I can't check the date or time
 # the thing ("What should I watch on TV tonight?" -> "I can't watch TV, sorry.", "What should I read next?" -> "I'm
 # sorry, I can't read books."): told to suggest, it does (docs/benchmarks.md, "Nothing promised").
 _SUGGEST_QUESTION = re.compile(
-    r"\bwhat (?:[\w']+ ){0,3}?(?:should|could|can|shall) (?:i|we) (?:\w+ ){0,2}?(?:watch|cook|make|eat|have|read|do|play"
-    r"|listen to|buy|get|wear|drink|try|visit|see|name|call|give|order|start|go|bring)\b"  # "What game should I play?"
+    r"\bwhat (?!games (?:can|could|shall|should) we play[?.!]*$)(?:[\w']+ ){0,3}?(?:should|could|can|shall) (?:i|we) "
+    r"(?:\w+ ){0,2}?(?:watch|cook|make|eat|have|read|do|play|listen to|buy|get|wear|drink|try|visit|see|name|call|give|order"
+    r"|start|go|bring)\b"  # "What game should I play?" (not "What games can we play?": the games offered)
     r"|\bwhat(?:'s| is| are) (?:a |some )?(?:good|nice|fun|great|healthy|quick|easy|cheap) (?:[\w-]+ ){1,2}?(?:to|for)\b"
     r"|\bwhich (?:\w+ ){1,2}?(?:should|could|can|shall) (?:i|we)\b|\bwhat (?:do|would) (?:you|u) (?:suggest|recommend)\b"
     r"|\b(?:can|could|would|will) (?:you|u) (?:please )?(?:recommend|suggest)\b|(?:^|[.!?,] )(?:please )?(?:recommend|suggest)\b"
@@ -398,11 +411,12 @@ BORED_NOTE = Note.answer(_BORED, "Let's fix that! Shall I tell you a joke or a r
 # A game asked for without naming one, which the model agreed to and left there ("Let's play a game." -> "Sure, let's
 # play a game!", 2 of 2; docs/benchmarks.md, "A game offered"): the answer names the games ``game_note`` plays.
 _PLAY_A_GAME = re.compile(
-    r"^(?:(?:ok|okay|so|hey|hi|hello|well|alright|um)[,.!]? )*(?:(?:let's|let us|can we|could we|shall we|should we"
-    r"|do you want to|would you like to|wanna|want to|i want to|i'd like to|(?:can|could|would|will) you)(?: please)? )?"
-    r"play (?:a |some )?(?:(?:fun|little|quick|guessing) )?(?:game|games|something)(?: with me| together)?"
-    r"(?:,? (?:now|please))?[?.!]*$"
-    r"|^(?:do|can) you (?:know|play) (?:any |some )?games[?.!]*$",
+    r"^(?:(?:ok|okay|so|hey|hi|hello|well|alright|um)[,.!]? )*(?:i'm (?:so |really )?bored[,.!]* )?(?:(?:let's|let us"
+    r"|shall we) play something|(?:(?:let's|let us|shall we|(?:can|could|should) we|do you want to|would you like to|wanna"
+    r"|want to|i want to|i'd like to|(?:can|could|would|will) you)(?: please)? )?play (?:a |some )?(?:(?:fun|little|quick"
+    r"|guessing) )?(?:game|games))(?: with me| together)?(?: or something)?(?:,? (?:now|please))?[?.!]*$"
+    r"|^(?:(?:do|can) you )?(?:know|play) (?:any |some )?(?:(?:fun|good) )?games(?: (?:we|i) (?:can|could) play)?[?.!]*$"
+    r"|^what games (?:can|could|shall|should) we play[?.!]*$|^what games (?:can you play|do you know)[?.!]*$",
     re.I,
 )
 GAME_OFFER_NOTE = Note.answer(_PLAY_A_GAME, "Sure! Shall we play twenty questions, or rock, paper, scissors?")
@@ -929,6 +943,20 @@ _GOOD_NIGHT = re.compile(
 HEARD_NOTE = Note.answer(_HEARD_CHECK, "Yes, I can hear you.")
 WAIT_NOTE = Note.answer(_WAIT, "Sure, take your time.")
 INSULT_NOTE = Note.answer(_INSULT, "Sorry I let you down. What can I do better?")
+# An apology for the user's own manner, which the model met with one of its own ("Sorry, I was rude earlier." -> "I'm
+# sorry, I didn't mean to be rude.", "I'm sorry to hear that."; docs/benchmarks.md, "A word to learn"). Not "Sorry?"
+# (``repeat_note``) nor "Sorry, I meant Austria." (a question put right).
+_APOLOGY = re.compile(
+    r"^(?:(?:oh|hey|look|um|ok|okay|listen)[,.!]? )*(?:(?:i'm |i am )?(?:so |really |very |truly )?sorry|i apologi[sz]e"
+    r"|(?:my )?apologies)(?: (?:about|for) (?:that|this|earlier|before|my (?:tone|language|outburst|mood)|what i said"
+    r"|being (?:so )?(?:rude|mean|short|grumpy|impatient|annoying|harsh)|(?:yelling|shouting|snapping|swearing|getting angry)"
+    r"(?: at you)?)(?: earlier| before| just now)?)?(?:[,.!]* i (?:was|got|have been|'ve been) (?:a bit |so |really |very "
+    r"|a little )?(?:rude|mean|short with you|grumpy|impatient|annoying|harsh|angry|out of line)(?: (?:earlier|before"
+    r"|to you|with you|at you|just now))*|[,.!]* i (?:snapped|yelled|shouted|swore|got angry) at you(?: earlier| before"
+    r"| just now)?)?(?:[,.!]* i (?:didn't|did not) mean (?:it|that|to be rude))?[.!]*$",
+    re.I,
+)
+APOLOGY_NOTE = Note.answer(_APOLOGY, "No worries at all! What can I do for you?")
 MAY_I_ASK_NOTE = Note.answer(_MAY_I_ASK, "Sure, go ahead.")
 GOOD_NIGHT_NOTE = Note.answer(_GOOD_NIGHT, "Good night! Sleep well.")
 
@@ -989,9 +1017,12 @@ _PICK = re.compile(
 _DRAWS = random.Random()
 
 
+_TEACH_WORD = 'Begin with "Here\'s one:" and teach the user this word: "{}. It means {}."'
+
+
 def chance_note(messages: list[dict], draws: random.Random = _DRAWS) -> Note | None:
-    """For a newest user message that asks for a coin, a dice roll, a number picked or a fun fact (``app.answers.facts``),
-    the answer with one drawn."""
+    """For a newest user message that asks for a coin, a dice roll, a number picked, a fun fact (``app.answers.facts``)
+    or a new word (``app.answers.new_words``), the answer with one drawn."""
     content = newest_user_text(messages)
     text = plain(content) if content is not None else ""
     if _COIN.search(text):
@@ -1008,6 +1039,8 @@ def chance_note(messages: list[dict], draws: random.Random = _DRAWS) -> Note | N
     # (the replies read only for a request: this runs for every message)
     if FACT_REQUEST.search(text) and (fact := fact_to_say(text, texts_of(messages[:-1], "assistant"), draws)):
         return Note.answer(FACT_REQUEST, fact)  # "Here's a fun fact: ..." was taken for the user's, and agreed with
+    if WORD_REQUEST.search(text) and (taught := word_to_teach(text, texts_of(messages[:-1], "assistant"), draws)):
+        return Note(WORD_REQUEST, _TEACH_WORD.format(*taught))
     return None
 
 
@@ -1085,6 +1118,7 @@ _RIDDLE_NOTED = _note_forms(_TELL_RIDDLE, *_RIDDLE_SAYS.values())
 _GAME_NOTED = _note_forms(*_GAME_SAYS.values())
 _JOKE_NOTED = _note_forms(_TELL_JOKE, _EXPLAIN_JOKE)
 _TWISTER_NOTED = _note_forms(_SAY_TWISTER)
+_WORD_NOTED = _note_forms(_TEACH_WORD)
 
 
 def game_note(messages: list[dict], draws: random.Random = _DRAWS) -> Note | None:
@@ -1103,7 +1137,7 @@ def game_note(messages: list[dict], draws: random.Random = _DRAWS) -> Note | Non
 # (``birthday_note``); a fact is drawn (``chance_note``), and a joke (``joke_note``). The whole message only.
 _KIND_ASKED = re.compile(
     rf"{REQUEST_START}(?:(?:say|tell (?:me|us)) something (?:nice|kind|sweet|positive|encouraging|uplifting"
-    r"|to cheer (?:me|us) up)(?: to (?:me|us))?|cheer (?:me|us) up|make (?:me|us) feel (?:better|good|happy)"
+    r"|to cheer (?:me|us) up)(?: (?:to|about) (?:me|us))?|cheer (?:me|us) up|make (?:me|us) feel (?:better|good|happy)"
     rf"|motivate (?:me|us)|give (?:me|us) (?:some )?(?:motivation|encouragement)|(?:give|pay) me a compliment"
     rf"|compliment me){REQUEST_END}",
     re.I,
@@ -1139,9 +1173,9 @@ _SHORT_REQUEST = (
     r"|shorter|in short|in brief|(?:in )?a nutshell|tl;? ?dr|(?:just )?(?:the )?(?:short|shorter|brief|quick) version"
     r"|(?:just )?(?:give me )?(?:the |a )?(?:short|shorter|brief|quick) (?:answer|one)"
     r"|(?:(?:can|could|would|will) (?:you|u) (?:please )?)?(?:(?:make|keep|say|put) (?:it|that) (?:shorter|short|brief|briefer"
-    r"|in (?:fewer|less) words|in (?:one|a|a single) (?:sentence|line))|(?:sum (?:it|that) up|summari[sz]e (?:it|that))"
-    r"(?: in (?:one|a|a single) (?:sentence|line))?|shorten (?:it|that)|give (?:me )?(?:a|the) (?:short|shorter|brief|quick)"
-    r" version)"
+    r"|in (?:fewer|less) words|in (?:one|a|a single) (?:sentence|line)|in (?:a )?few words)|(?:sum (?:it|that) up"
+    r"|summari[sz]e (?:it|that))(?: in (?:one|a|a single) (?:sentence|line)| in (?:a )?few words)?|shorten (?:it|that)"
+    r"|give (?:me )?(?:a|the) (?:short|shorter|brief|quick) version)"
     r"|(?:in )?(?:fewer|less) words|less detail"
 )
 _SHORTER = re.compile(
@@ -1498,4 +1532,4 @@ def anyones_note(messages: list[dict]) -> Note | None:
 ANY_REPLY = (VOICE_NOTE, LOUDNESS_NOTE, MAY_I_ASK_NOTE, GOOD_NIGHT_NOTE, WRITE_NOTE, STORY_NOTE, BORED_NOTE, GAME_OFFER_NOTE,
              NEWS_NOTE, FEELING_NOTE, WEATHER_TOLD_NOTE, CONDITION_NOTE, LIKES_NOTE, BODY_NOTE, AGE_NOTE, DAY_NOTE,
              FAMILY_NOTE, RATHER_NOTE, OPINION_NOTE, QUIZ_NOTE, NEVER_MIND_NOTE, HELP_NOTE, HELP_WITH_NOTE, HEARD_NOTE,
-             WAIT_NOTE, INSULT_NOTE, KIND_NOTE, CORRECTION_NOTE, DOUBT_NOTE)
+             WAIT_NOTE, INSULT_NOTE, APOLOGY_NOTE, KIND_NOTE, CORRECTION_NOTE, DOUBT_NOTE)

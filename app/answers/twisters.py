@@ -37,17 +37,17 @@ _LONGEST = 120  # characters: such a request is short
 _KINDS = r"(?:good|hard|difficult|tricky|funny|fun|short|quick|long|famous|new)"
 # "Give me a tongue twister.", "Do you know any tongue twisters?", "Another tongue twister, please."
 _ASKED = re.compile(
-    rf"{REQUEST_START}(?:(?:(?:can|could|would|will) (?:you|u) )?(?:tell|give|say|teach) (?:me |us )?|how about "
-    rf"|i(?: want|'d like| would like) to hear |(?:do|did) you know |(?:you )?got )?(?:a|an|another|one more|some|any"
-    rf"|your best)? ?(?:{_KINDS} )?tongue[- ]?twisters?{REQUEST_END}",
+    rf"{REQUEST_START}(?:(?:(?:can|could|would|will) (?:you|u) )?(?:tell|give|say|teach|hear|do) (?:me |us )?|how about "
+    rf"|i(?: want|'d like| would like) to hear |i need |(?:(?:do|did) you )?know |(?:you )?got )?(?:a|an|another|one more"
+    rf"|some|any|your best)? ?(?:{_KINDS} )?tongue[- ]?twisters?{REQUEST_END}",
     re.I,
 )
 TWISTER_TALK = re.compile(f"{_ASKED.pattern}|{ANOTHER_ASKED.pattern}", re.I)
 
 
 def twister_to_say(question: str, replies: list[str], draws: random.Random) -> str | None:
-    """For a request for a tongue twister, one of ``TWISTERS`` not in the conversation's ``replies`` (all said: any);
-    "Another one." only where the last reply said one."""
+    """For a request for a tongue twister, one of ``TWISTERS`` not in the conversation's ``replies`` (all said: any but
+    the last); "Another one." only where the last reply said one."""
     text = plain(question)
     if len(text) > _LONGEST:
         return None
@@ -57,9 +57,12 @@ def twister_to_say(question: str, replies: list[str], draws: random.Random) -> s
     elif not _ASKED.search(text):
         return None
     unsaid = [twister for twister in TWISTERS if not any(_said(twister, reply) for reply in replies)]
-    return draws.choice(unsaid or TWISTERS)
+    return draws.choice(unsaid or [twister for twister in TWISTERS if not _said(twister, replies[-1])])  # all: not the last
 
 
 def _said(twister: str, reply: str) -> bool:
-    """Whether ``reply`` said ``twister``: its first words, as a reply may go on in words of its own."""
-    return twister[:20].lower() in reply.lower()
+    """Whether ``reply`` said ``twister``: its first words, where the reply begins or after "Here's one:" (not "three
+    free throws" in a sentence about basketball)."""
+    text = reply.lower()
+    at = text.find(twister[:20].lower())
+    return at >= 0 and (at <= 2 or "here's one" in text[:at])

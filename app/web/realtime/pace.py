@@ -9,7 +9,8 @@ when that reply is sent (a reply produced ahead of a turn the user then went on 
 
 from __future__ import annotations
 
-from app.answers.notes import FASTER_NOTE, FASTEST_NOTE, SLOWER_AGAIN_START, SLOWER_NOTE, SLOWEST_NOTE, Note, newest_user_text
+from app.answers.notes import (FASTER_AGAIN_START, FASTER_NOTE, FASTEST_NOTE, SLOWER_AGAIN_START, SLOWER_NOTE, SLOWEST_NOTE, Note,
+                               newest_user_text)
 
 # the speeds a request in words steps along (the protocol allows 0.25-1.5 to a client; below 0.5 is too slow to ask for in
 # two words); a speed between two of them steps to the next in the direction asked, so the steps retrace
@@ -31,10 +32,10 @@ def pace_notes(speed: float) -> tuple[Note, Note]:
 
 def asked_speed(messages: list[dict], speed: float) -> float | None:
     """The speed the newest user message of a reply's prompt asks for by its note ("Can you speak slower?", "Say that
-    again, slower."), from ``speed``; None where it asks none or no step is left that way."""
+    again, slower.", "Say it faster."), from ``speed``; None where it asks none or no step is left that way."""
     content = newest_user_text(messages)
     if content is None:
         return None
     if SLOWER_NOTE.note in content or SLOWER_AGAIN_START in content:
         return _slower(speed)
-    return _faster(speed) if FASTER_NOTE.note in content else None
+    return _faster(speed) if FASTER_NOTE.note in content or FASTER_AGAIN_START in content else None
