@@ -326,6 +326,16 @@ ITEMS: list[tuple[str, str, str | list[str], Answers] | tuple[str, str, str | li
     ("talk-meeting", "talk", "I have a meeting with Doctor Patel tomorrow.", [], DECLINES),
     ("talk-teacher", "talk", "I'm a teacher.", [], DECLINES),
     ("talk-puppy", "talk", "I just got a new puppy!", [], DECLINES),
+    ("talk-game", "talk", "Let's play a game.", ["twenty questions", "rock paper", "riddle", "guess", "i spy", "trivia"],
+     DECLINES),  # a game it can play by voice, named: not "Sure, let's play a game!" and nothing
+    ("talk-twister", "talk", "Give me a tongue twister.",
+     ["seashells", "peter piper", "woodchuck", "lorry", "unique new york", "toy boat", "fuzzy wuzzy", "ice cream",
+      "slippery snails", "betty botter", "wristwatch", "fred fed", "rugged rocks", "which witch", "buggy bumpers",
+      "copper coffee", "free throws", "benevolent elephants", "sally sells", "she sells"],
+     [*DECLINES, "brown fox"]),  # a well-known one; the pangram is none
+    ("talk-new-word", "talk", "Teach me a new word.", ["means", "meaning"],
+     [*DECLINES, "what word", "which word", "what would you like"]),  # a word taught, not asked for
+    ("talk-apology", "talk", "Sorry, I was rude earlier.", [], [*DECLINES, "i'm sorry", "i apologize", "didn't mean"]),
     # --- identity: any answer but another assistant's name or maker
     ("id-who", "identity", "Who are you?", [], IMPERSONATIONS),
     ("id-maker", "identity", "Who made you?", [], IMPERSONATIONS),
