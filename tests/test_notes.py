@@ -308,13 +308,17 @@ def test_a_request_to_hear_it_again_slower_gets_the_reply_and_says_so(request_: 
 
 @pytest.mark.parametrize("request_", [
     "Say it faster.", "Now say it faster!", "Say that again, faster.", "Again, faster.", "Can you repeat that a bit faster?",
-    "One more time, faster.", "Haha, now say it fast.",
+    "One more time, faster.", "Haha, now say it fast.", "Say it even faster!", "Faster!", "Now say it three times fast.",
+    "Try saying it faster.", "Say it quickly.",
 ])  # fmt: skip
-def test_a_request_to_hear_it_again_faster_gets_the_reply_and_says_so(request_: str) -> None:
-    note = repeat_note([*SAID, {"role": "user", "content": request_}])
+def test_a_request_to_hear_a_short_reply_again_faster_gets_it_and_says_so(request_: str) -> None:
+    twister = talk("Give me a tongue twister.", "Here's one: Which witch is which?", request_)
+    note = repeat_note(twister)
     assert note is not None and note.says.startswith("The user asked to hear your last reply again, faster.")
-    assert user_words(note.add([*SAID, {"role": "user", "content": request_}])[-1]["content"]) == request_
-    assert repeat_note([*SAID, {"role": "user", "content": "Can you speak faster?"}]) is None  # a pace, not a repeat
+    assert user_words(note.add(twister)[-1]["content"]) == request_
+    assert repeat_note([*twister[:-1], {"role": "user", "content": "Can you speak faster?"}]) is None  # a pace, not a repeat
+    story = "Once upon a time a girl lived by the forest, and every morning she walked to the river for water. " * 2
+    assert repeat_note(talk("Tell me a story.", story, request_)) is None  # go on faster: the pace note's
 
 
 @pytest.mark.parametrize("message", [
@@ -440,9 +444,10 @@ def test_other_messages_are_no_check_wait_or_insult(message: str) -> None:
 
 
 @pytest.mark.parametrize("message", [
-    "Sorry, I was rude earlier.", "Sorry about that.", "I'm sorry.", "I apologize for yelling at you.",
-    "Sorry for being so rude.", "I'm so sorry, I didn't mean it.", "My apologies.", "Sorry, I was grumpy.",
-    "Sorry I snapped at you.", "Sorry.",
+    "Sorry, I was rude earlier.", "Sorry about that.", "I apologize for yelling at you.", "Sorry for being so rude.",
+    "Sorry, I was grumpy.", "Sorry I snapped at you.", "Sorry for being rude to you.", "Sorry if I was rude.",
+    "Sorry, my bad.", "Sorry, I've been so grumpy today.", "Sorry for my attitude.",
+    "I'm so sorry for being rude, I didn't mean it.",
 ])  # fmt: skip
 def test_an_apology_gets_told_no_harm_done(message: str) -> None:
     noted = add_first(ANY_REPLY, [{"role": "user", "content": message}])[-1]["content"]
@@ -451,7 +456,8 @@ def test_an_apology_gets_told_no_harm_done(message: str) -> None:
 
 @pytest.mark.parametrize("message", [
     "Sorry?", "Sorry, I meant Austria.", "Sorry, what did you say?", "I'm sorry to hear that.", "I'm sorry for your loss.",
-    "Sorry I'm late.", "Sorry, can you repeat that?", "I'm sorry, what's the capital of Peru?",
+    "Sorry I'm late.", "Sorry, can you repeat that?", "I'm sorry, what's the capital of Peru?", "Sorry.", "Oh, sorry.",
+    "I'm sorry.", "My apologies.", "Sorry, I didn't mean that.",  # a cue to go on, sympathy, a request taken back
 ])  # fmt: skip
 def test_other_sorrys_are_no_apology_to_answer(message: str) -> None:
     assert not APOLOGY_NOTE.finds(message)
@@ -1291,6 +1297,8 @@ async def test_a_request_to_speak_slower_is_kept_by_the_reply_that_says_so_and_t
         assert rig.session.config.speed == 1.25 and rig.speech.speeds[-1] == 1.25
         assert "again, faster" in await reply_to("Say it faster.")  # and a step faster ("Say it faster." after a twister)
         assert rig.session.config.speed == 1.5 and rig.speech.speeds[-1] == 1.5
+        assert "again, faster" in await reply_to("Say it faster.")  # at the fastest: said again
+        assert rig.session.config.speed == 1.5
         assert sdk_rejections(rig.outbox.events) == []
         rig.speech.changes_speed = False  # a Coqui model without a duration predictor
         assert ONE_RATE_NOTE.note in await reply_to("Can you speak slower?") and rig.session.config.speed == 1.5

@@ -27,10 +27,11 @@ def test_every_twister_is_one_sentence_or_a_few_without_a_double_quote_or_a_decl
     "Teach me a hard tongue twister.", "I want to hear a tongue twister.", "Got any tongue twisters?",
     "How about a tongue twister?", "Okay, give me a tricky tongue-twister.", "Let's hear a tongue twister.",
     "Can you do a tongue twister?", "Do a tongue twister.", "Know any tongue twisters?", "I need a tongue twister.",
+    "Give me a good tongue twister.", "Tell me a fun tongue twister.",
 ])  # fmt: skip
 def test_a_tongue_twister_asked_for_is_drawn_and_said_first(request_: str) -> None:
     assert twister_to_say(request_, [], random.Random(0)) in TWISTERS
-    note = said_notes(talk(request_))[0]
+    note = said_notes(SUGGEST_NOTE.add(talk(request_)))[0]  # (the suggestion's note, first on the server: not for these)
     assert note.says.startswith('Begin with "Here\'s one:" and say this tongue twister: "')
 
 
@@ -53,7 +54,8 @@ def test_twisters_are_not_said_twice_in_a_conversation_until_all_are() -> None:
 def test_another_one_after_a_twister_draws_the_next_and_after_anything_else_none() -> None:
     said = f"Here's one: {TWISTERS[0]}"
     assert twister_to_say("Another one.", [said], random.Random(0)) in set(TWISTERS) - {TWISTERS[0]}
-    assert twister_to_say("Another one.", [f'"{TWISTERS[0]}"'], random.Random(0)) in set(TWISTERS) - {TWISTERS[0]}
+    for said in (f'"{TWISTERS[0]}"', f"Sure! {TWISTERS[0]}", f"Okay, here is one: {TWISTERS[0]}"):
+        assert twister_to_say("Another one.", [said], random.Random(0)) in set(TWISTERS) - {TWISTERS[0]}
     for reply in ("The capital of France is Paris.", "In the final seconds he made three free throws."):
         assert twister_to_say("Another one.", [reply], random.Random(0)) is None
 
@@ -76,7 +78,8 @@ def test_the_twister_drawn_is_said_as_the_models_own_and_comes_off_the_users_wor
     "Do you know any games?", "I want to play a game.", "Let's play something.", "Wanna play a game?",
     "Hey, let's play a game!", "Can you play games?", "Shall we play a quick game?", "I'm bored, let's play a game.",
     "Do you know any fun games?", "Do you know any games we can play?", "Can we play a game or something?",
-    "What games can we play?", "Know any games?",
+    "What games can we play?", "Know any games?", "So what games can we play?", "What games can we play together?",
+    "What game can we play?", "Can we play something?",
 ])  # fmt: skip
 def test_a_game_asked_for_without_its_name_gets_the_games_offered(message: str) -> None:
     messages = SUGGEST_NOTE.add([{"role": "user", "content": message}])  # (first on the server: not for these)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 import re
 
-from app.answers.wording import REQUEST_END, REQUEST_START
+from app.answers.wording import REQUEST_END, REQUEST_START, draw_unsaid
 
 # each one true as said, none a figure that changes from year to year
 FACTS = (
@@ -74,7 +74,7 @@ FACT_REQUEST = re.compile(f"{_FACT_ASKED.pattern}|{_ANOTHER.pattern}", re.I)
 
 
 def fact_to_say(question: str, replies: list[str], draws: random.Random) -> str | None:
-    """For a request for a fact on no subject, one of ``FACTS`` not in the conversation's ``replies`` (all said: any);
+    """For a request for a fact on no subject, one of ``FACTS`` not in the conversation's ``replies`` (``draw_unsaid``);
     "Another one." only where the last reply told one (word for word, as the model says it), and "Surprise me." not
     as the answer to the last reply's question ("Dragons or pirates?")."""
     last = replies[-1] if replies else ""
@@ -83,8 +83,7 @@ def fact_to_say(question: str, replies: list[str], draws: random.Random) -> str 
             return None
     elif not _FACT_ASKED.search(question) or (re.search(r"\bsurprise\b", question, re.I) and last.rstrip().endswith("?")):
         return None
-    unsaid = [fact for fact in FACTS if not any(_said(fact, reply) for reply in replies)]
-    return draws.choice(unsaid or FACTS)
+    return draw_unsaid(draws, FACTS, _said, replies)
 
 
 def _said(fact: str, reply: str) -> bool:

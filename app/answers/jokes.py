@@ -15,7 +15,7 @@ import random
 import re
 from dataclasses import dataclass
 
-from app.answers.wording import ANOTHER_ASKED, NOT_FOLLOWED, REQUEST_END, REQUEST_START, plain
+from app.answers.wording import ANOTHER_ASKED, NOT_FOLLOWED, REQUEST_END, REQUEST_START, draw_unsaid, plain
 
 
 @dataclass(frozen=True)
@@ -151,10 +151,9 @@ def joke_to_tell(question: str, replies: list[str], draws: random.Random) -> str
         about = next((said.lower() for said in asked.group("about", "about_a", "about_to", "about_any") if said), None)
     else:
         return None
-    kept = [joke for joke in JOKES if about is None or _singulars(about) & set(joke.about)]
-    untold = [joke for joke in kept if not any(_said(joke, reply) for reply in replies)]
-    if about is None and not untold:  # all told: any but the last
-        untold = [joke for joke in kept if not _said(joke, replies[-1])]
+    if about is None:
+        return draw_unsaid(draws, JOKES, _said, replies).says
+    untold = [joke for joke in JOKES if _singulars(about) & set(joke.about) and not any(_said(joke, r) for r in replies)]
     return draws.choice(untold).says if untold else None  # none (yet) on that subject: the model's to make
 
 

@@ -1,7 +1,7 @@
 """A new word asked for on no subject, drawn from words written down with what they mean.
 
-Asked "Teach me a new word.", the 1.5B asked which word the user wanted ("Sure, I'd be happy to teach you a new word!
-Please let me know what you'd like to learn.", 2 of 2; docs/benchmarks.md, "A word to learn"). As a fact is drawn for
+Asked "Teach me a new word.", the 1.5B asked which word the user wanted ("Sure, I'd be happy to teach you a new word.
+What would you like to learn?", 8 of 12 replies; docs/benchmarks.md, "A game offered"). As a fact is drawn for
 "Tell me a fun fact." (``app.answers.facts``), the server draws a word not taught yet in the conversation, and
 "Another one." after one draws the next.
 """
@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 import re
 
-from app.answers.wording import ANOTHER_ASKED, REQUEST_END, REQUEST_START, plain
+from app.answers.wording import ANOTHER_ASKED, REQUEST_END, REQUEST_START, draw_unsaid, plain
 
 # (the word, what it means as said after "It means"), each meaning the word's commonest one
 WORDS = (
@@ -21,15 +21,15 @@ WORDS = (
     ("ubiquitous", "found everywhere, like phones in a city"),
     ("mellifluous", "sweet and smooth to hear, like a lovely voice"),
     ("quixotic", "full of noble but impractical ideas, after the hero of the novel Don Quixote"),
-    ("halcyon", "calm, happy and peaceful, as in the halcyon days of summer"),
-    ("gregarious", "fond of company, someone who loves being with other people"),
+    ("halcyon", "calm, happy and carefree, as in the halcyon days of one's youth"),
+    ("gregarious", "fond of company, happiest when with other people"),
     ("resilient", "able to recover quickly from a setback, like a plant that springs back after a storm"),
     ("eloquent", "able to speak or write clearly and movingly"),
     ("epiphany", "a sudden moment of understanding, when something finally makes sense"),
     ("wanderlust", "a strong wish to travel and see the world"),
     ("onomatopoeia", "a word that sounds like what it names, such as buzz, sizzle or splash"),
     ("defenestration", "the act of throwing someone or something out of a window"),
-    ("zenith", "the highest point of something, like the sun at midday"),
+    ("zenith", "the highest point something reaches, as in a career at its zenith"),
     ("candor", "honesty, saying what you really think"),
     ("solace", "comfort in a time of sadness"),
     ("whimsical", "playful and a little odd, in a charming way"),
@@ -41,13 +41,14 @@ WORDS = (
     ("luminous", "giving off light, or glowing brightly"),
 )
 _LONGEST = 120  # characters: such a request is short
-_KINDS = r"(?:new|cool|fancy|big|unusual|interesting|fun|beautiful|rare|smart|clever)"  # not "a hard word" (to spell)
-_KNOWN = r"(?: (?:of|for) the day| (?:i|we) (?:don't|dont|might not|probably don't) know)"
+# not "a hard word" (to spell, maybe)
+_KINDS = r"(?:new|cool|fancy|big|unusual|interesting|fun|good|great|nice|beautiful|rare|smart|clever)"
+_WHICH_WORD = r"(?: (?:of|for) the day| (?:i|we) (?:don't|dont|might not|probably don't) know)"
 # "Teach me a new word.", "Tell me a big word.", "Give me a word of the day." (not "Give me a word.": a game's, maybe)
 _ASKED = re.compile(
     rf"{REQUEST_START}(?:(?:can|could|would|will) (?:you|u) )?(?:teach (?:me |us )?(?:a|an|another|one more|some|your)"
-    rf" (?:{_KINDS} )?(?:english )?(?:word|words){_KNOWN}?|(?:tell|give|show) (?:me |us )?(?:a|an|another|one more|some"
-    rf"|your) (?:(?:{_KINDS} (?:english )?(?:word|words)){_KNOWN}?|(?:english )?(?:word|words){_KNOWN}))"
+    rf" (?:{_KINDS} )?(?:english )?(?:word|words){_WHICH_WORD}?|(?:tell|give|show) (?:me |us )?(?:a|an|another|one more|some"
+    rf"|your) (?:(?:{_KINDS} (?:english )?(?:word|words)){_WHICH_WORD}?|(?:english )?(?:word|words){_WHICH_WORD}))"
     rf"{REQUEST_END}|{REQUEST_START}(?:teach|help) (?:me|us) (?:learn )?(?:some )?(?:new )?(?:words|vocabulary)"
     rf"{REQUEST_END}|^(?:what(?:'s| is) (?:the |today's |your ))?word of the day[.!?]*$",
     re.I,
@@ -57,7 +58,7 @@ WORD_REQUEST = re.compile(f"{_ASKED.pattern}|{ANOTHER_ASKED.pattern}", re.I)
 
 def word_to_teach(question: str, replies: list[str], draws: random.Random) -> tuple[str, str] | None:
     """For a request for a new word, one of ``WORDS`` (the word, what it means) not in the conversation's ``replies``
-    (all taught: any); "Another one." only where the last reply taught one."""
+    (``draw_unsaid``); "Another one." only where the last reply taught one."""
     text = plain(question)
     if len(text) > _LONGEST:
         return None
@@ -66,8 +67,7 @@ def word_to_teach(question: str, replies: list[str], draws: random.Random) -> tu
             return None
     elif not _ASKED.search(text):
         return None
-    untaught = [pair for pair in WORDS if not any(_taught(pair[0], reply) for reply in replies)]
-    return draws.choice(untaught or WORDS)
+    return draw_unsaid(draws, WORDS, lambda pair, reply: _taught(pair[0], reply), replies)
 
 
 def _taught(word: str, reply: str) -> bool:

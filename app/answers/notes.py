@@ -180,19 +180,27 @@ _REPEAT_REQUEST = re.compile(
 )
 
 
-def _say_again_at(pace: str) -> re.Pattern[str]:
-    """"Say that again, slower.", "Now say it faster!" (after a tongue twister): the last reply again, and the voice a
-    step slower or faster (``app/web/realtime/pace.py`` reads the note)."""
+def _pace(words: str) -> str:
+    """A pace said, and how much: "slower", "a bit slower", "even faster"."""
+    return rf"(?:(?:a )?(?:bit |little |lot )?|much |even )?(?:{words})\b"
+
+
+def _say_again_at(pace: str, *, alone: str = "") -> re.Pattern[str]:
+    """"Say that again, slower.", "Now say it three times fast!" (after a tongue twister): the last reply again, and
+    the voice a step slower or faster (``app/web/realtime/pace.py`` reads the note); ``alone`` the pace words that ask
+    it without "say it" ("Faster!")."""
     return re.compile(
-        r"^(?:(?:oh|um|uh|er|sorry|pardon|ok|okay|now|haha|wow)[,.!]? )*(?:(?:can|could|would|will) (?:you|u) (?:please )?)?"
-        rf"(?:(?:say|repeat|read) (?:that|it|what you (?:just )?said){_AGAIN}|again|one more time),? (?:but )?"
-        rf"(?:a (?:bit |little |lot )?)?(?:{pace})(?:,? please)?[?.!]*$",
+        r"^(?:(?:oh|um|uh|er|sorry|pardon|ok|okay|now|haha|wow|cool)[,.!]? )*(?:(?:can|could|would|will) (?:you|u) "
+        rf"(?:please )?)?(?:(?:(?:say|repeat|read|try saying) (?:that|it|what you (?:just )?said){_AGAIN}|again|one more time)"
+        rf",? (?:but )?(?:(?:three|3|five|5|ten|10) times )?{_pace(pace)}{f'|{_pace(alone)}' if alone else ''})"
+        r"(?:,? please)?[?.!]*$",
         re.I,
     )
 
 
 _SAY_AGAIN_SLOWER = _say_again_at("more slowly|slower|slowly")
-_SAY_AGAIN_FASTER = _say_again_at("faster|more quickly|quicker|fast")
+_SAY_AGAIN_FASTER = _say_again_at("faster|more quickly|quicker|quickly|fast", alone="faster")
+_REPEATED_FASTER_WORDS = 25  # a longer reply asked "faster" is asked to go on faster, not to start again (the pace note)
 _SAY_AGAIN = {_REPEAT_REQUEST: "The user did not hear your last reply. Say it again, word for word: ",
               _SAY_AGAIN_SLOWER: "The user asked to hear your last reply again, more slowly. Say it again, word for word: ",
               _SAY_AGAIN_FASTER: "The user asked to hear your last reply again, faster. Say it again, word for word: "}
@@ -214,7 +222,9 @@ def repeat_note(messages: list[dict]) -> Note | None:
     if asks is None:
         return None
     said = next((text for text in reversed(texts_of(messages[:-1], "assistant")) if text.strip()), None)
-    return Note(asks, f'{_SAY_AGAIN[asks]}"{" ".join(said.split())}"') if said else None
+    if said is None or (asks is _SAY_AGAIN_FASTER and len(said.split()) > _REPEATED_FASTER_WORDS):
+        return None
+    return Note(asks, f'{_SAY_AGAIN[asks]}"{" ".join(said.split())}"')
 
 
 _KIND = r"(?:(?:real|actual|living|live|human) )*(?:person|human(?: being)?|robot|machine|bot|computer|program|ai)"
@@ -254,8 +264,10 @@ CLOCK_NOTE = Note.answer(_CLOCK_QUESTION, "Sorry, I can't check the date or time
 # A question asking for a suggestion, which the limits prompt's declines taught the model to decline as if asked to do
 # the thing ("What should I watch on TV tonight?" -> "I can't watch TV, sorry.", "What should I read next?" -> "I'm
 # sorry, I can't read books."): told to suggest, it does (docs/benchmarks.md, "Nothing promised").
+# after "What": "games can we play?", the user's and the assistant's, which ``GAME_OFFER_NOTE`` names
+_OUR_GAMES = r"games? (?:can|could|shall|should) we play(?: together| now)?[?.!]*$"
 _SUGGEST_QUESTION = re.compile(
-    r"\bwhat (?!games (?:can|could|shall|should) we play[?.!]*$)(?:[\w']+ ){0,3}?(?:should|could|can|shall) (?:i|we) "
+    rf"\bwhat (?!{_OUR_GAMES})(?:[\w']+ ){{0,3}}?(?:should|could|can|shall) (?:i|we) "
     r"(?:\w+ ){0,2}?(?:watch|cook|make|eat|have|read|do|play|listen to|buy|get|wear|drink|try|visit|see|name|call|give|order"
     r"|start|go|bring)\b"  # "What game should I play?" (not "What games can we play?": the games offered)
     r"|\bwhat(?:'s| is| are) (?:a |some )?(?:good|nice|fun|great|healthy|quick|easy|cheap) (?:[\w-]+ ){1,2}?(?:to|for)\b"
@@ -263,7 +275,8 @@ _SUGGEST_QUESTION = re.compile(
     r"|\b(?:can|could|would|will) (?:you|u) (?:please )?(?:recommend|suggest)\b|(?:^|[.!?,] )(?:please )?(?:recommend|suggest)\b"
     r"|\bany (?:ideas|suggestions|recommendations|tips)\b"
     r"|\b(?:give|tell) me (?:an? |some )?(?:idea|suggestion|recommendation)s?\b"
-    r"|\b(?:give|tell|name) me (?:an? |some )(?:good|nice|fun|great) (?!(?:facts?|jokes?|riddles?)\b)",  # drawn: ``chance_note``
+    r"|\b(?:give|tell|name) me (?:an? |some )(?:good|nice|fun|great) "
+    r"(?!(?:facts?|jokes?|riddles?|words?|tongue[- ]?twisters?)\b)",  # drawn: ``chance_note``, ``joke_note``, ...
     re.I,
 )
 SUGGEST_NOTE = Note(_SUGGEST_QUESTION, "Suggest something.")
@@ -410,13 +423,14 @@ _BORED = re.compile(
 BORED_NOTE = Note.answer(_BORED, "Let's fix that! Shall I tell you a joke or a riddle, or shall we play twenty questions?")
 # A game asked for without naming one, which the model agreed to and left there ("Let's play a game." -> "Sure, let's
 # play a game!", 2 of 2; docs/benchmarks.md, "A game offered"): the answer names the games ``game_note`` plays.
+_GAME_LEAD = r"^(?:(?:ok|okay|so|hey|hi|hello|well|alright|um)[,.!]? )*"
 _PLAY_A_GAME = re.compile(
-    r"^(?:(?:ok|okay|so|hey|hi|hello|well|alright|um)[,.!]? )*(?:i'm (?:so |really )?bored[,.!]* )?(?:(?:let's|let us"
-    r"|shall we) play something|(?:(?:let's|let us|shall we|(?:can|could|should) we|do you want to|would you like to|wanna"
-    r"|want to|i want to|i'd like to|(?:can|could|would|will) you)(?: please)? )?play (?:a |some )?(?:(?:fun|little|quick"
-    r"|guessing) )?(?:game|games))(?: with me| together)?(?: or something)?(?:,? (?:now|please))?[?.!]*$"
-    r"|^(?:(?:do|can) you )?(?:know|play) (?:any |some )?(?:(?:fun|good) )?games(?: (?:we|i) (?:can|could) play)?[?.!]*$"
-    r"|^what games (?:can|could|shall|should) we play[?.!]*$|^what games (?:can you play|do you know)[?.!]*$",
+    rf"{_GAME_LEAD}(?:i'm (?:so |really )?bored[,.!]* )?(?:(?:let's|let us|shall we|(?:can|could) we) play something"
+    r"|(?:(?:let's|let us|shall we|(?:can|could|should) we|do you want to|would you like to|wanna|want to|i want to|i'd like to"
+    r"|(?:can|could|would|will) you)(?: please)? )?play (?:a |some )?(?:(?:fun|little|quick|guessing) )?(?:game|games))"
+    r"(?: with me| together)?(?: or something)?(?:,? (?:now|please))?[?.!]*$"
+    rf"|{_GAME_LEAD}(?:(?:do|can) you )?(?:know|play) (?:any |some )?(?:(?:fun|good) )?games(?: (?:we|i) (?:can|could) play)?"
+    rf"[?.!]*$|{_GAME_LEAD}what (?:{_OUR_GAMES}|games (?:can you play|do you know)[?.!]*$)",
     re.I,
 )
 GAME_OFFER_NOTE = Note.answer(_PLAY_A_GAME, "Sure! Shall we play twenty questions, or rock, paper, scissors?")
@@ -540,10 +554,6 @@ STORY_NOTE = Note(_STORY_REQUEST, 'Begin with "Once upon a time," and make up a 
 # model can change, and get none. Its rate the server does change, where the voice can (``audio.output.speed``): a
 # request to speak slower or faster gets the answer that it will (``SLOWER_NOTE``, ``FASTER_NOTE``) and the reply that
 # says it, and the ones after, come at the new speed; at the slowest or fastest, the answer that it cannot.
-def _pace(words: str) -> str:
-    return rf"(?:(?:a )?(?:bit |little |lot )?|much |even )?(?:{words})\b"
-
-
 _SLOW, _FAST = "slower|more slowly|slowly", "faster|quicker|more quickly|quickly"
 # what changes a session's speed asks at a sentence's start, or after "can you", "please" ("My instructor always says,
 # slow down." and "When you talk too fast, people can't follow." ask nothing)
@@ -944,16 +954,16 @@ HEARD_NOTE = Note.answer(_HEARD_CHECK, "Yes, I can hear you.")
 WAIT_NOTE = Note.answer(_WAIT, "Sure, take your time.")
 INSULT_NOTE = Note.answer(_INSULT, "Sorry I let you down. What can I do better?")
 # An apology for the user's own manner, which the model met with one of its own ("Sorry, I was rude earlier." -> "I'm
-# sorry, I didn't mean to be rude.", "I'm sorry to hear that."; docs/benchmarks.md, "A word to learn"). Not "Sorry?"
-# (``repeat_note``) nor "Sorry, I meant Austria." (a question put right).
+# sorry, I didn't mean to be rude.", "I'm sorry, but I can't assist with that."; docs/benchmarks.md, "A game offered").
+# Not a bare "Sorry." (a cue to go on, sympathy, a "Sorry?" written without its mark) nor "Sorry, I meant Austria."
+_MANNER = r"(?:so |really |very |a bit |a little )?(?:rude|mean|short with you|grumpy|impatient|annoying|harsh|angry|cross)"
 _APOLOGY = re.compile(
     r"^(?:(?:oh|hey|look|um|ok|okay|listen)[,.!]? )*(?:(?:i'm |i am )?(?:so |really |very |truly )?sorry|i apologi[sz]e"
-    r"|(?:my )?apologies)(?: (?:about|for) (?:that|this|earlier|before|my (?:tone|language|outburst|mood)|what i said"
-    r"|being (?:so )?(?:rude|mean|short|grumpy|impatient|annoying|harsh)|(?:yelling|shouting|snapping|swearing|getting angry)"
-    r"(?: at you)?)(?: earlier| before| just now)?)?(?:[,.!]* i (?:was|got|have been|'ve been) (?:a bit |so |really |very "
-    r"|a little )?(?:rude|mean|short with you|grumpy|impatient|annoying|harsh|angry|out of line)(?: (?:earlier|before"
-    r"|to you|with you|at you|just now))*|[,.!]* i (?:snapped|yelled|shouted|swore|got angry) at you(?: earlier| before"
-    r"| just now)?)?(?:[,.!]* i (?:didn't|did not) mean (?:it|that|to be rude))?[.!]*$",
+    r"|(?:my )?apologies)(?: (?:about|for) (?:that|this|earlier|before|my (?:tone|language|outburst|mood|attitude"
+    rf"|behaviou?r)|what i said|being {_MANNER}(?: (?:to|with) you)?|(?:yelling|shouting|snapping|swearing|getting angry)"
+    rf"(?: at you)?)|[,.!]*(?: if)? i(?: was| got| have been|'ve been) {_MANNER}|[,.!]* i (?:snapped|yelled|shouted|swore"
+    r"|got angry) at you|,? my bad)(?: (?:earlier|before|today|to you|with you|at you|just now))*"
+    r"(?:[,.!]* i (?:didn't|did not) mean (?:it|that|to be rude))?[.!]*$",
     re.I,
 )
 APOLOGY_NOTE = Note.answer(_APOLOGY, "No worries at all! What can I do for you?")
@@ -1017,6 +1027,8 @@ _PICK = re.compile(
 _DRAWS = random.Random()
 
 
+# A word to learn (``app/answers/new_words.py``), taught as a joke is told; capitalised, so that "How do you spell that?"
+# after it finds the word (``app.answers.spelling.reply_word``)
 _TEACH_WORD = 'Begin with "Here\'s one:" and teach the user this word: "{}. It means {}."'
 
 
@@ -1040,7 +1052,8 @@ def chance_note(messages: list[dict], draws: random.Random = _DRAWS) -> Note | N
     if FACT_REQUEST.search(text) and (fact := fact_to_say(text, texts_of(messages[:-1], "assistant"), draws)):
         return Note.answer(FACT_REQUEST, fact)  # "Here's a fun fact: ..." was taken for the user's, and agreed with
     if WORD_REQUEST.search(text) and (taught := word_to_teach(text, texts_of(messages[:-1], "assistant"), draws)):
-        return Note(WORD_REQUEST, _TEACH_WORD.format(*taught))
+        word, meaning = taught
+        return Note(WORD_REQUEST, _TEACH_WORD.format(word.capitalize(), meaning))
     return None
 
 

@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
-from app.answers.wording import ANOTHER_ASKED, REQUEST_END, REQUEST_START, plain
+from app.answers.wording import ANOTHER_ASKED, REQUEST_END, REQUEST_START, draw_unsaid, plain
 
 
 @dataclass(frozen=True)
@@ -141,7 +141,7 @@ RIDDLE_TALK = re.compile(
 
 def riddle_to_tell(question: str, replies: list[str], draws: random.Random) -> str | None:
     """For ``question`` asking for a riddle, or "Another one." after one, one of ``RIDDLES`` not told yet in the
-    conversation's ``replies`` (all told: any); else None."""
+    conversation's ``replies`` (``draw_unsaid``); else None."""
     text = plain(question)
     if len(text) > 200:
         return None
@@ -150,8 +150,7 @@ def riddle_to_tell(question: str, replies: list[str], draws: random.Random) -> s
             return None
         if _open(replies)[0] is None and not any(_answered(riddle, replies[-1]) for riddle in RIDDLES):
             return None
-    untold = [riddle for riddle in RIDDLES if not any(_told(riddle, reply) for reply in replies)]
-    return draws.choice(untold or [riddle for riddle in RIDDLES if not _told(riddle, replies[-1])]).asks
+    return draw_unsaid(draws, RIDDLES, _told, replies).asks
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 import re
 
-from app.answers.wording import ANOTHER_ASKED, REQUEST_END, REQUEST_START, plain
+from app.answers.wording import ANOTHER_ASKED, REQUEST_END, REQUEST_START, draw_unsaid, plain
 
 TWISTERS = (
     "She sells seashells by the seashore.",
@@ -34,6 +34,7 @@ TWISTERS = (
     "Eleven benevolent elephants.",
 )
 _LONGEST = 120  # characters: such a request is short
+_LEAD_WORDS = 4  # before a twister said: "Okay, here is one:"
 _KINDS = r"(?:good|hard|difficult|tricky|funny|fun|short|quick|long|famous|new)"
 # "Give me a tongue twister.", "Do you know any tongue twisters?", "Another tongue twister, please."
 _ASKED = re.compile(
@@ -46,8 +47,8 @@ TWISTER_TALK = re.compile(f"{_ASKED.pattern}|{ANOTHER_ASKED.pattern}", re.I)
 
 
 def twister_to_say(question: str, replies: list[str], draws: random.Random) -> str | None:
-    """For a request for a tongue twister, one of ``TWISTERS`` not in the conversation's ``replies`` (all said: any but
-    the last); "Another one." only where the last reply said one."""
+    """For a request for a tongue twister, one of ``TWISTERS`` not in the conversation's ``replies`` (``draw_unsaid``);
+    "Another one." only where the last reply said one."""
     text = plain(question)
     if len(text) > _LONGEST:
         return None
@@ -56,13 +57,11 @@ def twister_to_say(question: str, replies: list[str], draws: random.Random) -> s
             return None
     elif not _ASKED.search(text):
         return None
-    unsaid = [twister for twister in TWISTERS if not any(_said(twister, reply) for reply in replies)]
-    return draws.choice(unsaid or [twister for twister in TWISTERS if not _said(twister, replies[-1])])  # all: not the last
+    return draw_unsaid(draws, TWISTERS, _said, replies)
 
 
 def _said(twister: str, reply: str) -> bool:
-    """Whether ``reply`` said ``twister``: its first words, where the reply begins or after "Here's one:" (not "three
-    free throws" in a sentence about basketball)."""
-    text = reply.lower()
-    at = text.find(twister[:20].lower())
-    return at >= 0 and (at <= 2 or "here's one" in text[:at])
+    """Whether ``reply`` said ``twister``: its first words, after no more than a few ("Sure! Here's one:"; not "In the
+    final seconds he made three free throws.")."""
+    at = reply.lower().find(twister[:20].lower())
+    return at >= 0 and len(reply[:at].split()) <= _LEAD_WORDS

@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import random
 import re
+from collections.abc import Callable, Sequence
+from typing import TypeVar
+
+_Thing = TypeVar("_Thing")
 
 # after a figure whose question invites working it out ("How much fuel for 250 kilometres?"): given the answer alone,
 # the model still set out the method at length and was cut before the answer
@@ -21,6 +26,16 @@ ANOTHER_ASKED = re.compile(
     r" different|a new one)(?:,? please)?[?.!]*$",
     re.I,
 )
+
+
+
+def draw_unsaid(draws: random.Random, things: Sequence[_Thing], said: Callable[[_Thing, str], bool],
+                replies: list[str]) -> _Thing:  # fmt: skip
+    """One of ``things`` (jokes, riddles, facts, ...) that none of a conversation's ``replies`` said, drawn; where all
+    were said, any but the one the last reply said: each heard again in a long conversation, never twice running."""
+    unsaid = [thing for thing in things if not any(said(thing, reply) for reply in replies)]
+    return draws.choice(unsaid or [thing for thing in things if not said(thing, replies[-1])] or list(things))
+
 
 # words that stand for another, which a question about a word may name in its place ("How do you spell it?", "How many
 # syllables does it have?")
