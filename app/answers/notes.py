@@ -956,6 +956,7 @@ INSULT_NOTE = Note.answer(_INSULT, "Sorry I let you down. What can I do better?"
 # An apology for the user's own manner, which the model met with one of its own ("Sorry, I was rude earlier." -> "I'm
 # sorry, I didn't mean to be rude.", "I'm sorry, but I can't assist with that."; docs/benchmarks.md, "A game offered").
 # Not a bare "Sorry." (a cue to go on, sympathy, a "Sorry?" written without its mark) nor "Sorry, I meant Austria."
+# how the user was: "rude", "a bit grumpy"
 _MANNER = r"(?:so |really |very |a bit |a little )?(?:rude|mean|short with you|grumpy|impatient|annoying|harsh|angry|cross)"
 _APOLOGY = re.compile(
     r"^(?:(?:oh|hey|look|um|ok|okay|listen)[,.!]? )*(?:(?:i'm |i am )?(?:so |really |very |truly )?sorry|i apologi[sz]e"
@@ -1437,15 +1438,15 @@ def said_notes(messages: list[dict], *, figures: bool = True) -> tuple[Note, ...
     """The notes read from the conversation itself: the last reply to say again, shorter or plainer, a number, a name or
     a question given earlier, a first message about an earlier conversation, the last question in full (with its figure
     where ``figures``), and where ``figures`` a sum that goes on from the last answer worked out, the user's age from the
-    birth year they gave or the total of the pets, children or siblings they listed, a riddle or what follows one, a draw
-    or a fact, a joke or what it plays on, a tongue twister, a birthday wish, the user's own answer against the last one,
-    or the user's health or diet."""
+    birth year they gave or the total of the pets, children or siblings they listed, a riddle or what follows one, a draw,
+    a fact or a word to learn, a joke or what it plays on, a tongue twister, a birthday wish, the user's own answer against
+    the last one, or the user's health or diet."""
     found = (repeat_note(messages), kept_note(messages), name_note(messages), asked_note(messages), memory_note(messages),
              say_note(messages), follow_up_note(messages, figures=figures), sum_note(messages) if figures else None,
              age_note(messages) if figures else None, owned_note(messages) if figures else None, riddle_note(messages),
              game_note(messages), chance_note(messages), joke_note(messages), twister_note(messages), birthday_note(messages),
-             shorter_note(messages),
-             clarify_note(messages), pushback_note(messages), more_note(messages), condition_note(messages))
+             shorter_note(messages), clarify_note(messages), pushback_note(messages), more_note(messages),
+             condition_note(messages))
     return tuple(note for note in found if note is not None)
 
 
