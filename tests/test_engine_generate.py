@@ -270,39 +270,6 @@ async def test_a_voice_request_cuts_a_long_step_short_and_both_outputs_stay_exac
     assert text_tokens == hf_greedy(hf_model, text_ids, 3)
 
 
-async def test_a_voice_request_cuts_a_text_step_short_even_in_its_last_layer(engine, hf_model, monkeypatch):
-    """A voice request waits for no part of a text step: the step polls before every layer, the last one too."""
-    layers = len(engine.runner.lean.layers)
-    in_last_layer = threading.Event()
-    run = engine.runner.run
-
-    def run_polled(inputs, abort=None):
-        if abort is None or in_last_layer.is_set():
-            return run(inputs, abort)
-        polls = []
-
-        def poll() -> bool:
-            polls.append(True)
-            if len(polls) == layers:  # the text step's last layer: the voice request arrives now
-                in_last_layer.set()
-                engine._voice_arrived.wait(10)
-            return abort()
-
-        return run(inputs, poll)
-
-    monkeypatch.setattr(engine.runner, "run", run_polled)
-    text_ids, voice_ids = prompt_ids(engine, PROMPTS[2]), prompt_ids(engine, PROMPTS[0])
-    aborted = engine.stats()["aborted_steps"]
-    text = asyncio.create_task(collect(engine, prompt_token_ids=text_ids, params=SamplingParams(max_tokens=3)))
-    assert await asyncio.to_thread(in_last_layer.wait, 10)
-    voice_tokens, _, _ = await collect(engine, prompt_token_ids=voice_ids, params=SamplingParams(max_tokens=3),
-                                       priority=Priority.VOICE)
-    text_tokens, _, _ = await text
-    assert engine.stats()["aborted_steps"] == aborted + 1
-    assert voice_tokens == hf_greedy(hf_model, voice_ids, 3)
-    assert text_tokens == hf_greedy(hf_model, text_ids, 3)
-
-
 @pytest_asyncio.fixture(scope="module", loop_scope="session")
 async def bf16_kv_engine(settings, prepared):
     eng = await _fp32_engine(settings, prepared, "bfloat16")

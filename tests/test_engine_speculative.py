@@ -297,11 +297,11 @@ async def test_a_verify_step_dropped_for_a_voice_request_leaves_a_seeded_reply_a
         runs.append(plan)
         if len(runs) != 2:
             return run(plan, target, should_abort)
-        polls = []  # the second step's draft has drawn its proposals; its verify is dropped in the last layer
+        polls = []  # the second step's draft has drawn its proposals; its verify is dropped in its last poll
 
         def poll() -> bool:
             polls.append(True)
-            return len(polls) == layers
+            return len(polls) == (layers + 1) // 2
 
         return run(plan, target, poll)
 

@@ -118,8 +118,8 @@ class LeanLlama:
         nqk = self.num_heads + self.num_kv
         delta = None  # what the last sublayer adds to the residual stream h
         for i, (ln1, qkv_proj, o_proj, ln2, gate_up_proj, down_proj) in enumerate(self.layers):
-            if should_abort is not None and should_abort():
-                return None
+            if should_abort is not None and 2 * i < len(self.layers) and should_abort():
+                return None  # only in the first half: a step past it is cheaper to finish
             h, x = ops.add_rms_norm(h, delta, ln1, self.eps)
             qkv = qkv_proj(x)
             ops.rotary(qkv, nqk, d, cos, sin)  # on queries and keys at once

@@ -188,7 +188,8 @@ class ModelRunner:
     def run(self, inputs: StepInputs, should_abort: Callable[[], bool] | None = None) -> torch.Tensor | None:
         """Logits (fp32) of the rows in ``inputs.logits_indices``.
 
-        The lean forward polls ``should_abort`` between layers and returns None when it says so:
+        The lean forward polls ``should_abort`` between layers of its first half and returns None
+        when it says so:
         the step is dropped (nothing was committed; the keys/values it wrote are rewritten when
         the same tokens run again), so an urgent request need not wait for a long step to end.
         """
