@@ -324,7 +324,7 @@ def test_a_request_to_hear_a_short_reply_again_faster_gets_it_and_says_so(reques
 @pytest.mark.parametrize("message", [
     "Never mind.", "Forget it.", "Nevermind", "Forget about it.", "Don't worry about it.", "Stop.", "Oh, never mind then.",
     "No worries.", "Okay, forget it, thanks.", "It's not important.", "Shut up.", "Be quiet.", "Quiet, please.", "Silence.",
-    "Stop, stop.",
+    "Stop, stop.", "Never mind, forget it.", "Can you be quiet?", "Could you please stop talking?", "Forget it. Never mind.",
 ])  # fmt: skip
 def test_never_mind_is_known(message: str) -> None:
     assert NEVER_MIND_NOTE.finds(message)

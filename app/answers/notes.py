@@ -871,10 +871,11 @@ def _yours(owner: str) -> str:
 # "Never mind.", which the model took for a request it could not meet ("Forget it." -> "I'm sorry, I can't provide that
 # information.", "Stop." and "Shut up." -> "I'm sorry, but I can't assist with that."; docs/benchmarks.md, "Said
 # again"): the whole message only. "Cancel that." may ask to undo what a tool did, and gets none.
-_NEVER_MIND = re.compile(
-    r"^(?:(?:oh|um|uh|er|ok|okay|actually|no|sorry)[,.!]? )*(?:never ?mind(?: then)?|forget (?:it|about it|that|i asked)"
-    r"|don't worry(?: about it)?|no worries|stop(?: (?:it|that|talking))?(?:[,.!]? stop)*|(?:it's )?not important"
-    r"|shut up|be quiet|quiet|silence|hush)"
+_LET_GO = (r"never ?mind(?: then)?|forget (?:it|about it|that|i asked)|don't worry(?: about it)?|no worries"
+           r"|stop(?: (?:it|that|talking))?(?:[,.!]? stop)*|(?:it's )?not important|shut up|be quiet|quiet|silence|hush")
+_NEVER_MIND = re.compile(  # one or two of them ("Never mind, forget it."), or asked ("Can you be quiet?")
+    rf"^(?:(?:oh|um|uh|er|ok|okay|actually|no|sorry)[,.!]? )*(?:(?:{_LET_GO})(?:[,.!]? (?:{_LET_GO}))?"
+    r"|(?:can|could|would|will) you (?:please )?(?:be quiet|stop talking|shut up|stop)(?: now)?\??)"
     r"(?:,? (?:thanks|thank you|please))?[.!]*$",
     re.I,
 )

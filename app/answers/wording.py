@@ -20,7 +20,8 @@ REQUEST_START = (r"^(?:(?:ok|okay|hey|so|um|now|alright|right|oh|come on)[,.!]? 
 REQUEST_END = r"(?: for (?:me|us|it))?(?:,? please)?[.!?]*$"
 # after a joke, a film, a name or a riddle: another of what was given, the whole message
 ANOTHER_ASKED = re.compile(
-    r"^(?:(?:ok|okay|ha|haha|lol|nice|cool|great|good one|funny|wow|oh|and|hmm)[,.!]* )*"
+    r"^(?:(?:ok|okay|ha|haha|lol|nice|cool|great|good one|funny|wow|oh|and|hmm|that's (?:funny|hilarious|great|good|cool"
+    r"|nice))[,.!]* )*"
     r"(?:(?:tell|give|show|name|suggest) (?:me |us )?|(?:can|could) (?:you|u) (?:tell|give|suggest) (?:me |us )?"
     r"|how about |what about )?(?:another(?: one)?|one more(?: time)?|something else|a different one|(?:some|any)thing"
     r" different|a new one)(?:,? please)?[?.!]*$",
