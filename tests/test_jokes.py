@@ -75,10 +75,11 @@ def test_a_joke_on_a_subject_all_of_whose_jokes_were_told_is_the_models_to_make(
     assert joke_to_tell("Tell me another joke about cats.", [f"Here's one: {cat.says}"], random.Random(0)) is None
 
 
-def test_another_one_after_a_joke_or_what_it_played_on_draws_the_next() -> None:
+@pytest.mark.parametrize("another", ["Haha, another one!", "That's funny! Another one.", "That's great, one more please."])
+def test_another_one_after_a_joke_or_what_it_played_on_draws_the_next(another: str) -> None:
     first, second = JOKES[0], JOKES[1]
     for last in (f"Here's one: {first.says}", first.plays_on):
-        said = joke_to_tell("Haha, another one!", [f"Here's one: {second.says}", last], random.Random(0))
+        said = joke_to_tell(another, [f"Here's one: {second.says}", last], random.Random(0))
         assert said not in (None, first.says, second.says)
 
 
