@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 import re
 
-from app.answers.wording import ANOTHER_ASKED, REQUEST_END, REQUEST_START, draw_unsaid, plain
+from app.answers.wording import ANOTHER_ASKED, REQUEST_END, REQUEST_START, draw_asked
 
 # (the word, what it means as said after "It means"), each meaning the word's commonest one
 WORDS = (
@@ -40,7 +40,6 @@ WORDS = (
     ("meticulous", "very careful about every small detail"),
     ("luminous", "giving off light, or glowing brightly"),
 )
-_LONGEST = 120  # characters: such a request is short
 # not "a hard word" (to spell, maybe)
 _KINDS = r"(?:new|cool|fancy|big|unusual|interesting|fun|good|great|nice|beautiful|rare|smart|clever)"
 _WHICH_WORD = r"(?: (?:of|for) the day| (?:i|we) (?:don't|dont|might not|probably don't) know)"
@@ -58,16 +57,8 @@ WORD_REQUEST = re.compile(f"{_ASKED.pattern}|{ANOTHER_ASKED.pattern}", re.I)
 
 def word_to_teach(question: str, replies: list[str], draws: random.Random) -> tuple[str, str] | None:
     """For a request for a new word, one of ``WORDS`` (the word, what it means) not in the conversation's ``replies``
-    (``draw_unsaid``); "Another one." only where the last reply taught one."""
-    text = plain(question)
-    if len(text) > _LONGEST:
-        return None
-    if ANOTHER_ASKED.search(text):
-        if not replies or not any(_taught(word, replies[-1]) for word, _ in WORDS):
-            return None
-    elif not _ASKED.search(text):
-        return None
-    return draw_unsaid(draws, WORDS, lambda pair, reply: _taught(pair[0], reply), replies)
+    (``draw_asked``); "Another one." only where the last reply taught one."""
+    return draw_asked(question, replies, draws, _ASKED, WORDS, lambda pair, reply: _taught(pair[0], reply))
 
 
 def _taught(word: str, reply: str) -> bool:

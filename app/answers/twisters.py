@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 import re
 
-from app.answers.wording import ANOTHER_ASKED, REQUEST_END, REQUEST_START, draw_unsaid, plain
+from app.answers.wording import ANOTHER_ASKED, REQUEST_END, REQUEST_START, draw_asked
 
 TWISTERS = (
     "She sells seashells by the seashore.",
@@ -33,7 +33,6 @@ TWISTERS = (
     "Three free throws.",
     "Eleven benevolent elephants.",
 )
-_LONGEST = 120  # characters: such a request is short
 _LEAD_WORDS = 4  # before a twister said: "Okay, here is one:"
 _KINDS = r"(?:good|hard|difficult|tricky|funny|fun|short|quick|long|famous|new)"
 # "Give me a tongue twister.", "Do you know any tongue twisters?", "Another tongue twister, please."
@@ -47,17 +46,9 @@ TWISTER_TALK = re.compile(f"{_ASKED.pattern}|{ANOTHER_ASKED.pattern}", re.I)
 
 
 def twister_to_say(question: str, replies: list[str], draws: random.Random) -> str | None:
-    """For a request for a tongue twister, one of ``TWISTERS`` not in the conversation's ``replies`` (``draw_unsaid``);
+    """For a request for a tongue twister, one of ``TWISTERS`` not in the conversation's ``replies`` (``draw_asked``);
     "Another one." only where the last reply said one."""
-    text = plain(question)
-    if len(text) > _LONGEST:
-        return None
-    if ANOTHER_ASKED.search(text):
-        if not replies or not any(_said(twister, replies[-1]) for twister in TWISTERS):
-            return None
-    elif not _ASKED.search(text):
-        return None
-    return draw_unsaid(draws, TWISTERS, _said, replies)
+    return draw_asked(question, replies, draws, _ASKED, TWISTERS, _said)
 
 
 def _said(twister: str, reply: str) -> bool:

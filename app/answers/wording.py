@@ -29,13 +29,30 @@ ANOTHER_ASKED = re.compile(
 )
 
 
-
 def draw_unsaid(draws: random.Random, things: Sequence[_Thing], said: Callable[[_Thing, str], bool],
                 replies: list[str]) -> _Thing:  # fmt: skip
     """One of ``things`` (jokes, riddles, facts, ...) that none of a conversation's ``replies`` said, drawn; where all
     were said, any but the one the last reply said: each heard again in a long conversation, never twice running."""
     unsaid = [thing for thing in things if not any(said(thing, reply) for reply in replies)]
     return draws.choice(unsaid or [thing for thing in things if not said(thing, replies[-1])] or list(things))
+
+
+_LONGEST_REQUEST = 120  # characters: a request for one of a kind of thing is short
+
+
+def draw_asked(question: str, replies: list[str], draws: random.Random, asked: re.Pattern[str], things: Sequence[_Thing],
+               said: Callable[[_Thing, str], bool]) -> _Thing | None:  # fmt: skip
+    """For ``question`` asking for one of ``things`` (``asked``), or for another ("Another one.") right after a reply
+    that said one, one drawn (``draw_unsaid``); else None."""
+    text = plain(question)
+    if len(text) > _LONGEST_REQUEST:
+        return None
+    if ANOTHER_ASKED.search(text):
+        if not replies or not any(said(thing, replies[-1]) for thing in things):
+            return None
+    elif not asked.search(text):
+        return None
+    return draw_unsaid(draws, things, said, replies)
 
 
 # words that stand for another, which a question about a word may name in its place ("How do you spell it?", "How many

@@ -290,7 +290,8 @@ class Speculator:
         """Propose, verify in one target forward, accept. None when the target's forward was aborted: a seeded row's
         generator is then as before the draft drew from it, so the step run again draws the same."""
         started = time.perf_counter()
-        seeded = {r.seq.generator: r.seq.generator.get_state() for r in plan.rows if r.seq.generator is not None}
+        seeded = {} if should_abort is None else {  # (a step that cannot be dropped keeps none)
+            r.seq.generator: r.seq.generator.get_state() for r in plan.rows if r.seq.generator is not None}
         draft_ms = self._propose(plan) if self.draft is not None else 0.0  # lookup rows came with their proposals
         inputs = pack([r.target_chunk() for r in plan.rows], self.block_size, self.device)
         forward_started = time.perf_counter()
