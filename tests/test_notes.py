@@ -6,17 +6,18 @@ import random
 
 import pytest
 
-from app.answers.notes import (AGE_NOTE, ANY_REPLY, APOLOGY_NOTE, BODY_NOTE, BORED_NOTE, CALENDAR_NOTE, CLARIFY_NOTE, CLOCK_NOTE,
-                               CONDITION_NOTE, CORRECTION_NOTE, DAY_NOTE, DOUBT_NOTE, EMERGENCY_NOTE, FAMILY_NOTE, FASTER_NOTE,
-                               FASTEST_NOTE, FEELING_NOTE, GOOD_NIGHT_NOTE, HEARD_NOTE, HELP_NOTE, HELP_WITH_NOTE, HOME_NOTE,
-                               INSULT_NOTE, KIND_NOTE, LIKES_NOTE, LOUDER_NOTE, LOUDNESS_NOTE, MAY_I_ASK_NOTE, MEMO_NOTE,
-                               MESSAGE_NOTE, MUSIC_NOTE, NEVER_MIND_NOTE, NEWS_NOTE, ONE_RATE_NOTE, OPINION_NOTE, PERSON_NOTE,
-                               PURCHASE_NOTE, PUSHBACK_NOTE, QUIZ_NOTE, RATHER_NOTE, REMEMBER_ME_NOTE, REMINDER_NOTE,
-                               SHORTER_NOTE, SLOWER_NOTE, SLOWEST_NOTE, STORY_NOTE, SUGGEST_NOTE, VOICE_NOTE, WAIT_NOTE,
-                               WEATHER_TOLD_NOTE, WITHOUT_TOOLS, WORLD_NOTE, WRITE_NOTE, YES_NO_NOTE, Note, add_first, age_note,
-                               anyones_note, asked_note, birthday_note, chance_note, clarify_note, condition_note,
-                               follow_up_note, has_note, joke_note, kept_note, memory_note, more_note, name_note, pointing_note,
-                               pushback_note, repeat_note, said_notes, say_note, shorter_note, sum_note, user_words)
+from app.answers.notes import (AGE_NOTE, ANY_REPLY, APOLOGY_NOTE, BODY_NOTE, BORED_NOTE, CALENDAR_NOTE, CAN_DO_NOTE, CLARIFY_NOTE,
+                               CLIMATE_NOTE, CLOCK_NOTE, CONDITION_NOTE, CORRECTION_NOTE, DAY_NOTE, DOUBT_NOTE, EMERGENCY_NOTE,
+                               FAMILY_NOTE, FASTER_NOTE, FASTEST_NOTE, FEELING_NOTE, GOOD_NIGHT_NOTE, HEARD_NOTE, HELP_NOTE,
+                               HELP_WITH_NOTE, HOME_NOTE, HUNGRY_NOTE, INSULT_NOTE, KIND_NOTE, LIKES_NOTE, LOUDER_NOTE,
+                               LOUDNESS_NOTE, MAY_I_ASK_NOTE, MEMO_NOTE, MESSAGE_NOTE, MUSIC_NOTE, NEVER_MIND_NOTE, NEWS_NOTE,
+                               ONE_RATE_NOTE, OPINION_NOTE, PERSON_NOTE, PURCHASE_NOTE, PUSHBACK_NOTE, QUIZ_NOTE, RATHER_NOTE,
+                               REMEMBER_ME_NOTE, REMINDER_NOTE, SHORTER_NOTE, SLOWER_NOTE, SLOWEST_NOTE, STORY_NOTE, SUGGEST_NOTE,
+                               VOICE_NOTE, WAIT_NOTE, WEATHER_TOLD_NOTE, WITHOUT_TOOLS, WORLD_NOTE, WRITE_NOTE, YES_NO_NOTE, Note,
+                               add_first, age_note, anyones_note, asked_note, birthday_note, chance_note, clarify_note,
+                               condition_note, follow_up_note, has_note, joke_note, kept_note, lacks_note, memory_note, more_note,
+                               name_note, pointing_note, pushback_note, repeat_note, said_notes, say_note, shorter_note, sum_note,
+                               user_words)
 
 CLOCK = {"type": "function", "name": "get_current_time", "description": "The user's local date and time.",
          "parameters": {"type": "object", "properties": {}}}  # fmt: skip
@@ -963,7 +964,7 @@ def test_other_messages_are_not_begun_for_the_model(question: str) -> None:
 
 
 @pytest.mark.parametrize("said", [
-    "I'm hungry.", "I'm cold.", "I'm so tired right now.", "I feel a bit down.", "I'm worried about my exams.",
+    "I'm sad.", "I'm cold.", "I'm so tired right now.", "I feel a bit down.", "I'm worried about my exams.",
     "I can't sleep.", "I'm having a bad day.", "Ugh, I'm stressed out!", "I'm in a great mood.", "I am feeling very lonely.",
 ])  # fmt: skip
 def test_how_the_user_feels_is_answered_warmly(said: str) -> None:
@@ -978,6 +979,23 @@ def test_how_the_user_feels_is_answered_warmly(said: str) -> None:
 ])  # fmt: skip
 def test_other_statements_are_not_taken_for_a_feeling(said: str) -> None:
     assert not FEELING_NOTE.finds(said)
+
+
+@pytest.mark.parametrize("said", [
+    "I'm hungry.", "I'm starving!", "I'm so hungry right now.", "I'm thirsty.", "I'm feeling a bit peckish.",
+    "Ugh, I'm really hungry.", "I am famished.", "I'm getting hungry.",
+])  # fmt: skip
+def test_hunger_or_thirst_is_met_with_something_to_eat_or_drink(said: str) -> None:
+    noted = add_first(ANY_REPLY, [{"role": "user", "content": said}])[-1]["content"]  # "I'm glad you're hungry!"
+    assert noted == said + HUNGRY_NOTE.note and user_words(noted) == said
+
+
+@pytest.mark.parametrize("said", [
+    "I'm not hungry.", "Are you hungry?", "I'm hungry, what should I eat?", "I'm hungry for success.",
+    "My cat is hungry.", "I was hungry earlier.",
+])  # fmt: skip
+def test_other_messages_are_not_taken_for_hunger(said: str) -> None:
+    assert not HUNGRY_NOTE.finds(said)
 
 
 @pytest.mark.parametrize("question", [
@@ -1004,6 +1022,93 @@ def test_a_question_about_a_lasting_fact_of_the_world_is_to_be_answered(question
 ])  # fmt: skip
 def test_other_questions_are_not_told_to_be_answered(question: str) -> None:
     assert not WORLD_NOTE.finds(question)
+
+
+@pytest.mark.parametrize("question", [
+    "What's the weather like in Paris in April?", "What's the weather like in London in the summer?",
+    "What's the weather usually like here in winter?", "What's the climate like in Seattle?", "What's the climate of Egypt?",
+    "Does it snow in Texas?", "Does it rain a lot in Seattle?", "Does it ever snow in London?", "Does it get cold in Florida?",
+    "Is it hot in Dubai in August?", "Is Chicago cold in winter?", "How cold are the winters there?",
+    "How hot are summers in Phoenix?", "What's Seattle's weather like in winter?", "What kind of climate does Spain have?",
+    "Does London get much snow?", "What's the average temperature in Rome in July?", "So, is Moscow warm in the summer?",
+])  # fmt: skip
+def test_a_question_about_a_places_usual_weather_is_to_be_answered(question: str) -> None:
+    """Not declined as today's weather ("Sorry, I can't check the weather from here.")."""
+    noted = CLIMATE_NOTE.add([{"role": "user", "content": question}])[-1]["content"]
+    assert noted == question + CLIMATE_NOTE.note and user_words(noted) == question
+
+
+@pytest.mark.parametrize("question", [
+    "What's the weather like in London?", "What's the weather like in London this weekend?", "Is it hot in Dubai?",
+    "Will it snow in Texas?", "Is it raining in Seattle?", "What's the weather like today?", "Is it cold outside?",
+    "Does it snow in Texas tomorrow?", "What's the weather like in Paris next April?", "Is it going to be cold in winter?",
+    "What's the weather like now in Paris in April?", "Does it matter?", "How long is the summer break?",
+    "What's the forecast for Paris in April?", "Does it rain?", "What's Seattle's weather like?",
+])  # fmt: skip
+def test_other_questions_are_not_taken_for_a_places_usual_weather(question: str) -> None:
+    assert not CLIMATE_NOTE.finds(question)
+
+
+@pytest.mark.parametrize("question", [
+    "What can you do?", "What can you help me with?", "What are you able to do?", "How can you help me?",
+    "What kind of things can I ask you?", "What else can you do?", "What are your capabilities?",
+    "So what can you do for me?", "What are you good at?", "Tell me what you can do.",
+])  # fmt: skip
+def test_what_the_assistant_can_do_is_said(question: str) -> None:
+    """Not "... assist with tasks like booking flights, setting reminders ..." (a reply without tools)."""
+    noted = add_first(WITHOUT_TOOLS, [{"role": "user", "content": question}])[-1]["content"]
+    assert noted == question + CAN_DO_NOTE.note and user_words(noted) == question
+    assert "twenty questions" in CAN_DO_NOTE.says
+
+
+@pytest.mark.parametrize("question", [
+    "What do you do?", "What can you do about the noise?", "How can you help me with my homework?",
+    "What can you tell me about Rome?", "What can I do?", "What can you do with leftover rice?",
+])  # fmt: skip
+def test_other_questions_are_not_taken_for_what_the_assistant_can_do(question: str) -> None:
+    assert not CAN_DO_NOTE.finds(question)
+
+
+@pytest.mark.parametrize(("asked", "said", "follow", "note"), [
+    ("What should I cook tonight?", "How about a stir-fry with chicken?", "I don't have any chicken.",
+     'The user doesn\'t have any chicken. Asked again: "What should I cook tonight without chicken?" Name nothing with '
+     "chicken."),
+    ("What can I make for breakfast?", "Scrambled eggs on toast.", "I'm out of eggs.",
+     'The user is out of eggs. Asked again: "What can I make for breakfast without eggs?" Name nothing with eggs.'),
+    ("Recommend a dessert.", "I recommend a chocolate cake.", "I'm allergic to nuts.",
+     'The user is allergic to nuts. Asked again: "Recommend a dessert without nuts?" Name nothing with nuts.'),
+    ("What should I have for breakfast?", "Cereal.", "I ran out of milk.",
+     'The user ran out of milk. Asked again: "What should I have for breakfast without milk?" Name nothing with milk.'),
+    ("What should I make for dinner?", "Pasta.", "Oh, I've run out of pasta.",
+     'The user has run out of pasta. Asked again: "What should I make for dinner without pasta?" Name nothing with pasta.'),
+    ("What movie should I watch tonight?", "Try Alien.", "I hate horror movies.",
+     'The user hates horror movies. Asked again: "What movie should I watch tonight without horror movies?" Name nothing '
+     "with horror movies."),
+    ("Suggest a dinner recipe.", "Spaghetti carbonara.", "I'm vegetarian.",
+     "The user is vegetarian. Suggest something else that suits them."),
+    ("What should I read next?", "The Great Gatsby.", "I don't like that.",
+     "The user doesn't like that. Suggest something else."),
+    ("I'm hungry.", "How about a sandwich?", "I don't have any bread.",
+     "The user doesn't have any bread. Suggest something else. Name nothing with bread."),  # the reply's own suggestion
+])  # fmt: skip
+def test_what_the_user_lacks_after_a_suggestion_asks_for_another_without_it(asked: str, said: str, follow: str,
+                                                                            note: str) -> None:
+    """Not the same thing again ("You can make scrambled eggs ...") nor thanks alone ("I'll keep that in mind."), and
+    before the note that thanks for a diet told."""
+    messages = talk(asked, said, follow)
+    noted = add_first((*said_notes(messages), *ANY_REPLY), messages)[-1]["content"]
+    assert noted == f"{follow}\n\n({note})" and user_words(noted) == follow and has_note(noted)
+
+
+@pytest.mark.parametrize(("asked", "said", "follow"), [
+    ("What's the capital of France?", "Paris.", "I don't have any chicken."),  # no suggestion before
+    ("What should I cook tonight?", "Pasta.", "I can't eat another bite."),
+    ("What should I cook?", "Pasta.", "I don't have a clue."), ("Tell me a joke.", "Here's one: ...", "I don't like it."),
+    ("What should I cook?", "Pasta.", "I don't have any chicken, what else?"),
+    ("What should I cook?", "Pasta.", "Do I have any pasta?"), ("What should I cook?", "Pasta.", "I don't have time to think."),
+])  # fmt: skip
+def test_other_messages_are_not_taken_for_what_the_user_lacks(asked: str, said: str, follow: str) -> None:
+    assert lacks_note(talk(asked, said, follow)) is None
 
 
 @pytest.mark.parametrize(("asked", "follow", "says"), [
@@ -1342,6 +1447,10 @@ async def test_a_reply_on_the_servers_prompt_gets_the_notes_and_one_on_the_clien
         assert YES_NO_NOTE.note in await last_message_of_reply(rig, "Is a bat a bird?", plain)
         assert YES_NO_NOTE.note not in await last_message_of_reply(rig, "Is it going to rain tomorrow?", plain)
         assert WORLD_NOTE.note in await last_message_of_reply(rig, "How high is Mount Everest?", plain)
+        assert CLIMATE_NOTE.note in await last_message_of_reply(rig, "What's the weather like in Paris in April?", plain)
+        assert CAN_DO_NOTE.note in await last_message_of_reply(rig, "What can you do?", plain)
+        assert await last_message_of_reply(rig, "What can you do?", with_tools) == "What can you do?"  # its tools can more
+        assert CAN_DO_NOTE.note in rig.session.responses.without_tools(rig.engine.requests[-1]["messages"])[-1]["content"]
         said_slower = await last_message_of_reply(rig, "Can you say it slower?", plain)  # the other note comes first
         assert "more slowly" in said_slower and 'By "it"' not in said_slower
         said_again = await last_message_of_reply(rig, "Pardon?", plain)  # the fake engine's reply, "Paris is the ..."
@@ -1400,6 +1509,6 @@ def test_no_pattern_backtracks_without_end_on_its_own_words_said_over_and_over(s
                         {"role": "user", "content": text}]  # fmt: skip
         pointing = pointing_note(conversation)
         add_first((*WITHOUT_TOOLS, *said_notes(conversation), *ANY_REPLY, SHORTER_NOTE, SUGGEST_NOTE, PERSON_NOTE,
-                   *((pointing,) if pointing else ()), YES_NO_NOTE), conversation)  # fmt: skip
+                   *((pointing,) if pointing else ()), CLIMATE_NOTE, YES_NO_NOTE, WORLD_NOTE), conversation)  # fmt: skip
         slowest = max(slowest, time.perf_counter() - started)
     assert slowest < 0.5, slowest

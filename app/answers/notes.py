@@ -123,8 +123,11 @@ def _without_notes(content: str) -> str:
     if content.endswith(tuple(f" {says})" for says in (_TOLD_SAYS, _TOLD_FITS, _TOLD_SUGGESTS))):  # after the suggestion's
         words, noted, _ = content.rpartition("\n\n(")
         content = words if noted and _MAY_I_HAVE.search(plain(words)) else content
-    for note in (*WITHOUT_TOOLS, *PACE_NOTES, *ANY_REPLY, SHORTER_NOTE, CLARIFY_NOTE, PUSHBACK_NOTE,
-                 ANOTHER_NOTE, GIVE_UP_NOTE, YES_NO_NOTE, WORLD_NOTE, SUGGEST_NOTE, PERSON_NOTE):  # the last added first
+    words, noted, said = content.rpartition("\n\n(")
+    if noted and said.startswith(_USER_TOLD) and _LACKS.search(plain(words)):
+        content = words
+    for note in (*WITHOUT_TOOLS, *PACE_NOTES, *ANY_REPLY, SHORTER_NOTE, CLARIFY_NOTE, PUSHBACK_NOTE, ANOTHER_NOTE,
+                 GIVE_UP_NOTE, CLIMATE_NOTE, YES_NO_NOTE, WORLD_NOTE, SUGGEST_NOTE, PERSON_NOTE):  # the last added first
         content = content.removesuffix(note.note)
     words, noted, _ = content.partition('\n\n(Answer: "')
     answered = (_KEPT, _KEPT_ASKED, _NAME_ASKED, _ASKED_BEFORE, _REMEMBER_ME, _SAY_WORDS, _COIN, _DICE, _PICK, FACT_REQUEST,
@@ -409,6 +412,15 @@ _USERS_FEELING = re.compile(
     re.I,
 )
 FEELING_NOTE = Note(_USERS_FEELING, "Reply warmly to how the user feels.")
+# Hunger or thirst, which that note met as a feeling ("I'm hungry." -> "I'm glad you're hungry!", "I'm so glad you're
+# hungry!" 2 of 2): a need, met with something to eat or drink. Before it.
+_HUNGRY = re.compile(
+    r"^(?:(?:oh|ugh|well|man|so|hey|honestly)[,]? )*(?:i'm|i am|i feel|i'm feeling|i'm getting|i am getting)"
+    r"(?: (?:so|really|very|a bit|a little|kind of|pretty|quite|super|just|absolutely))* (?:hungry|starving|peckish"
+    r"|famished|thirsty)(?: (?:now|right now|again|already|today))?[.!]*$",
+    re.I,
+)
+HUNGRY_NOTE = Note(_HUNGRY, "Suggest something quick to eat or drink.")
 # Bored, which the model met with what to do elsewhere ("Maybe you could try listening to some music, watching a video,
 # or reading a book"; none of 16 replies offered what it can do itself; docs/benchmarks.md, "A joke"): the answer offers
 # a joke, a riddle or a game, which ``joke_note``, ``riddle_note`` and ``game_note`` then meet (told to offer them, it
@@ -530,6 +542,59 @@ def condition_note(messages: list[dict]) -> Note | None:
     return Note(_MAY_I_HAVE, f"{capitalized(said).rstrip('.!')}. {says}")
 
 
+# What the user lacks, does not eat or does not like, said just after asking for a suggestion ("What should I cook
+# tonight?" ... "I don't have any chicken.", "I'm out of eggs.", "I'm vegetarian."), which the model met with the same
+# thing ("You can make scrambled eggs with a little cheese.") or thanks alone ("I'll keep that in mind."): 1 of 10
+# replies suggested something else. What they said, in the third person, the question asked again without the thing
+# ("Suggest something else, without chicken." got "How about a chicken Caesar salad?" 2 times in 4, asked again 0 in 4)
+# and, as a thing asked without was still named ("scrambled eggs"), to name nothing with it; or, with nothing named,
+# something else. The whole message only, after a question asking for a suggestion or a reply that made one ("How about
+# a sandwich?").
+_WHAT = (r"(?!(?:that|this|it|them|those|these|one|to|a clue|an? idea|another|more|any ?more|anything|enough|much|too"
+         r"|so|the time|time)\b)[\w-]+(?: [\w-]+){0,2}")  # not "I don't have time.": no thing to go without
+_LACKS = re.compile(
+    r"^(?:(?:oh|well|but|hmm|um|sorry|unfortunately|actually|no|ah)[,.!]? )*"
+    rf"(?P<told>i (?:don't|do not) have (?:any )?{_WHAT}|i(?:'m| am) (?:all )?out of {_WHAT}"
+    rf"|i(?: ran| have run|'ve run) out of {_WHAT}|i(?: have|'ve got| have got) no {_WHAT}"
+    rf"|i (?:don't|do not|can't|cannot) (?:like|eat|stand|drink|have) {_WHAT}|i hate {_WHAT}"
+    r"|i (?:don't|do not) (?:like|want) (?:that|it|this|that one|this one|those|them)"
+    rf"|i(?:'m| am) not (?:a (?:big |huge )?fan of|into) {_WHAT}"
+    rf"|i(?:'m| am) (?:(?:very|really|severely|so|quite|a bit) )?{_CONDITION})"
+    r"(?: (?:at home|here|in the house|right now|today|tonight|though|either|any ?more))*[.!]*$",
+    re.I,
+)
+_MADE_A_SUGGESTION = re.compile(r"\b(?:how about|what about|you could|you can|you might|why not|try|i (?:would |'d )?"
+                                r"(?:recommend|suggest))\b", re.I)
+_LACKED = re.compile(r"\b(?:have(?: any| no)?|out of|eat|drink|like|want|stand|hate|fan of|into|allergic to) (?P<what>.+)$",
+                     re.I)
+_POINTED = re.compile(r"(?:that|it|this|that one|this one|those|them)$", re.I)
+_ALSO_THIRD_PERSON = ((r"^i ran\b", "the user ran"), (r"^i hate\b", "the user hates"))
+_USER_TOLD = "The user "
+
+
+def lacks_note(messages: list[dict]) -> Note | None:
+    """For a newest user message that says what they lack, do not eat or do not like, just after they asked for a
+    suggestion or the last reply made one, what they said and the question asked again without it."""
+    content = newest_user_text(messages)
+    found = _LACKS.search(plain(content)) if content is not None else None
+    if found is None:
+        return None
+    asked, said = texts_of(messages[:-1], "user")[-1:], texts_of(messages[:-1], "assistant")[-1:]
+    question = plain(asked[0]).rstrip("?.! ") if asked and _SUGGEST_QUESTION.search(plain(asked[0])) else None
+    if question is None and not (said and _MADE_A_SUGGESTION.search(plain(said[0]))):
+        return None
+    told = found["told"]
+    for first_person, third_person in (*_THIRD_PERSON, *_ALSO_THIRD_PERSON):
+        told = re.sub(first_person, third_person, told, count=1, flags=re.I)
+    lacked = _LACKED.search(found["told"])
+    if lacked is None:  # "I'm vegetarian."
+        return Note(_LACKS, f"{capitalized(told)}. Suggest something else that suits them.")
+    if _POINTED.match(what := lacked["what"]):  # "I don't like that."
+        return Note(_LACKS, f"{capitalized(told)}. Suggest something else.")
+    again = f'Asked again: "{question} without {what}?"' if question else "Suggest something else."
+    return Note(_LACKS, f"{capitalized(told)}. {again} Name nothing with {what}.")
+
+
 # A story asked for, which the limits prompt's "say briefly that you can't" reached for some kinds ("Tell me a ghost
 # story." -> "I'm sorry, I can't tell you a ghost story." in three runs of three), and which the prompt's example story
 # was told for, word for word, where it had one ("Once upon a time, a little fox found a key ..." for 11 of 28
@@ -598,11 +663,30 @@ _LOUDER = re.compile(
     re.I,
 )
 VOICE_NOTE = Note.answer(_VOICE_REQUEST, "Sorry, I can't change my voice from here.")
+
+# "What can you do?", which the model answered with what it cannot ("I can ... assist with tasks like booking flights,
+# setting reminders ...": 3 of 12 replies to six such questions; the rest "I can help with a wide range of tasks"): what
+# it can, said. For a reply without tools (one with tools can do what they do); not "What can you do about the noise?"
+# nor "What do you do?" (what it is, which the system prompt says).
+_CAN_DO = re.compile(
+    r"^(?:(?:so|and|ok|okay|hey|um|well|then|tell me)[,]? )*"
+    r"(?:what (?:all |else |exactly |kinds? of things |sorts? of things |things )?(?:can|could) (?:you|u)"
+    r" (?:do|help (?:me |us )?with)|what (?:are|r) (?:you|u) (?:able to do|good at|capable of)"
+    r"|what (?:are|r) your (?:capabilities|abilities|skills|features)|how (?:can|could) (?:you|u) help(?: me| us)?"
+    r"|what (?:kinds? of |sorts? of )?(?:things|questions|stuff) (?:can|could|should) (?:i|we) ask(?: you| u)?"
+    r"|what can i ask(?: you| u)?|what do (?:you|u) know how to do|tell me what (?:you|u) can do)"
+    r"(?: (?:for (?:me|us)|exactly|then|anyway|here|today))*[?.!]*$",
+    re.I,
+)
+CAN_DO_NOTE = Note.answer(_CAN_DO, "I can answer questions, explain things, help with ideas or a short note, and work out "
+                                   "sums and conversions. I can also tell you a joke, a riddle or a fun fact, or we can "
+                                   "play twenty questions or rock, paper, scissors.")
 LOUDNESS_NOTE = Note.answer(_LOUDNESS_REQUEST, "Sorry, I can't change my volume from here, but you can set it on your device.")
 LOUDER_NOTE = Note(_LOUDER, LOUDNESS_NOTE.says)
-# for a reply without tools, the first that asks: what it would pretend to look up or do, and the bare word "Louder."
+# for a reply without tools, the first that asks: what it would pretend to look up or do, the bare word "Louder.", and
+# what it can do
 WITHOUT_TOOLS = (CLOCK_NOTE, EMERGENCY_NOTE, MESSAGE_NOTE, REMINDER_NOTE, CALENDAR_NOTE, MEMO_NOTE, MUSIC_NOTE, HOME_NOTE,
-                 PURCHASE_NOTE, LOUDER_NOTE)
+                 PURCHASE_NOTE, LOUDER_NOTE, CAN_DO_NOTE)
 SLOWER_NOTE = Note.answer(_SLOWER_REQUEST, "Sure, I'll speak more slowly.")
 FASTER_NOTE = Note.answer(_FASTER_REQUEST, "Sure, I'll speak faster.")
 SLOWEST_NOTE = Note.answer(_SLOWER_REQUEST, "Sorry, this is as slowly as I can speak.")
@@ -1447,7 +1531,7 @@ def said_notes(messages: list[dict], *, figures: bool = True) -> tuple[Note, ...
              age_note(messages) if figures else None, owned_note(messages) if figures else None, riddle_note(messages),
              game_note(messages), chance_note(messages), joke_note(messages), twister_note(messages), birthday_note(messages),
              shorter_note(messages), clarify_note(messages), pushback_note(messages), more_note(messages),
-             condition_note(messages))
+             condition_note(messages), lacks_note(messages))
     return tuple(note for note in found if note is not None)
 
 
@@ -1501,6 +1585,36 @@ _WORLD_QUESTION = re.compile(
 )
 WORLD_NOTE = Note(_WORLD_QUESTION, "A question about the world: answer it.")
 
+# A question about a place's usual weather, its climate, which the limits prompt's example declined as today's: "What's
+# the weather like in Paris in April?", "Does it snow in Texas?", "How cold are the winters there?" -> "Sorry, I can't
+# check the weather from here." (16 of 20 replies to ten such questions; "As an AI language model, I don't have access
+# to real-time weather data. However, ..." before the rest). A month or season, "usually" or "climate" says it is not
+# today's, as "Does it ...?" and "Does Seattle get ...?" do; not with now, this, next, a forecast or "will" ("What's the
+# weather like in London this weekend?"), nor "Is it hot in Dubai?" (today's, as likely).
+_SEASON = (r"winters?|summers?|spring|springtime|autumn|fall|wintertime|summertime|(?:rainy|dry|wet|monsoon) season"
+           r"|january|february|march|april|may|june|july|august|september|october|november|december")
+_USUALLY = r"usually|normally|typically|generally|mostly|often|always|on average|in general|year[- ]round|all year"
+_HOT_OR_COLD = r"hot|cold|warm|mild|humid|rainy|snowy|sunny|wet|dry|chilly|freezing|windy|cloudy|foggy"
+_CLIMATE_QUESTION = re.compile(
+    r"^(?:(?:so|and|ok|okay|hey|um|wait|quick question|also)[,]? )*"
+    r"(?!.*\b(?:now|today|tonight|tomorrow|yesterday|this|next|currently|at the moment|outside|forecast|going to|will"
+    r"|right now)\b)(?:"
+    rf"(?=[^?]*\b(?:{_SEASON}|{_USUALLY})\b)(?:what(?:'s| is| are) (?:the )?(?:weather|temperatures?|average temperature)\b"
+    r"|what(?:'s| is) [\w' .-]{2,30}'s weather\b"
+    rf"|is it (?:(?:{_USUALLY}|very|really|too) )*(?:{_HOT_OR_COLD}) (?:in|there|here)\b"
+    rf"|is [\w' .-]{{2,30}} (?:(?:{_USUALLY}|very|really|too) )*(?:{_HOT_OR_COLD}) in (?:the )?(?:{_SEASON})\b)"
+    r"|what(?:'s| is) (?:the )?climate\b|what(?:'s| is) [\w' .-]{2,30}'s climate\b"
+    r"|what (?:kind|sort|type) of (?:weather|climate) (?:does|do)\b"
+    rf"|does it (?:ever |usually |often |normally |really )?(?:snow|rain|hail|freeze|get (?:{_HOT_OR_COLD}))\b[^?]*"
+    r"\b(?:in|there|here)\b"
+    r"|does [\w' .-]{2,30} (?:ever |usually |often )?get (?:a lot of |lots of |much |any |many )?(?:snow|rain|hurricanes"
+    r"|tornadoes|typhoons|storms|sun|sunshine)\b"
+    rf"|how (?:{_HOT_OR_COLD}) (?:are|is|were|do|does) (?:the )?(?:{_SEASON})\b)[^?]{{0,80}}\?$",
+    re.I,
+)
+CLIMATE_NOTE = Note(_CLIMATE_QUESTION, "A question about the usual weather there, which stays true, not today's: answer "
+                                       "it from what you know.")
+
 # A question about what people can or should do, asked with "you" for anyone, which the model took for a question
 # about itself and declined: "Can you eat raw eggs?" -> "Sorry, I can't eat raw eggs, sorry.", "Can you freeze milk?"
 # -> "Sorry, I can't check the weather from here.", "How far can you walk in an hour?" -> "I can't walk in an hour."
@@ -1545,6 +1659,6 @@ def anyones_note(messages: list[dict]) -> Note | None:
 # for any reply, after a reply without tools has taken its own (``WITHOUT_TOOLS``), the first that asks: what no tool
 # changes (the voice), and what talk meets but the model met with a question, a decline or a chatbot's disclaimer
 ANY_REPLY = (VOICE_NOTE, LOUDNESS_NOTE, MAY_I_ASK_NOTE, GOOD_NIGHT_NOTE, WRITE_NOTE, STORY_NOTE, BORED_NOTE, GAME_OFFER_NOTE,
-             NEWS_NOTE, FEELING_NOTE, WEATHER_TOLD_NOTE, CONDITION_NOTE, LIKES_NOTE, BODY_NOTE, AGE_NOTE, DAY_NOTE,
+             NEWS_NOTE, HUNGRY_NOTE, FEELING_NOTE, WEATHER_TOLD_NOTE, CONDITION_NOTE, LIKES_NOTE, BODY_NOTE, AGE_NOTE, DAY_NOTE,
              FAMILY_NOTE, RATHER_NOTE, OPINION_NOTE, QUIZ_NOTE, NEVER_MIND_NOTE, HELP_NOTE, HELP_WITH_NOTE, HEARD_NOTE,
              WAIT_NOTE, INSULT_NOTE, APOLOGY_NOTE, KIND_NOTE, CORRECTION_NOTE, DOUBT_NOTE)

@@ -336,6 +336,11 @@ ITEMS: list[tuple[str, str, str | list[str], Answers] | tuple[str, str, str | li
     ("talk-new-word", "talk", "Teach me a new word.", ["means", "meaning"],
      [*DECLINES, "what word", "which word", "what would you like"]),  # a word taught, not asked for
     ("talk-apology", "talk", "Sorry, I was rude earlier.", [], [*DECLINES, "i'm sorry", "i apologize", "didn't mean"]),
+    ("talk-climate", "talk", "What's the weather like in London in the summer?", ["warm", "mild", "pleasant"],
+     DECLINES),  # a place's usual weather, not today's: no "Sorry, I can't check the weather from here."
+    ("talk-can-do", "talk", "What can you do?", [],
+     [*DECLINES, "flight", "reminder", "alarm", "schedul", "weather", "news"]),  # what it can, not what it cannot
+    ("talk-hungry", "talk", "I'm hungry.", [], [*DECLINES, "glad you're hungry", "sorry to hear"]),  # something to eat
     # --- identity: any answer but another assistant's name or maker
     ("id-who", "identity", "Who are you?", [], IMPERSONATIONS),
     ("id-maker", "identity", "Who made you?", [], IMPERSONATIONS),
