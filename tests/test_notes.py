@@ -983,7 +983,7 @@ def test_other_statements_are_not_taken_for_a_feeling(said: str) -> None:
 
 @pytest.mark.parametrize("said", [
     "I'm hungry.", "I'm starving!", "I'm so hungry right now.", "I'm thirsty.", "I'm feeling a bit peckish.",
-    "Ugh, I'm really hungry.", "I am famished.", "I'm getting hungry.",
+    "Ugh, I'm really hungry.", "I am famished.", "I'm getting hungry.", "I'm kinda hungry.", "Im hungry.", "I'm hungry too.",
 ])  # fmt: skip
 def test_hunger_or_thirst_is_met_with_something_to_eat_or_drink(said: str) -> None:
     noted = add_first(ANY_REPLY, [{"role": "user", "content": said}])[-1]["content"]  # "I'm glad you're hungry!"
@@ -1026,11 +1026,14 @@ def test_other_questions_are_not_told_to_be_answered(question: str) -> None:
 
 @pytest.mark.parametrize("question", [
     "What's the weather like in Paris in April?", "What's the weather like in London in the summer?",
-    "What's the weather usually like here in winter?", "What's the climate like in Seattle?", "What's the climate of Egypt?",
+    "What's the weather usually like in Chicago in winter?", "What's the climate like in Seattle?",
+    "What's the climate of Egypt?",
     "Does it snow in Texas?", "Does it rain a lot in Seattle?", "Does it ever snow in London?", "Does it get cold in Florida?",
     "Is it hot in Dubai in August?", "Is Chicago cold in winter?", "How cold are the winters there?",
     "How hot are summers in Phoenix?", "What's Seattle's weather like in winter?", "What kind of climate does Spain have?",
     "Does London get much snow?", "What's the average temperature in Rome in July?", "So, is Moscow warm in the summer?",
+    "How cold is it in Moscow in winter?", "How's the weather in Paris in April?", "Is the weather nice in Paris in May?",
+    "What's Seattle's climate like?", "Does it rain there during my trip?",
 ])  # fmt: skip
 def test_a_question_about_a_places_usual_weather_is_to_be_answered(question: str) -> None:
     """Not declined as today's weather ("Sorry, I can't check the weather from here.")."""
@@ -1044,6 +1047,10 @@ def test_a_question_about_a_places_usual_weather_is_to_be_answered(question: str
     "Does it snow in Texas tomorrow?", "What's the weather like in Paris next April?", "Is it going to be cold in winter?",
     "What's the weather like now in Paris in April?", "Does it matter?", "How long is the summer break?",
     "What's the forecast for Paris in April?", "Does it rain?", "What's Seattle's weather like?",
+    "Does it rain in London on Sunday?", "Does it rain in London later?", "Does it snow in Texas yet?",
+    "What's the weather gonna be like in May?", "What is the weather like in Paris on April 3?", "Does it rain here?",
+    "What's the weather usually like here in winter?", "What's the weather like where I live in winter?",  # where is that?
+    "What is the climate crisis?", "What's the climate like for startups in Berlin?",
 ])  # fmt: skip
 def test_other_questions_are_not_taken_for_a_places_usual_weather(question: str) -> None:
     assert not CLIMATE_NOTE.finds(question)
@@ -1052,13 +1059,13 @@ def test_other_questions_are_not_taken_for_a_places_usual_weather(question: str)
 @pytest.mark.parametrize("question", [
     "What can you do?", "What can you help me with?", "What are you able to do?", "How can you help me?",
     "What kind of things can I ask you?", "What else can you do?", "What are your capabilities?",
-    "So what can you do for me?", "What are you good at?", "Tell me what you can do.",
+    "So what can you do for me?", "What are you good at?", "Tell me what you can do.", "Can you tell me what you can do?",
+    "What's your capabilities?", "What stuff can you do?",
 ])  # fmt: skip
 def test_what_the_assistant_can_do_is_said(question: str) -> None:
     """Not "... assist with tasks like booking flights, setting reminders ..." (a reply without tools)."""
     noted = add_first(WITHOUT_TOOLS, [{"role": "user", "content": question}])[-1]["content"]
     assert noted == question + CAN_DO_NOTE.note and user_words(noted) == question
-    assert "twenty questions" in CAN_DO_NOTE.says
 
 
 @pytest.mark.parametrize("question", [
@@ -1076,7 +1083,14 @@ def test_other_questions_are_not_taken_for_what_the_assistant_can_do(question: s
     ("What can I make for breakfast?", "Scrambled eggs on toast.", "I'm out of eggs.",
      'The user is out of eggs. Asked again: "What can I make for breakfast without eggs?" Name nothing with eggs.'),
     ("Recommend a dessert.", "I recommend a chocolate cake.", "I'm allergic to nuts.",
-     'The user is allergic to nuts. Asked again: "Recommend a dessert without nuts?" Name nothing with nuts.'),
+     'The user is allergic to nuts. Asked again: "Recommend a dessert without nuts." Name nothing with nuts.'),
+    ("What should I cook, any ideas?", "Tacos.", "I don't have any tortillas at home, sorry.",
+     'The user doesn\'t have any tortillas. Asked again: "What should I cook without tortillas?" Name nothing with tortillas.'),
+    ("I'm hungry. Can you suggest something for dinner, please?", "Tacos.", "I have got no tortillas.",
+     'The user has no tortillas. Asked again: "Can you suggest something for dinner without tortillas?" Name nothing with '
+     "tortillas."),
+    ("What should I cook?", "Pasta.", "I can't eat that.", "The user can't eat that. Suggest something else."),
+    ("What should I cook?", "Pasta.", "I'm a vegan.", "The user is a vegan. Suggest something else that suits them."),
     ("What should I have for breakfast?", "Cereal.", "I ran out of milk.",
      'The user ran out of milk. Asked again: "What should I have for breakfast without milk?" Name nothing with milk.'),
     ("What should I make for dinner?", "Pasta.", "Oh, I've run out of pasta.",
@@ -1105,6 +1119,12 @@ def test_what_the_user_lacks_after_a_suggestion_asks_for_another_without_it(aske
     ("What should I cook tonight?", "Pasta.", "I can't eat another bite."),
     ("What should I cook?", "Pasta.", "I don't have a clue."), ("Tell me a joke.", "Here's one: ...", "I don't like it."),
     ("What should I cook?", "Pasta.", "I don't have any chicken, what else?"),
+    ("What should I cook?", "Pasta.", "I have no idea."),
+    *(("What should I cook?", "Pasta.", said) for said in (
+        "I don't have any.", "I don't have long.", "I'm out of here.", "I'm out of ideas.", "I hate you.", "I've got no idea.")),
+    ("Tell me about yourself.", "I'm a voice assistant. You can ask me anything.", "I don't have any questions."),
+    ("Is coffee bad for you?", "You can have up to four cups a day.", "I don't drink coffee."),  # no suggestion made
+    ("How do I bake bread?", "You can start by mixing flour, water and yeast.", "I don't have any yeast."),
     ("What should I cook?", "Pasta.", "Do I have any pasta?"), ("What should I cook?", "Pasta.", "I don't have time to think."),
 ])  # fmt: skip
 def test_other_messages_are_not_taken_for_what_the_user_lacks(asked: str, said: str, follow: str) -> None:
@@ -1444,6 +1464,9 @@ async def test_a_reply_on_the_servers_prompt_gets_the_notes_and_one_on_the_clien
         await last_message_of_reply(rig, "What is the capital of France?", plain)  # the fake engine's "Paris is the ..."
         pointed = await last_message_of_reply(rig, "How many people live there?", plain)
         assert pointed == 'How many people live there?\n\n(By "there" the user means Paris.)'
+        await last_message_of_reply(rig, "What is the capital of France?", plain)
+        assert await last_message_of_reply(rig, "How cold are the winters there?", plain) == (  # no "By "there" ..."
+            "How cold are the winters there?" + CLIMATE_NOTE.note)
         assert YES_NO_NOTE.note in await last_message_of_reply(rig, "Is a bat a bird?", plain)
         assert YES_NO_NOTE.note not in await last_message_of_reply(rig, "Is it going to rain tomorrow?", plain)
         assert WORLD_NOTE.note in await last_message_of_reply(rig, "How high is Mount Everest?", plain)

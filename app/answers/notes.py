@@ -34,8 +34,10 @@ here." -> "I'm sorry, I can't check the weather from here."). Leave to ask, a go
 person gives ("Can I ask you a question?" -> "Yes, I can ask you a question."), "What do you mean?" the last answer in
 simpler words, a view asked for first words without a disclaimer, "What did I just ask?" the question said back, "Say
 banana." the word, "Do you remember me?" that each conversation starts fresh, and a game its turn
-(``app/answers/games.py``: twenty questions, a number guessed, rock, paper, scissors). The patterns know the common
-forms only; a message they miss is answered as before.
+(``app/answers/games.py``: twenty questions, a number guessed, rock, paper, scissors). A place's usual weather is to be
+answered, not declined as today's ("What's the weather like in Paris in April?"), "What can you do?" gets what it can,
+hunger something to eat, and what the user lacks after a suggestion ("I'm out of eggs.") the question asked again
+without it. The patterns know the common forms only; a message they miss is answered as before.
 """
 
 from __future__ import annotations
@@ -415,9 +417,9 @@ FEELING_NOTE = Note(_USERS_FEELING, "Reply warmly to how the user feels.")
 # Hunger or thirst, which that note met as a feeling ("I'm hungry." -> "I'm glad you're hungry!", "I'm so glad you're
 # hungry!" 2 of 2): a need, met with something to eat or drink. Before it.
 _HUNGRY = re.compile(
-    r"^(?:(?:oh|ugh|well|man|so|hey|honestly)[,]? )*(?:i'm|i am|i feel|i'm feeling|i'm getting|i am getting)"
-    r"(?: (?:so|really|very|a bit|a little|kind of|pretty|quite|super|just|absolutely))* (?:hungry|starving|peckish"
-    r"|famished|thirsty)(?: (?:now|right now|again|already|today))?[.!]*$",
+    r"^(?:(?:oh|ugh|well|man|so|hey|honestly)[,]? )*(?:i'm|im|i am|i feel|i'm feeling|i'm getting|i am getting)"
+    r"(?: (?:so|really|very|a bit|a little|kind of|kinda|pretty|quite|super|just|absolutely))* (?:hungry|starving|peckish"
+    r"|famished|thirsty|parched)(?: (?:now|right now|again|already|today|too|as well))?[.!]*$",
     re.I,
 )
 HUNGRY_NOTE = Note(_HUNGRY, "Suggest something quick to eat or drink.")
@@ -550,26 +552,42 @@ def condition_note(messages: list[dict]) -> Note | None:
 # and, as a thing asked without was still named ("scrambled eggs"), to name nothing with it; or, with nothing named,
 # something else. The whole message only, after a question asking for a suggestion or a reply that made one ("How about
 # a sandwich?").
-_WHAT = (r"(?!(?:that|this|it|them|those|these|one|to|a clue|an? idea|another|more|any ?more|anything|enough|much|too"
-         r"|so|the time|time)\b)[\w-]+(?: [\w-]+){0,2}")  # not "I don't have time.": no thing to go without
+_POINTING = r"that one|this one|that|this|it|them|those|these|one"
+# what may follow the thing ("I don't have any chicken at home, sorry.")
+_LEFT = r"at home|here|in the house|right now|now|at the moment|today|tonight|though|either|any ?more|sorry"
+# not a thing to go without: "I have no idea.", "I don't have time.", "I hate you."
+_NO_THING = (r"to|clue|a clue|idea|an idea|ideas|another|more|any ?more|any|anything|anyone|enough|much|too|so|time"
+             r"|the time|long|all day|a preference|a budget|a choice|you|u|here|there|a problem|a question|questions|a way")
+_WHAT = rf"(?!(?:{_NO_THING})\b)[\w-]+(?: (?!(?:{_LEFT})\b)[\w-]+){{0,2}}"
+_NOT_HAD = (r"i (?:don't|do not) have (?:any )?|i(?:'m| am) (?:all )?out of |i(?: ran| have run|'ve run) out of "
+            r"|i(?: have|'ve got| have got|'ve) no |i (?:don't|do not|can't|cannot) (?:like|eat|stand|drink|have|want) "
+            r"|i hate |i(?:'m| am) not (?:a (?:big |huge )?fan of|into) "
+            r"|i(?:'m| am) (?:(?:very|really|severely|so) )?allergic to ")
 _LACKS = re.compile(
     r"^(?:(?:oh|well|but|hmm|um|sorry|unfortunately|actually|no|ah)[,.!]? )*"
-    rf"(?P<told>i (?:don't|do not) have (?:any )?{_WHAT}|i(?:'m| am) (?:all )?out of {_WHAT}"
-    rf"|i(?: ran| have run|'ve run) out of {_WHAT}|i(?: have|'ve got| have got) no {_WHAT}"
-    rf"|i (?:don't|do not|can't|cannot) (?:like|eat|stand|drink|have) {_WHAT}|i hate {_WHAT}"
-    r"|i (?:don't|do not) (?:like|want) (?:that|it|this|that one|this one|those|them)"
-    rf"|i(?:'m| am) not (?:a (?:big |huge )?fan of|into) {_WHAT}"
-    rf"|i(?:'m| am) (?:(?:very|really|severely|so|quite|a bit) )?{_CONDITION})"
-    r"(?: (?:at home|here|in the house|right now|today|tonight|though|either|any ?more))*[.!]*$",
+    rf"(?P<told>(?:{_NOT_HAD})(?:(?P<pointed>{_POINTING})|(?P<what>{_WHAT}))"
+    rf"|i(?:'m| am| have| have got|'ve got) (?:(?:very|really|severely|so|quite|a bit) )?(?:a |an )?{_CONDITION})"
+    rf"(?:,? (?:{_LEFT}))*[.!]*$",
     re.I,
 )
-_MADE_A_SUGGESTION = re.compile(r"\b(?:how about|what about|you could|you can|you might|why not|try|i (?:would |'d )?"
-                                r"(?:recommend|suggest))\b", re.I)
-_LACKED = re.compile(r"\b(?:have(?: any| no)?|out of|eat|drink|like|want|stand|hate|fan of|into|allergic to) (?P<what>.+)$",
-                     re.I)
-_POINTED = re.compile(r"(?:that|it|this|that one|this one|those|them)$", re.I)
+# a reply that made a suggestion ("I'm hungry." -> "How about a sandwich?"); not "You can start by mixing flour ..."
+_MADE_A_SUGGESTION = re.compile(
+    r"\b(?:how about|what about|why not|i (?:would |'d )?(?:recommend|suggest)|you (?:could|might) (?:try|enjoy|like|make"
+    r"|cook|have|go|watch|read|visit|play)|maybe (?:try|a|an|some))\b",
+    re.I,
+)
 _ALSO_THIRD_PERSON = ((r"^i ran\b", "the user ran"), (r"^i hate\b", "the user hates"))
 _USER_TOLD = "The user "
+
+
+def _asked_again(asked: str, what: str) -> str | None:
+    """The sentence of ``asked`` that asks for a suggestion, asked without ``what`` ("What should I cook tonight without
+    chicken?", "Recommend a dessert without nuts."); None where none asks for one."""
+    for sentence in reversed(re.split(r"(?<=[.!?]) ", plain(asked))):
+        if _SUGGEST_QUESTION.search(sentence):
+            words = re.sub(r"(?:,? (?:please|any ideas|any suggestions|thanks))*[?.!]*$", "", sentence, flags=re.I)
+            return f"{words} without {what}{'?' if sentence.endswith('?') else '.'}"
+    return None
 
 
 def lacks_note(messages: list[dict]) -> Note | None:
@@ -580,19 +598,18 @@ def lacks_note(messages: list[dict]) -> Note | None:
     if found is None:
         return None
     asked, said = texts_of(messages[:-1], "user")[-1:], texts_of(messages[:-1], "assistant")[-1:]
-    question = plain(asked[0]).rstrip("?.! ") if asked and _SUGGEST_QUESTION.search(plain(asked[0])) else None
-    if question is None and not (said and _MADE_A_SUGGESTION.search(plain(said[0]))):
+    suggested = bool(said) and _MADE_A_SUGGESTION.search(plain(said[0])) is not None
+    if not (asked and _SUGGEST_QUESTION.search(plain(asked[0]))) and not suggested:
         return None
     told = found["told"]
     for first_person, third_person in (*_THIRD_PERSON, *_ALSO_THIRD_PERSON):
         told = re.sub(first_person, third_person, told, count=1, flags=re.I)
-    lacked = _LACKED.search(found["told"])
-    if lacked is None:  # "I'm vegetarian."
-        return Note(_LACKS, f"{capitalized(told)}. Suggest something else that suits them.")
-    if _POINTED.match(what := lacked["what"]):  # "I don't like that."
-        return Note(_LACKS, f"{capitalized(told)}. Suggest something else.")
-    again = f'Asked again: "{question} without {what}?"' if question else "Suggest something else."
-    return Note(_LACKS, f"{capitalized(told)}. {again} Name nothing with {what}.")
+    told = capitalized(told)
+    if (what := found["what"]) is None:  # "I don't like that.", "I'm vegetarian."
+        return Note(_LACKS, f"{told}. Suggest something else{'' if found['pointed'] else ' that suits them'}.")
+    again = _asked_again(asked[0], what) if asked else None
+    asks = f'Asked again: "{again}"' if again else "Suggest something else."
+    return Note(_LACKS, f"{told}. {asks} Name nothing with {what}.")
 
 
 # A story asked for, which the limits prompt's "say briefly that you can't" reached for some kinds ("Tell me a ghost
@@ -672,15 +689,16 @@ _CAN_DO = re.compile(
     r"^(?:(?:so|and|ok|okay|hey|um|well|then|tell me)[,]? )*"
     r"(?:what (?:all |else |exactly |kinds? of things |sorts? of things |things )?(?:can|could) (?:you|u)"
     r" (?:do|help (?:me |us )?with)|what (?:are|r) (?:you|u) (?:able to do|good at|capable of)"
-    r"|what (?:are|r) your (?:capabilities|abilities|skills|features)|how (?:can|could) (?:you|u) help(?: me| us)?"
+    r"|what(?: are|'s| is| r) your (?:capabilities|abilities|skills|features)|how (?:can|could) (?:you|u) help(?: me| us)?"
     r"|what (?:kinds? of |sorts? of )?(?:things|questions|stuff) (?:can|could|should) (?:i|we) ask(?: you| u)?"
-    r"|what can i ask(?: you| u)?|what do (?:you|u) know how to do|tell me what (?:you|u) can do)"
+    r"|what (?:kinds? of |sorts? of )?(?:things|stuff) (?:can|could) (?:you|u) do|what (?:are|r) (?:you|u) good at doing"
+    r"|what can i ask(?: you| u)?|what do (?:you|u) know how to do|(?:(?:can|could) (?:you|u) )?tell me what (?:you|u) can do)"
     r"(?: (?:for (?:me|us)|exactly|then|anyway|here|today))*[?.!]*$",
     re.I,
 )
-CAN_DO_NOTE = Note.answer(_CAN_DO, "I can answer questions, explain things, help with ideas or a short note, and work out "
-                                   "sums and conversions. I can also tell you a joke, a riddle or a fun fact, or we can "
-                                   "play twenty questions or rock, paper, scissors.")
+CAN_DO_NOTE = Note.answer(_CAN_DO, "I can answer questions, explain things, help with ideas, write a short message or "
+                                   "poem, and work out sums and conversions. I can also tell you a joke, a riddle or a fun "
+                                   "fact, or we can play twenty questions or rock, paper, scissors.")
 LOUDNESS_NOTE = Note.answer(_LOUDNESS_REQUEST, "Sorry, I can't change my volume from here, but you can set it on your device.")
 LOUDER_NOTE = Note(_LOUDER, LOUDNESS_NOTE.says)
 # for a reply without tools, the first that asks: what it would pretend to look up or do, the bare word "Louder.", and
@@ -1589,24 +1607,27 @@ WORLD_NOTE = Note(_WORLD_QUESTION, "A question about the world: answer it.")
 # the weather like in Paris in April?", "Does it snow in Texas?", "How cold are the winters there?" -> "Sorry, I can't
 # check the weather from here." (16 of 20 replies to ten such questions; "As an AI language model, I don't have access
 # to real-time weather data. However, ..." before the rest). A month or season, "usually" or "climate" says it is not
-# today's, as "Does it ...?" and "Does Seattle get ...?" do; not with now, this, next, a forecast or "will" ("What's the
-# weather like in London this weekend?"), nor "Is it hot in Dubai?" (today's, as likely).
+# today's, as "Does it ...?" and "Does Seattle get ...?" do; not with now, this, next, a day, a date, a forecast or
+# "will" ("What's the weather like in London this weekend?"), nor "Is it hot in Dubai?" (today's, as likely), nor
+# "here" (a place the model does not know). Before the note that says what "there" points at.
 _SEASON = (r"winters?|summers?|spring|springtime|autumn|fall|wintertime|summertime|(?:rainy|dry|wet|monsoon) season"
            r"|january|february|march|april|may|june|july|august|september|october|november|december")
 _USUALLY = r"usually|normally|typically|generally|mostly|often|always|on average|in general|year[- ]round|all year"
 _HOT_OR_COLD = r"hot|cold|warm|mild|humid|rainy|snowy|sunny|wet|dry|chilly|freezing|windy|cloudy|foggy"
 _CLIMATE_QUESTION = re.compile(
     r"^(?:(?:so|and|ok|okay|hey|um|wait|quick question|also)[,]? )*"
-    r"(?!.*\b(?:now|today|tonight|tomorrow|yesterday|this|next|currently|at the moment|outside|forecast|going to|will"
-    r"|right now)\b)(?:"
+    rf"(?!.*\b(?:now|today|tonight|tomorrow|yesterday|this|next|currently|at the moment|outside|forecast|going to|gonna"
+    rf"|will|later|yet|{_DAY}|weekend|here|where i live|where i am)\b)(?!.*\d)(?:"  # not now, a day or a date, nor here
     rf"(?=[^?]*\b(?:{_SEASON}|{_USUALLY})\b)(?:what(?:'s| is| are) (?:the )?(?:weather|temperatures?|average temperature)\b"
-    r"|what(?:'s| is) [\w' .-]{2,30}'s weather\b"
-    rf"|is it (?:(?:{_USUALLY}|very|really|too) )*(?:{_HOT_OR_COLD}) (?:in|there|here)\b"
+    r"|what(?:'s| is) [\w' .-]{2,30}'s weather\b|how(?:'s| is) the weather\b|is the weather (?:\w+ ){1,3}in\b"
+    rf"|how (?:{_HOT_OR_COLD}) (?:is it|does it get) (?:in|there)\b"
+    rf"|is it (?:(?:{_USUALLY}|very|really|too) )*(?:{_HOT_OR_COLD}) (?:in|there)\b"
     rf"|is [\w' .-]{{2,30}} (?:(?:{_USUALLY}|very|really|too) )*(?:{_HOT_OR_COLD}) in (?:the )?(?:{_SEASON})\b)"
-    r"|what(?:'s| is) (?:the )?climate\b|what(?:'s| is) [\w' .-]{2,30}'s climate\b"
+    r"|what(?:'s| is) (?:the )?climate (?:usually )?(?:like )?(?:in|of|there)\b"
+    r"|what(?:'s| is) [\w' .-]{2,30}'s climate(?: like)?(?=\?$)"
     r"|what (?:kind|sort|type) of (?:weather|climate) (?:does|do)\b"
     rf"|does it (?:ever |usually |often |normally |really )?(?:snow|rain|hail|freeze|get (?:{_HOT_OR_COLD}))\b[^?]*"
-    r"\b(?:in|there|here)\b"
+    r"\b(?:in|there)\b"
     r"|does [\w' .-]{2,30} (?:ever |usually |often )?get (?:a lot of |lots of |much |any |many )?(?:snow|rain|hurricanes"
     r"|tornadoes|typhoons|storms|sun|sunshine)\b"
     rf"|how (?:{_HOT_OR_COLD}) (?:are|is|were|do|does) (?:the )?(?:{_SEASON})\b)[^?]{{0,80}}\?$",

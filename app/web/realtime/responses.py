@@ -173,7 +173,7 @@ class Responses:
         pace = pace_notes(self.session.config.speed) if self.session.parts.tts.changes_speed else (ONE_RATE_NOTE,)
         pointing = pointing_note(messages)  # late: "Can you say it slower?" is no question about what it named
         late = tuple(note for note in (anyones_note(messages), pointing) if note is not None)
-        any_reply = (*said, *pace, *ANY_REPLY, *late, CLIMATE_NOTE, YES_NO_NOTE, WORLD_NOTE)
+        any_reply = (*said, *pace, *ANY_REPLY, CLIMATE_NOTE, *late, YES_NO_NOTE, WORLD_NOTE)
         return add_first(any_reply if tools or not settings.limits_prompt else (*WITHOUT_TOOLS, *any_reply), messages)
 
     async def create(self, event: ResponseCreate) -> None:
