@@ -1633,8 +1633,11 @@ _CLIMATE_QUESTION = re.compile(
     rf"|how (?:{_HOT_OR_COLD}) (?:are|is|were|do|does) (?:the )?(?:{_SEASON})\b)[^?]{{0,80}}\?$",
     re.I,
 )
-CLIMATE_NOTE = Note(_CLIMATE_QUESTION, "A question about the usual weather there, which stays true, not today's: answer "
-                                       "it from what you know.")
+# told to answer it, the model still declined some ("What's the weather like in Hawaii in December?" 3 of 4) and said
+# "Yes" to what is not so ("Does London get much snow?" -> "Yes, London gets much snow." 2 of 2); begun with "Well,",
+# "Well, it's not hot in Dubai in August."; begun with "Usually,", 29 of 32 right over 16 such questions
+CLIMATE_NOTE = Note(_CLIMATE_QUESTION, "A question about the usual weather there, which stays true, not today's. Begin "
+                                       'with "Usually," and answer from what you know.')
 
 # A question about what people can or should do, asked with "you" for anyone, which the model took for a question
 # about itself and declined: "Can you eat raw eggs?" -> "Sorry, I can't eat raw eggs, sorry.", "Can you freeze milk?"
