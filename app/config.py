@@ -282,16 +282,19 @@ class Settings(BaseSettings):
         "check the weather from here.' otherwise), 'What can you do?' what it can ('... assist with tasks like "
         "booking flights' otherwise), hunger something to eat ('I'm hungry.' -> 'I'm glad you're hungry!' "
         "otherwise), what the user lacks after a suggestion another without it ('I'm out of eggs.' -> 'You can make "
-        "a breakfast with scrambled eggs' otherwise), and a question about what people can do, asked with 'you' for "
-        "anyone, asked of people ('Can you eat raw eggs?' -> 'Sorry, I can't eat raw eggs, sorry.' otherwise), a "
-        "reply the user did not follow said again in simpler words ('What do you mean?' -> a decline otherwise), "
-        "what the user asked earlier said back ('What did I just ask?' -> 'I asked ...' otherwise), leave to ask, a "
-        "good night and 'Louder.' the answer a person gives, a view asked for first words ('As an AI language model, "
-        "...' otherwise), words asked to be said ('Say banana.' -> 'I can't say banana.' otherwise), and as a first "
-        "message 'Do you remember me?', 'What's my name?' or 'Who am I?' that nothing was kept or given ('I remember "
-        "you!' otherwise) (docs/benchmarks.md, 'Not a person', 'Nothing promised', 'Written when asked', 'A story, "
-        "told', 'The user's plans', 'Said again', 'Can I ...?', 'Lasting facts', 'Said, not promised', 'Asked for "
-        "help', 'Around the talk', 'A place's usual weather').",
+        "a breakfast with scrambled eggs' otherwise), the days to a day asked with no date given a request for the "
+        "date, and once told the count ('How many days until Christmas?' -> 'There are 24 days until Christmas.' "
+        "otherwise), 'Do you like me?' a warm answer ('I don't have feelings, so I don't like you.' otherwise), and "
+        "a question about what people can do, asked with 'you' for anyone, asked of people ('Can you eat raw eggs?' "
+        "-> 'Sorry, I can't eat raw eggs, sorry.' otherwise), a reply the user did not follow said again in simpler "
+        "words ('What do you mean?' -> a decline otherwise), what the user asked earlier said back ('What did I just "
+        "ask?' -> 'I asked ...' otherwise), leave to ask, a good night and 'Louder.' the answer a person gives, a "
+        "view asked for first words ('As an AI language model, ...' otherwise), words asked to be said ('Say "
+        "banana.' -> 'I can't say banana.' otherwise), and as a first message 'Do you remember me?', 'What's my "
+        "name?' or 'Who am I?' that nothing was kept or given ('I remember you!' otherwise) (docs/benchmarks.md, "
+        "'Not a person', 'Nothing promised', 'Written when asked', 'A story, told', 'The user's plans', 'Said "
+        "again', 'Can I ...?', 'Lasting facts', 'Said, not promised', 'Asked for help', 'Around the talk', 'A "
+        "place's usual weather').",
     )
     spelling_hints: bool = Field(
         True,

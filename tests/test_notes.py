@@ -7,17 +7,17 @@ import random
 import pytest
 
 from app.answers.notes import (AGE_NOTE, ANY_REPLY, APOLOGY_NOTE, BODY_NOTE, BORED_NOTE, CALENDAR_NOTE, CAN_DO_NOTE, CLARIFY_NOTE,
-                               CLIMATE_NOTE, CLOCK_NOTE, CONDITION_NOTE, CORRECTION_NOTE, DAY_NOTE, DOUBT_NOTE, EMERGENCY_NOTE,
-                               FAMILY_NOTE, FASTER_NOTE, FASTEST_NOTE, FEELING_NOTE, GOOD_NIGHT_NOTE, HEARD_NOTE, HELP_NOTE,
-                               HELP_WITH_NOTE, HOME_NOTE, HUNGRY_NOTE, INSULT_NOTE, KIND_NOTE, LIKES_NOTE, LOUDER_NOTE,
-                               LOUDNESS_NOTE, MAY_I_ASK_NOTE, MEMO_NOTE, MESSAGE_NOTE, MUSIC_NOTE, NEVER_MIND_NOTE, NEWS_NOTE,
-                               ONE_RATE_NOTE, OPINION_NOTE, PERSON_NOTE, PURCHASE_NOTE, PUSHBACK_NOTE, QUIZ_NOTE, RATHER_NOTE,
-                               REMEMBER_ME_NOTE, REMINDER_NOTE, SHORTER_NOTE, SLOWER_NOTE, SLOWEST_NOTE, STORY_NOTE, SUGGEST_NOTE,
-                               VOICE_NOTE, WAIT_NOTE, WEATHER_TOLD_NOTE, WITHOUT_TOOLS, WORLD_NOTE, WRITE_NOTE, YES_NO_NOTE, Note,
-                               add_first, age_note, anyones_note, asked_note, birthday_note, chance_note, clarify_note,
-                               condition_note, follow_up_note, has_note, joke_note, kept_note, lacks_note, memory_note, more_note,
-                               name_note, pointing_note, pushback_note, repeat_note, said_notes, say_note, shorter_note, sum_note,
-                               user_words)
+                               CLIMATE_NOTE, CLOCK_NOTE, CONDITION_NOTE, CORRECTION_NOTE, COUNTDOWN_NOTE, DAY_NOTE, DOUBT_NOTE,
+                               EMERGENCY_NOTE, FAMILY_NOTE, FASTER_NOTE, FASTEST_NOTE, FEELING_NOTE, GOOD_NIGHT_NOTE, HEARD_NOTE,
+                               HELP_NOTE, HELP_WITH_NOTE, HOME_NOTE, HUNGRY_NOTE, INSULT_NOTE, KIND_NOTE, LIKES_ME_NOTE,
+                               LIKES_NOTE, LOUDER_NOTE, LOUDNESS_NOTE, MAY_I_ASK_NOTE, MEMO_NOTE, MESSAGE_NOTE, MUSIC_NOTE,
+                               NEVER_MIND_NOTE, NEWS_NOTE, ONE_RATE_NOTE, OPINION_NOTE, PERSON_NOTE, PURCHASE_NOTE, PUSHBACK_NOTE,
+                               QUIZ_NOTE, RATHER_NOTE, REMEMBER_ME_NOTE, REMINDER_NOTE, SHORTER_NOTE, SLOWER_NOTE, SLOWEST_NOTE,
+                               STORY_NOTE, SUGGEST_NOTE, VOICE_NOTE, WAIT_NOTE, WEATHER_TOLD_NOTE, WITHOUT_TOOLS, WORLD_NOTE,
+                               WRITE_NOTE, YES_NO_NOTE, Note, add_first, age_note, anyones_note, asked_note, birthday_note,
+                               chance_note, clarify_note, condition_note, countdown_note, follow_up_note, has_note, joke_note,
+                               kept_note, lacks_note, memory_note, more_note, name_note, pointing_note, pushback_note,
+                               repeat_note, said_notes, say_note, shorter_note, sum_note, user_words)
 
 CLOCK = {"type": "function", "name": "get_current_time", "description": "The user's local date and time.",
          "parameters": {"type": "object", "properties": {}}}  # fmt: skip
@@ -1074,6 +1074,56 @@ def test_what_the_assistant_can_do_is_said(question: str) -> None:
 ])  # fmt: skip
 def test_other_questions_are_not_taken_for_what_the_assistant_can_do(question: str) -> None:
     assert not CAN_DO_NOTE.finds(question)
+
+
+@pytest.mark.parametrize("question", [
+    "How many days until Christmas?", "How long until Christmas?", "How many sleeps until my birthday?",
+    "How long until the weekend?", "So how many weeks until Halloween?", "How many days until March 3?",
+])  # fmt: skip
+def test_days_to_a_day_with_no_date_given_ask_for_the_date(question: str) -> None:
+    """Not a count from a date made up ("There are 24 days until Christmas."); a reply without tools."""
+    noted = add_first(WITHOUT_TOOLS, [{"role": "user", "content": question}])[-1]["content"]
+    assert noted == question + COUNTDOWN_NOTE.note and user_words(noted) == question
+
+
+@pytest.mark.parametrize("question", [
+    "Today is June 1. How many days until my birthday?", "If today is December 20, how many days until Christmas?",
+    "How many days until Christmas if today is December 20?", "It's Monday. How many days until Friday?",
+    "How many days are in December?", "How long does it take to get to Paris?",
+])  # fmt: skip
+def test_days_counted_from_a_date_given_are_not_asked_for_one(question: str) -> None:
+    assert not COUNTDOWN_NOTE.finds(question)
+
+
+@pytest.mark.parametrize(("asked", "told", "in_full"), [
+    ("How many days until Christmas?", "Today is December 7.",
+     '"Today is December 7. How many days until Christmas?" Worked out: the answer is 18 days.'),
+    ("How long until Christmas?", "It's December 20th.",
+     '"It\'s December 20th. How many days until Christmas?" Worked out: the answer is 5 days.'),
+])  # fmt: skip
+def test_the_date_told_after_a_count_asked_for_it_gets_the_count(asked: str, told: str, in_full: str) -> None:
+    """Not "There are 23 days until Christmas." from December 7."""
+    messages = talk(asked, "Sorry, I can't check today's date from here. Tell me the date, and I'll count the days.", told)
+    noted = add_first((*said_notes(messages), *ANY_REPLY), messages)[-1]["content"]
+    assert noted == f"{told}\n\n(Asked in full: {in_full})" and user_words(noted) == told and has_note(noted)
+    assert countdown_note(talk("What's the capital of France?", "Paris.", told)) is None
+    assert countdown_note(talk(asked, "Sorry, ...", "Today is Monday.")) is None  # no date to count from
+
+
+@pytest.mark.parametrize("question", [
+    "Do you like me?", "Do you love me?", "Are we friends?", "Will you be my friend?", "Are you my friend?",
+    "Honestly, do you hate me?", "Can we be friends?",
+])  # fmt: skip
+def test_whether_it_likes_the_user_is_answered_warmly(question: str) -> None:
+    """Not "I don't have feelings, so I don't like you."."""
+    noted = add_first(ANY_REPLY, [{"role": "user", "content": question}])[-1]["content"]
+    assert noted == question + LIKES_ME_NOTE.note and user_words(noted) == question
+
+
+@pytest.mark.parametrize("question", ["Do you like music?", "Do you like my idea?", "Are you my friend's assistant?",
+                                      "Does my friend like me?"])  # fmt: skip
+def test_other_questions_are_not_taken_for_whether_it_likes_the_user(question: str) -> None:
+    assert not LIKES_ME_NOTE.finds(question)
 
 
 @pytest.mark.parametrize(("asked", "said", "follow", "note"), [

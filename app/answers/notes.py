@@ -36,8 +36,9 @@ simpler words, a view asked for first words without a disclaimer, "What did I ju
 banana." the word, "Do you remember me?" that each conversation starts fresh, and a game its turn
 (``app/answers/games.py``: twenty questions, a number guessed, rock, paper, scissors). A place's usual weather is to be
 answered, not declined as today's ("What's the weather like in Paris in April?"), "What can you do?" gets what it can,
-hunger something to eat, and what the user lacks after a suggestion ("I'm out of eggs.") the question asked again
-without it. The patterns know the common forms only; a message they miss is answered as before.
+hunger something to eat, what the user lacks after a suggestion ("I'm out of eggs.") the question asked again without
+it, the days to a day with no date given a request for the date (and once told, the count), and "Do you like me?" a
+warm answer. The patterns know the common forms only; a message they miss is answered as before.
 """
 
 from __future__ import annotations
@@ -47,8 +48,9 @@ import re
 from dataclasses import dataclass
 
 from app.answers.arithmetic import GOES_ON, NUMBER_WORDS, NUMBER_WORDS_PATTERN, sum_goes_on
-from app.answers.conversions import conversion, without_conversion_hint
+from app.answers.conversions import conversion, figure, without_conversion_hint
 from app.answers.counting import OWNED_ASKED, owned_counted
+from app.answers.days import COUNTDOWN_ALONE, DATE_TOLD
 from app.answers.facts import FACT_REQUEST, fact_to_say
 from app.answers.games import GAME_TALK, game_turn
 from app.answers.jokes import JOKE_TALK, joke_explained, joke_to_tell
@@ -148,7 +150,8 @@ def _without_notes(content: str) -> str:
     if noted and (asks_my_age(words) or OWNED_ASKED.search(plain(words))):
         content = words
     words, noted, said = content.partition(f"\n\n({_IN_FULL}")
-    if noted and (_FOLLOW_UP.search(plain(words)) or (GOES_ON.search(plain(words)) and _SUM_NOTED.fullmatch(_IN_FULL + said))):
+    if noted and (_FOLLOW_UP.search(plain(words)) or (GOES_ON.search(plain(words)) and _SUM_NOTED.fullmatch(_IN_FULL + said))
+                  or DATE_TOLD.search(plain(words))):
         content = words
     words, noted, _ = content.partition(f"\n\n({_MEANS}")
     if noted and _POINTS.search(plain(words)):
@@ -696,6 +699,10 @@ _CAN_DO = re.compile(
     r"(?: (?:for (?:me|us)|exactly|then|anyway|here|today))*[?.!]*$",
     re.I,
 )
+# "How many days until Christmas?" with no date given, which the model counted from a date it made up ("There are 24
+# days until Christmas.", 1 of 2): that it needs the date, which ``app/answers/days.py`` counts from once given.
+COUNTDOWN_NOTE = Note.answer(COUNTDOWN_ALONE, "Sorry, I can't check today's date from here. Tell me the date, and I'll "
+                                              "count the days.")
 CAN_DO_NOTE = Note.answer(_CAN_DO, "I can answer questions, explain things, help with ideas, write a short message or "
                                    "poem, and work out sums and conversions. I can also tell you a joke, a riddle or a fun "
                                    "fact, or we can play twenty questions or rock, paper, scissors.")
@@ -704,7 +711,7 @@ LOUDER_NOTE = Note(_LOUDER, LOUDNESS_NOTE.says)
 # for a reply without tools, the first that asks: what it would pretend to look up or do, the bare word "Louder.", and
 # what it can do
 WITHOUT_TOOLS = (CLOCK_NOTE, EMERGENCY_NOTE, MESSAGE_NOTE, REMINDER_NOTE, CALENDAR_NOTE, MEMO_NOTE, MUSIC_NOTE, HOME_NOTE,
-                 PURCHASE_NOTE, LOUDER_NOTE, CAN_DO_NOTE)
+                 PURCHASE_NOTE, LOUDER_NOTE, CAN_DO_NOTE, COUNTDOWN_NOTE)
 SLOWER_NOTE = Note.answer(_SLOWER_REQUEST, "Sure, I'll speak more slowly.")
 FASTER_NOTE = Note.answer(_FASTER_REQUEST, "Sure, I'll speak faster.")
 SLOWEST_NOTE = Note.answer(_SLOWER_REQUEST, "Sorry, this is as slowly as I can speak.")
@@ -732,6 +739,16 @@ _LIKES_QUESTION = re.compile(
     re.I,
 )
 LIKES_NOTE = Note.answer(_LIKES_QUESTION, "I don't have likes of my own. What do you like?")
+# "Do you like me?", "Are we friends?", which the model answered coldly ("I don't have feelings, so I don't like you."
+# 2 of 2): what a program can say, warmly.
+_LIKES_ME = re.compile(
+    r"^(?:(?:so|and|hey|um|well|honestly|be honest)[,]? )*(?:do (?:you|u) (?:really |even )?(?:like|love|hate) me"
+    r"|are (?:you|u) my (?:friend|best friend)|are we (?:friends|best friends)"
+    r"|(?:will|would|can) (?:you|u) be my (?:best )?friend|can we be friends)(?: too)?[?.!]*$",
+    re.I,
+)
+LIKES_ME_NOTE = Note.answer(_LIKES_ME, "I'm a computer program, so I don't have feelings like a person, but I'm always "
+                                       "here to talk with you!")
 
 # Questions about a life it does not have, which the model answered as a person would: "Do you ever sleep?" -> "Yes, I
 # sleep.", "How old are you?" -> "I am 30 years old.", "What did you do today?" -> "I was busy working on a project."
@@ -1441,6 +1458,20 @@ def follow_up_note(messages: list[dict], *, figures: bool = True) -> Note | None
     return Note(_FOLLOW_UP, f'{_IN_FULL}"{question}"{added}')
 
 
+def countdown_note(messages: list[dict]) -> Note | None:
+    """For a newest user message that tells the date just after the days to a day were asked with none given (and
+    ``COUNTDOWN_NOTE`` asked for it), the question in full with the date, and its count (``app.answers.days``): told
+    the date alone, the model counted "There are 23 days until Christmas." from December 7 (2 of 2)."""
+    content = newest_user_text(messages)
+    asked = texts_of(messages[:-1], "user")[-1:]
+    if content is None or not DATE_TOLD.search(plain(content)) or not asked or not COUNTDOWN_ALONE.search(plain(asked[0])):
+        return None
+    counted = re.sub(r"\b(h)ow long\b", r"\1ow many days", plain(asked[0]), count=1, flags=re.I)  # as days.py reads it
+    question = f"{plain(content).rstrip('.!')}. {counted}"
+    worked = figure(question)
+    return Note(DATE_TOLD, f'{_IN_FULL}"{question}" {worked}') if worked else None
+
+
 _SUM_SAYS = f'{_IN_FULL}"What is {{}}?" Worked out: the answer is {{}}.'
 _SUM_NOTED = _note_forms(_SUM_SAYS)
 
@@ -1549,7 +1580,7 @@ def said_notes(messages: list[dict], *, figures: bool = True) -> tuple[Note, ...
              age_note(messages) if figures else None, owned_note(messages) if figures else None, riddle_note(messages),
              game_note(messages), chance_note(messages), joke_note(messages), twister_note(messages), birthday_note(messages),
              shorter_note(messages), clarify_note(messages), pushback_note(messages), more_note(messages),
-             condition_note(messages), lacks_note(messages))
+             condition_note(messages), lacks_note(messages), countdown_note(messages) if figures else None)
     return tuple(note for note in found if note is not None)
 
 
@@ -1682,7 +1713,8 @@ def anyones_note(messages: list[dict]) -> Note | None:
 
 # for any reply, after a reply without tools has taken its own (``WITHOUT_TOOLS``), the first that asks: what no tool
 # changes (the voice), and what talk meets but the model met with a question, a decline or a chatbot's disclaimer
-ANY_REPLY = (VOICE_NOTE, LOUDNESS_NOTE, MAY_I_ASK_NOTE, GOOD_NIGHT_NOTE, WRITE_NOTE, STORY_NOTE, BORED_NOTE, GAME_OFFER_NOTE,
-             NEWS_NOTE, HUNGRY_NOTE, FEELING_NOTE, WEATHER_TOLD_NOTE, CONDITION_NOTE, LIKES_NOTE, BODY_NOTE, AGE_NOTE, DAY_NOTE,
-             FAMILY_NOTE, RATHER_NOTE, OPINION_NOTE, QUIZ_NOTE, NEVER_MIND_NOTE, HELP_NOTE, HELP_WITH_NOTE, HEARD_NOTE,
-             WAIT_NOTE, INSULT_NOTE, APOLOGY_NOTE, KIND_NOTE, CORRECTION_NOTE, DOUBT_NOTE)
+ANY_REPLY = (VOICE_NOTE, LOUDNESS_NOTE, MAY_I_ASK_NOTE, GOOD_NIGHT_NOTE, WRITE_NOTE, STORY_NOTE, BORED_NOTE,
+             GAME_OFFER_NOTE, NEWS_NOTE, HUNGRY_NOTE, FEELING_NOTE, WEATHER_TOLD_NOTE, CONDITION_NOTE, LIKES_ME_NOTE,
+             LIKES_NOTE, BODY_NOTE, AGE_NOTE, DAY_NOTE, FAMILY_NOTE, RATHER_NOTE, OPINION_NOTE, QUIZ_NOTE,
+             NEVER_MIND_NOTE, HELP_NOTE, HELP_WITH_NOTE, HEARD_NOTE, WAIT_NOTE, INSULT_NOTE, APOLOGY_NOTE, KIND_NOTE,
+             CORRECTION_NOTE, DOUBT_NOTE)
