@@ -25,7 +25,7 @@ def test_a_fact_asked_for_on_no_subject_is_drawn_from_the_facts(message: str) ->
 
 
 @pytest.mark.parametrize("message", [
-    "Tell me a fun fact about space.", "What's a fact?", "Tell me something about Paris.", "Is that a fact?",
+    "Tell me a fun fact about Paris.", "What's a fact?", "Tell me something about Paris.", "Is that a fact?",
     "Tell me something funny.", "Surprise party ideas?", "Another one.", "Tell me another one.", "I know a fun fact.",
     "Fact.",
 ])  # fmt: skip
@@ -58,3 +58,23 @@ def test_each_fact_is_one_short_spoken_sentence_or_two() -> None:
     assert len(set(FACTS)) == len(FACTS) >= 40
     for fact in FACTS:  # a colon would read as the answer's own ("Here's one: ..."), a long one is no voice reply
         assert fact[0].isupper() and fact.endswith(".") and ":" not in fact and len(fact) <= 120
+
+
+@pytest.mark.parametrize(("message", "words"), [
+    ("Tell me a fun fact about space.", ("Moon", "Sun", "planet", "Venus", "Jupiter", "Saturn", "galaxy")),
+    ("Give me an interesting fact about the ocean, please.", ("Pacific", "Octopuses", "Sharks", "Dolphins", "Starfish",
+                                                              "turtles")),
+    ("Tell me some fun facts about history.", ("war", "Oxford", "Cleopatra", "Pyramid")),
+    ("Tell me a fact about animals.", ("Octopuses", "Wombats", "flamingos", "Butterflies", "Polar", "ostrich", "Hummingbirds",
+                                       "Crocodiles", "turtles", "Cats", "Honeybees", "Dolphins", "snail", "kangaroo",
+                                       "Starfish", "frogs", "Sharks")),
+])  # fmt: skip
+def test_a_fact_on_a_subject_some_are_about_is_drawn_from_those(message: str, words: tuple[str, ...]) -> None:
+    """Not "The most famous planet in our solar system is Earth." for space; none said twice, and once all are, the
+    model's to tell."""
+    draws, replies = random.Random(2), []
+    while (fact := fact_to_say(message, replies, draws)) is not None:
+        assert fact in FACTS and any(word in fact for word in words) and fact not in replies, fact
+        replies.append(fact)
+    assert len(replies) >= 3
+    assert "space" not in message or not any(fact.startswith("Cleopatra") for fact in replies)  # the Moon landing's is history's

@@ -5,7 +5,9 @@ told to tell one true, surprising fact, it made figures up ("there are over 100,
 "over 1.5 million species of plants") or told the same one every time ("the tallest mountain in the world is Mount
 Everest"; docs/benchmarks.md, "Asked for help, a fun fact"). As the server draws a coin for "Flip a coin.", it draws
 a fact for such a request, one not said yet in the conversation, and the answer to say is it; "Another one." after
-one draws the next. A fact on a subject named ("Tell me a fun fact about space.") is the model's to tell.
+one draws the next. A fact on a subject some are about ("Tell me a fun fact about space.", where the model said "The
+most famous planet in our solar system is Earth.") is drawn from those; on another subject ("about Paris") it is the
+model's to tell.
 """
 
 from __future__ import annotations
@@ -59,10 +61,26 @@ FACTS = (
     "The fingernails on your hands grow faster than your toenails.",
     "Glass frogs have skin so clear on their bellies that you can see their hearts beating.",
 )
+# the facts on a subject a request may name: those with one of its words
+_ABOUT = {
+    "space": r"Moon(?! landing)|Sun|Sunlight|planets?|Venus|Jupiter|Saturn|galaxy|stars",
+    "the sea": r"Pacific Ocean|Octopuses|Sharks|the sea|Dolphins|Starfish|turtles",
+    "animals": r"Octopuses|Wombats|flamingos|Butterflies|Polar bears|ostrich's|Hummingbirds|Crocodiles|turtles|Cats"
+               r"|Honeybees|Dolphins|snail|kangaroo|Starfish|frogs|Sharks",
+    "history": r"war|Oxford|Cleopatra|Great Pyramid",
+    "food": r"Bananas|Peanuts|strawberry",
+    "the weather": r"lightning|rainbow|cloud",
+}
+_SUBJECTS = {"space": "space", "outer space": "space", "the planets": "space", "planets": "space", "the solar system": "space",
+             "the universe": "space", "astronomy": "space", "the moon": "space", "the sun": "space", "the sea": "the sea",
+             "the ocean": "the sea", "oceans": "the sea", "the oceans": "the sea", "sea animals": "the sea",
+             "sea creatures": "the sea", "animals": "animals", "nature": "animals", "history": "history",
+             "food": "food", "the weather": "the weather", "weather": "the weather"}  # fmt: skip
+_ON = r"(?: (?:about|on) (?P<about>[\w' ]{2,25}?))?"
 _FACT_ASKED = re.compile(
     rf"{REQUEST_START}(?:(?:tell|give|teach|show) (?:me|us) (?:(?:something|anything) (?:interesting|new|random|cool|amazing"
     r"|surprising|fun|weird|(?:i|we) (?:don't|dont|didn't|didnt) know)|(?:an? |another |one more |some )?(?:(?:fun|random"
-    r"|interesting|cool|amazing|surprising|weird|crazy) )?facts?)|say something (?:interesting|surprising|cool|random)"
+    rf"|interesting|cool|amazing|surprising|weird|crazy) )?facts?{_ON})|say something (?:interesting|surprising|cool|random)"
     rf"|teach (?:me|us) something(?: new)?|surprise (?:me|us)|(?:another|one more|an?) (?:fun |random )?fact"
     rf"|(?:fun|random) fact){REQUEST_END}|^(?:do|did) you know any (?:fun |good |interesting |cool |random )?facts\?*$",
     re.I,
@@ -74,15 +92,22 @@ FACT_REQUEST = re.compile(f"{_FACT_ASKED.pattern}|{_ANOTHER.pattern}", re.I)
 
 
 def fact_to_say(question: str, replies: list[str], draws: random.Random) -> str | None:
-    """For a request for a fact on no subject, one of ``FACTS`` not in the conversation's ``replies`` (``draw_unsaid``);
-    "Another one." only where the last reply told one (word for word, as the model says it), and "Surprise me." not
-    as the answer to the last reply's question ("Dragons or pirates?")."""
+    """For a request for a fact on no subject, one of ``FACTS`` not in the conversation's ``replies`` (``draw_unsaid``),
+    and on a subject some are about one of those not said yet; "Another one." only where the last reply told one (word
+    for word, as the model says it), and "Surprise me." not as the answer to the last reply's question ("Dragons or
+    pirates?")."""
     last = replies[-1] if replies else ""
     if _ANOTHER.search(question):
         if not any(_said(fact, last) for fact in FACTS):
             return None
-    elif not _FACT_ASKED.search(question) or (re.search(r"\bsurprise\b", question, re.I) and last.rstrip().endswith("?")):
+    elif not (asked := _FACT_ASKED.search(question)) or (re.search(r"\bsurprise\b", question, re.I)
+                                                        and last.rstrip().endswith("?")):  # fmt: skip
         return None
+    elif asked["about"]:
+        subject = _SUBJECTS.get(asked["about"].lower())
+        on_it = [fact for fact in FACTS if subject and re.search(rf"\b(?:{_ABOUT[subject]})\b", fact)]
+        unsaid = [fact for fact in on_it if not any(_said(fact, reply) for reply in replies)]
+        return draws.choice(unsaid) if unsaid else None  # a subject none is about, or all said: the model's to tell
     return draw_unsaid(draws, FACTS, _said, replies)
 
 
