@@ -142,13 +142,14 @@ _EVENT = (r"(?:my|our|his|her|their|the) (?:birthday|anniversary|wedding|party|e
 _CHANGED = re.compile(r"\b(?:moved|actually|changed|postponed|rescheduled|instead|thought|was)\b", re.I)
 _NOT_TODAY = re.compile(r"\b(?:tomorrow|yesterday|next (?:week|month)|last (?:week|month)|in \w+ days?|days? ago|including"
                         r"|inclusive|counting today)\b", re.I)  # "If it is December 20 tomorrow, ..."
+_HOLIDAY_OR_EVENT = rf"{'|'.join(re.escape(name) for name in _HOLIDAYS)}|{_EVENT}"
 # the days to a holiday or an event asked alone, no date given: counted from today, which nothing here knows (a note
 # says so and asks for it, ``app/answers/notes.py``; told none, the model made a count up: "There are 24 days until
 # Christmas.")
 COUNTDOWN_ALONE = re.compile(
     r"^(?:(?:so|and|ok|okay|hey|um)[,]? )*how (?:many (?:days|weeks|nights|sleeps|months)|long) (?:is it |are there "
     r"|are left |do i have |have i got |left |more |is left )?(?:until|till|til|to|before) "
-    rf"(?:{'|'.join(re.escape(name) for name in _HOLIDAYS)}|{_EVENT}|the weekend|summer|easter|thanksgiving"
+    rf"(?:{_HOLIDAY_OR_EVENT}|the weekend|summer|easter|thanksgiving"
     rf"|(?:{'|'.join(MONTHS)}) \d{{1,2}}(?:st|nd|rd|th)?)(?: (?:now|from now|from today))?[?.!]*$",
     re.I,
 )
@@ -160,7 +161,7 @@ DATE_TOLD = re.compile(
 )
 _DAYS_UNTIL = re.compile(
     r"\bhow many (?P<unit>days|weeks|nights|sleeps) (?:are there |is it |are left |do i have |have i got |left |more )?"
-    rf"(?:until|till|til|to|before) (?P<b>{'|'.join(re.escape(name) for name in _HOLIDAYS)}|{_EVENT}|[a-z]+ \d{{1,2}}[a-z]{{0,2}}"
+    rf"(?:until|till|til|to|before) (?P<b>{_HOLIDAY_OR_EVENT}|[a-z]+ \d{{1,2}}[a-z]{{0,2}}"
     r"|(?:the )?\d{1,2}[a-z]{0,2}(?: of)? [a-z]+)(?=\s*(?:$|[?.!,]|if\b|when\b))",
     re.I,
 )

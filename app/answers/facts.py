@@ -76,6 +76,7 @@ _SUBJECTS = {"space": "space", "outer space": "space", "the planets": "space", "
              "the ocean": "the sea", "oceans": "the sea", "the oceans": "the sea", "sea animals": "the sea",
              "sea creatures": "the sea", "animals": "animals", "nature": "animals", "history": "history",
              "food": "food", "the weather": "the weather", "weather": "the weather"}  # fmt: skip
+_FACTS_ON = {subject: tuple(fact for fact in FACTS if re.search(rf"\b(?:{words})\b", fact)) for subject, words in _ABOUT.items()}
 _ON = r"(?: (?:about|on) (?P<about>[\w' ]{2,25}?))?"
 _FACT_ASKED = re.compile(
     rf"{REQUEST_START}(?:(?:tell|give|teach|show) (?:me|us) (?:(?:something|anything) (?:interesting|new|random|cool|amazing"
@@ -104,8 +105,7 @@ def fact_to_say(question: str, replies: list[str], draws: random.Random) -> str 
                                                         and last.rstrip().endswith("?")):  # fmt: skip
         return None
     elif asked["about"]:
-        subject = _SUBJECTS.get(asked["about"].lower())
-        on_it = [fact for fact in FACTS if subject and re.search(rf"\b(?:{_ABOUT[subject]})\b", fact)]
+        on_it = _FACTS_ON.get(_SUBJECTS.get(asked["about"].lower(), ""), ())
         unsaid = [fact for fact in on_it if not any(_said(fact, reply) for reply in replies)]
         return draws.choice(unsaid) if unsaid else None  # a subject none is about, or all said: the model's to tell
     return draw_unsaid(draws, FACTS, _said, replies)

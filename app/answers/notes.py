@@ -50,7 +50,7 @@ from dataclasses import dataclass
 from app.answers.arithmetic import GOES_ON, NUMBER_WORDS, NUMBER_WORDS_PATTERN, sum_goes_on
 from app.answers.conversions import conversion, figure, without_conversion_hint
 from app.answers.counting import OWNED_ASKED, owned_counted
-from app.answers.days import COUNTDOWN_ALONE, DATE_TOLD
+from app.answers.days import COUNTDOWN_ALONE, DATE_TOLD, MONTHS
 from app.answers.facts import FACT_REQUEST, fact_to_say
 from app.answers.games import GAME_TALK, game_turn
 from app.answers.jokes import JOKE_TALK, joke_explained, joke_to_tell
@@ -520,7 +520,8 @@ _DIET = re.compile(r"allerg|intoleran|pregnan|c[oe]eliac|diabet|\beat\b|\bdrink\
                    r"|blood pressure|heart condition", re.I)
 _THIRD_PERSON = ((r"^i(?:'m| am)\b", "the user is"), (r"^i(?: have got|'ve got|'ve| have)\b", "the user has"),
                  (r"^i suffer\b", "the user suffers"), (r"^i (can't|cannot|can not)\b", r"the user \1"),
-                 (r"^i don't\b", "the user doesn't"), (r"^i do not\b", "the user does not"))  # fmt: skip
+                 (r"^i don't\b", "the user doesn't"), (r"^i do not\b", "the user does not"),
+                 (r"^i ran\b", "the user ran"), (r"^i hate\b", "the user hates"))  # fmt: skip
 # "Answer with that in mind." got "Sorry, I can't."; "thinking of what is in it" gave reasons ("mayonnaise contains eggs")
 _TOLD_SAYS = 'Begin with "Well," and say whether it is safe for them, thinking of what is in it.'
 _TOLD_SUGGESTS = "Suggest something that suits them."  # "What can I eat?"
@@ -579,7 +580,6 @@ _MADE_A_SUGGESTION = re.compile(
     r"|cook|have|go|watch|read|visit|play)|maybe (?:try|a|an|some))\b",
     re.I,
 )
-_ALSO_THIRD_PERSON = ((r"^i ran\b", "the user ran"), (r"^i hate\b", "the user hates"))
 _USER_TOLD = "The user "
 
 
@@ -605,7 +605,7 @@ def lacks_note(messages: list[dict]) -> Note | None:
     if not (asked and _SUGGEST_QUESTION.search(plain(asked[0]))) and not suggested:
         return None
     told = found["told"]
-    for first_person, third_person in (*_THIRD_PERSON, *_ALSO_THIRD_PERSON):
+    for first_person, third_person in _THIRD_PERSON:
         told = re.sub(first_person, third_person, told, count=1, flags=re.I)
     told = capitalized(told)
     if (what := found["what"]) is None:  # "I don't like that.", "I'm vegetarian."
@@ -685,7 +685,7 @@ _LOUDER = re.compile(
 VOICE_NOTE = Note.answer(_VOICE_REQUEST, "Sorry, I can't change my voice from here.")
 
 # "What can you do?", which the model answered with what it cannot ("I can ... assist with tasks like booking flights,
-# setting reminders ...": 3 of 12 replies to six such questions; the rest "I can help with a wide range of tasks"): what
+# setting reminders ...": 4 of 12 replies to six such questions; the rest "I can help with a wide range of tasks"): what
 # it can, said. For a reply without tools (one with tools can do what they do); not "What can you do about the noise?"
 # nor "What do you do?" (what it is, which the system prompt says).
 _CAN_DO = re.compile(
@@ -1642,7 +1642,7 @@ WORLD_NOTE = Note(_WORLD_QUESTION, "A question about the world: answer it.")
 # "will" ("What's the weather like in London this weekend?"), nor "Is it hot in Dubai?" (today's, as likely), nor
 # "here" (a place the model does not know). Before the note that says what "there" points at.
 _SEASON = (r"winters?|summers?|spring|springtime|autumn|fall|wintertime|summertime|(?:rainy|dry|wet|monsoon) season"
-           r"|january|february|march|april|may|june|july|august|september|october|november|december")
+           rf"|{'|'.join(MONTHS)}")
 _USUALLY = r"usually|normally|typically|generally|mostly|often|always|on average|in general|year[- ]round|all year"
 _HOT_OR_COLD = r"hot|cold|warm|mild|humid|rainy|snowy|sunny|wet|dry|chilly|freezing|windy|cloudy|foggy"
 _CLIMATE_QUESTION = re.compile(
