@@ -240,6 +240,35 @@ async def test_a_cancel_that_comes_with_the_first_words_still_ends_the_reply(rig
     assert (await rig.outbox.wait_for("session.updated"))["session"]["instructions"] == "still here"
 
 
+async def test_a_cancel_while_a_finished_reply_is_stored_still_gets_its_response_done(rig: Rig, monkeypatch):
+    """A cancel after the reply's last words, while what it said is being stored: the reply ends completed and stored
+    whole, with its response.done (cancelling the store lost the response.done and left the reply active for good)."""
+    storing, stored = asyncio.Event(), asyncio.Event()
+    add = rig.history.add
+
+    async def slow_add(session_id: str, message, *rest) -> None:
+        if message.role == "assistant":
+            storing.set()
+            await stored.wait()
+        await add(session_id, message, *rest)
+
+    monkeypatch.setattr(rig.history, "add", slow_add)
+    await rig.send(user_text("Hello"))
+    await rig.send({"type": "response.create", "response": {"output_modalities": ["text"]}})
+    await asyncio.wait_for(storing.wait(), 5)
+    cancel = asyncio.create_task(rig.send({"type": "response.cancel"}))
+    await asyncio.sleep(0.05)
+    stored.set()
+    async with asyncio.timeout(2):
+        await cancel
+        done = await rig.outbox.wait_for("response.done")
+    assert done["response"]["status"] == "completed"
+    assert rig.session.responses.active is None
+    assert [m.role for m in rig.history.load_sync(rig.session.id)] == ["user", "assistant"]
+    await rig.send({"type": "response.create", "response": {"output_modalities": ["text"]}})
+    assert (await rig.outbox.wait_for("response.done", 2))["response"]["status"] == "completed"
+
+
 async def test_a_reply_task_deaf_to_its_cancel_does_not_hang_the_session(rig: Rig, monkeypatch, caplog):
     """A bug that swallows a reply's cancel (as Python 3.11's ``wait_for`` did) costs that reply, logged, not the
     session: the cancel is answered after ``STOP_WAIT_S`` and the session reads its client's events again."""

@@ -204,10 +204,13 @@ class Responses:
         output = self._open(reply)
         return asyncio.create_task(self._send(reply, output, build), name=f"reply-{reply.id}")
 
-    async def _stopped(self, reply: Reply, task: asyncio.Task) -> None:
-        """Wait for a cancelled reply's task; one cancelled before it ran is finished here."""
-        await _ended(task)
+    async def _stop(self, reply: Reply, task: asyncio.Task) -> None:
+        """Cancel a reply's task and wait for it. One already finishing (storing what it said, then ``response.done``)
+        is only waited for: cancelled there, it would end without its ``response.done``."""
         if not reply.finished:
+            task.cancel()
+        await _ended(task)
+        if not reply.finished:  # cancelled before it ran
             await self._finish(reply, "cancelled", {"type": "cancelled", "reason": reply.cancel_reason},
                                self._outputs[reply.id])  # fmt: skip
 
@@ -360,27 +363,27 @@ class Responses:
         if notice is not None:
             self.session.send(notice)
         if task is not None and reply is not None:
-            task.cancel()
-            await self._stopped(reply, task)
+            await self._stop(reply, task)
 
     async def cancel(self, event: ResponseCancel) -> None:
         side = self._side.get(event.response_id or "")
         if side is not None:
             reply, task = side
             reply.cancel_reason = "client_cancelled"
-            task.cancel()
-            await self._stopped(reply, task)
+            await self._stop(reply, task)
             return
         if self.active is None or (event.response_id and event.response_id != self.active.id):
             raise ProtocolError("response_not_found", "no such reply in progress", param="response_id")
         await self.interrupt("client_cancelled")
 
     async def close(self) -> None:
-        if self.active is not None:
-            self.active.stop()
-        for task in [self._task, *(task for _, task in self._side.values())]:
-            if task is not None:
-                task.cancel()
+        """Stop every reply; one finishing is left to store what it said, for a resumed session to find."""
+        running = [(self.active, self._task), *self._side.values()]
+        for reply, task in running:
+            if reply is not None and task is not None:
+                if not reply.finished:
+                    reply.stop()
+                    task.cancel()
                 with contextlib.suppress(Exception):
                     await _ended(task)
 
