@@ -50,9 +50,18 @@ def test_whether_two_words_rhyme_is_said(question: str, answer: str) -> None:
     assert rhymes_asked(question) == f"Worked out: {answer}."
 
 
+@pytest.mark.parametrize(("question", "word"), [
+    ("What rhymes with orange?", "orange"), ("Does anything rhyme with silver?", "silver"),
+    ("Give me three words that rhyme with month.", "month"), ("Rhymes for purple?", "purple"),
+])  # fmt: skip
+def test_a_word_known_to_have_no_rhyme_is_said_to_have_none(question: str, word: str) -> None:
+    said = f'Worked out: no English word rhymes exactly with "{word}". Say the answer in one short sentence.'
+    assert rhymes_asked(question) == said
+
+
 @pytest.mark.parametrize("question", [
-    "What rhymes with orange?",  # none among the common words, which is not none at all
-    "What rhymes with happy?", "What rhymes with zxq?", "Can you rhyme?", "Write a poem that rhymes with the sea.",
+    "What rhymes with happy?",  # none among the common words, which is not none at all ("snappy")
+    "What rhymes with zxq?", "Can you rhyme?", "Write a poem that rhymes with the sea.",
     "Does day rhyme with day?", "Tell me a rhyme.", "How do you spell rhyme?",
     "Does day rhyme with today?", "Does happy rhyme with unhappy?",  # one syllable twice: a rhyme to some, not to others
     "Tell me a rhyme for kids.", "Do you know any rhymes for kids?", "I made up a rhyme for you.",  # a verse for them

@@ -7,7 +7,7 @@ import random
 import pytest
 
 from app.answers.notes import GIVE_UP_NOTE, has_note, more_note, riddle_note, said_notes, user_words
-from app.answers.riddles import RIDDLES, FollowUp, riddle_follow_up, riddle_to_tell
+from app.answers.riddles import RIDDLES, FollowUp, riddle_follow_up, riddle_heard, riddle_to_tell
 from test_notes import talk
 
 PIANO = next(riddle for riddle in RIDDLES if riddle.answer == "a piano")
@@ -110,6 +110,34 @@ def test_a_second_wrong_guess_gets_the_answer_and_a_hint_gives_another_try() -> 
 ])  # fmt: skip
 def test_other_messages_after_a_riddle_are_the_models(follow: str) -> None:
     assert riddle_follow_up(follow, [TOLD]) is None and riddle_to_tell(follow, [TOLD], random.Random(0)) is None
+
+
+@pytest.mark.parametrize(("asked", "answer"), [
+    *((riddle.asks, riddle.answer) for riddle in RIDDLES),
+    ("How many months have 28 days?", "all of them"), ("which months have twenty-eight days", "all of them"),
+    ("How many months of the year have 28 days?", "all of them"),
+    ("What has keys but cannot open locks?", "a piano"), ("What has keys but can not open a lock?", "a piano"),
+    ("Here's a riddle: what has hands but can't clap?", "a clock"), ("Riddle me this: what has a neck but no head?", "a bottle"),
+    ("Okay, I have a riddle for you. What has an eye but can't see?", "a needle"),
+    ("What has a thumb and four fingers but is not alive?", "a glove"), ("What gets wet while it dries?", "a towel"),
+    ("The more you take, the more you leave behind.", "footsteps"),
+])  # fmt: skip
+def test_a_riddle_the_user_asks_gets_its_answer(asked: str, answer: str) -> None:
+    riddle = riddle_heard(asked)
+    assert riddle is not None and riddle.answer == answer
+    note = riddle_note(talk("Hello.", "Hi! How can I help?", asked))
+    assert note is not None and note.says == f'The user asks you a riddle. Say: "The answer is {answer}. {riddle.why}"'
+    noted = note.add(talk(asked))[-1]["content"]
+    assert user_words(noted) == asked and has_note(noted)
+
+
+@pytest.mark.parametrize("asked", [
+    "How many days are in a month?", "Which months have 31 days?", "How many months have 30 days?", "What has keys?",
+    "Why can't I clap my hands?", "What has teeth but can bite?", "What building has the most floors?",
+    "Tell me what has keys but can't open a lock and why.", "What has keys but can't open a lock in a song?",
+])  # fmt: skip
+def test_other_questions_are_no_riddle_heard(asked: str) -> None:
+    assert riddle_heard(asked) is None and riddle_note(talk(asked)) is None
 
 
 def test_a_riddle_over_when_the_talk_went_elsewhere() -> None:

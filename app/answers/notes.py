@@ -21,24 +21,25 @@ information."), and a correction of a misheard question to be answered ("No, I s
 the capital of Australia from here."). A follow-up that changes one part of the last question gets it asked in full
 ("And in a foot?"), as does a sum that goes on from the last answer ("Now divide that by four."), "Another one."
 another, "I give up." after a riddle its answer (a riddle asked for is drawn from ``app/answers/riddles.py``, and a
-guess at it judged by its answer), a yes-or-no question about the world first words other than "Yes" ("Is a bat a bird?"
--> "Yes, a bat is a bird."), an "it" that points at what the last answer named that name ("How far is it from the sun?"
-after Jupiter), a request for the last answer shorter or doubt of it ("Are you sure?") the answer again, the user's own
-answer against it ("No, it's five.") what is true, a coin, dice or number asked for the one the server drew, a question
-about a life it has not ("Do you ever sleep?" -> "Yes, I sleep.") a program's answer, and a quiz or "Would you rather
-...?" the first words of playing along. A call for help gets asked what is needed ("Help." -> "I'm sorry, but I can't
-assist with that."), a fun fact one drawn from ``app/answers/facts.py``, a joke or something funny one drawn from
-``app/answers/jokes.py`` (and what it plays on where the user did not get it), kind words kind words, "Is this
-working?", "Hold on." and an insult the answer a person gives, and the weather the user tells an answer ("It's raining
-here." -> "I'm sorry, I can't check the weather from here."). Leave to ask, a good night and "Louder." get the answer a
-person gives ("Can I ask you a question?" -> "Yes, I can ask you a question."), "What do you mean?" the last answer in
-simpler words, a view asked for first words without a disclaimer, "What did I just ask?" the question said back, "Say
-banana." the word, "Do you remember me?" that each conversation starts fresh, and a game its turn
-(``app/answers/games.py``: twenty questions, a number guessed, rock, paper, scissors). A place's usual weather is to be
-answered, not declined as today's ("What's the weather like in Paris in April?"), "What can you do?" gets what it can,
-hunger something to eat, what the user lacks after a suggestion ("I'm out of eggs.") the question asked again without
-it, the days to a day with no date given a request for the date (and once told, the count), and "Do you like me?" a
-warm answer. The patterns know the common forms only; a message they miss is answered as before.
+guess at it judged by its answer, and one of them the user asks its answer), a yes-or-no question about the world first
+words other than "Yes" ("Is a bat a bird?" -> "Yes, a bat is a bird."), an "it" that points at what the last answer
+named that name ("How far is it from the sun?" after Jupiter), a request for the last answer shorter or doubt of it
+("Are you sure?") the answer again, the user's own answer against it ("No, it's five.") what is true, a coin, dice or
+number asked for the one the server drew, a question about a life it has not ("Do you ever sleep?" -> "Yes, I sleep.") a
+program's answer, and a quiz or "Would you rather ...?" the first words of playing along. A call for help gets asked
+what is needed ("Help." -> "I'm sorry, but I can't assist with that."), a fun fact one drawn from
+``app/answers/facts.py``, a joke or something funny one drawn from ``app/answers/jokes.py`` (and what it plays on where
+the user did not get it), kind words kind words, "Is this working?", "Hold on." and an insult the answer a person gives,
+and the weather the user tells an answer ("It's raining here." -> "I'm sorry, I can't check the weather from here.").
+Leave to ask, a good night and "Louder." get the answer a person gives ("Can I ask you a question?" -> "Yes, I can ask
+you a question."), "What do you mean?" the last answer in simpler words, a view asked for first words without a
+disclaimer, "What did I just ask?" the question said back, "Say banana." the word, "Do you remember me?" that each
+conversation starts fresh, and a game its turn (``app/answers/games.py``: twenty questions, a number guessed, rock,
+paper, scissors). A place's usual weather is to be answered, not declined as today's ("What's the weather like in Paris
+in April?"), "What can you do?" gets what it can, hunger something to eat, what the user lacks after a suggestion ("I'm
+out of eggs.") the question asked again without it, the days to a day with no date given a request for the date (and
+once told, the count), and "Do you like me?" a warm answer. The patterns know the common forms only; a message they miss
+is answered as before.
 """
 
 from __future__ import annotations
@@ -56,7 +57,7 @@ from app.answers.games import GAME_TALK, game_turn
 from app.answers.jokes import JOKE_TALK, joke_explained, joke_to_tell
 from app.answers.new_words import WORD_REQUEST, word_to_teach
 from app.answers.phrasebook import phrase_in
-from app.answers.riddles import GIVE_UP, RIDDLE_TALK, riddle_follow_up, riddle_to_tell
+from app.answers.riddles import GIVE_UP, RIDDLE_HEARD, RIDDLE_TALK, riddle_follow_up, riddle_heard, riddle_to_tell
 from app.answers.spelling import NAME_KIND, NAME_KINDS, given_name, reply_word, without_spelling_hint
 from app.answers.twisters import TWISTER_TALK, twister_to_say
 from app.answers.wording import ANOTHER_ASKED, NOT_FOLLOWED, REQUEST_END, REQUEST_START, capitalized, plain
@@ -140,6 +141,7 @@ def _without_notes(content: str) -> str:
         content = words
     words, noted, said = content.rpartition("\n\n(")
     if noted and ((_RIDDLE_NOTED.fullmatch(said) and RIDDLE_TALK.search(plain(words)))
+                  or (_RIDDLE_HEARD_NOTED.fullmatch(said) and RIDDLE_HEARD.search(plain(words)))
                   or (_GAME_NOTED.fullmatch(said) and GAME_TALK.search(plain(words)))
                   or (_JOKE_NOTED.fullmatch(said) and JOKE_TALK.search(plain(words)))
                   or (_TWISTER_NOTED.fullmatch(said) and TWISTER_TALK.search(plain(words)))
@@ -1223,12 +1225,18 @@ def _note_forms(*notes: str) -> re.Pattern[str]:
 _TELL_RIDDLE = 'Begin with "{}" and ask this riddle, without its answer: "{}"'
 _RIDDLE_SAYS = {"answer": 'Say: "{}"', "right": 'The guess is right. Say: "{}"',
                 "wrong": 'The guess is not the answer. Say: "{}"', "hint": 'Begin with "Here\'s a hint:" and say: "{}"'}
+# A riddle the user asks, one of those: its answer ("How many months have 28 days?" -> "There are 7 months ...").
+_RIDDLE_HEARD_SAYS = 'The user asks you a riddle. Say: "The answer is {}. {}"'
 
 
 def riddle_note(messages: list[dict], draws: random.Random = _DRAWS) -> Note | None:
-    """For a newest user message that asks for a riddle, or follows one a reply told, what to say."""
+    """For a newest user message that asks for a riddle, asks one of them, or follows one a reply told, what to say."""
     content = newest_user_text(messages)
-    if content is None or len(content) > 200 or has_note(content) or not RIDDLE_TALK.search(plain(content)):
+    if content is None or len(content) > 200 or has_note(content):
+        return None
+    if heard := riddle_heard(content):
+        return Note(RIDDLE_HEARD, _RIDDLE_HEARD_SAYS.format(heard.answer, heard.why))
+    if not RIDDLE_TALK.search(plain(content)):
         return None  # the replies read only for riddle talk
     replies = texts_of(messages[:-1], "assistant")
     if riddle := riddle_to_tell(content, replies, draws):
@@ -1249,6 +1257,7 @@ _GAME_SAYS = {
 
 
 _RIDDLE_NOTED = _note_forms(_TELL_RIDDLE, *_RIDDLE_SAYS.values())
+_RIDDLE_HEARD_NOTED = _note_forms(_RIDDLE_HEARD_SAYS)
 _GAME_NOTED = _note_forms(*_GAME_SAYS.values())
 _JOKE_NOTED = _note_forms(_TELL_JOKE, _EXPLAIN_JOKE)
 _TWISTER_NOTED = _note_forms(_SAY_TWISTER)

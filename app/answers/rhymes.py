@@ -49,6 +49,9 @@ _NOT_SAID = {  # swearing, and word pieces and abbreviations: no word a person w
 # words of two letters: among the vocabulary's, more pieces ("re", "ve") than words, so these by name
 _TWO_LETTERS = {"me", "be", "he", "we", "go", "no", "so", "do", "to", "by", "my", "hi", "up", "us", "at", "in", "on", "it",
                 "is", "as", "or", "if", "am", "ox"}  # fmt: skip
+# words known to have no rhyme in English: asked for one, the model rhymed them with themselves ("The word "orange" rhymes
+# with "orange"."); another word with none among the common ones gets nothing, as a rarer word may rhyme with it
+_NO_RHYME = {"orange", "silver", "purple", "month", "ninth", "wolf", "bulb", "depth", "width"}
 _SHOWN = 5  # rhymes given unless the question asks for a number of them
 _MOST_SHOWN = 10
 _ANY_WORD = {"anything", "something", "any word", "a word", "you", "it", "that"}  # "Does anything rhyme with cat?"
@@ -136,6 +139,8 @@ def syllables_asked(text: str) -> str | None:
 
 def _listed(word: str, wanted: int) -> str | None:
     rhymes = _rhymes_of(word)[:wanted] if word in _sounds() else []
+    if not rhymes and word in _NO_RHYME:
+        return f'Worked out: no English word rhymes exactly with "{word}". {SHORT_ANSWER}'
     if not rhymes:  # none among the common words, which is not to say none at all
         return None
     return f'Worked out: words that rhyme with "{word}": {", ".join(rhymes)}.'

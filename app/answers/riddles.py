@@ -27,6 +27,7 @@ class Riddle:
     hint: str
     right: tuple[str, ...]  # a guess that ends in one of these is the answer
     also: tuple[str, ...] = ()  # ... or another answer that fits as well
+    heard: tuple[str, ...] = ()  # other ways a user asks it
 
 
 RIDDLES = (
@@ -35,7 +36,7 @@ RIDDLES = (
     Riddle("What has to be broken before you can use it?", "an egg", "You crack it before you cook it.",
            "You might have it for breakfast.", ("egg",), ("promise", "seal")),
     Riddle("What gets wetter the more it dries?", "a towel", "It gets wet as it dries you.", "You use it after a shower.",
-           ("towel",), ("sponge", "cloth", "tea towel", "dish towel")),
+           ("towel",), ("sponge", "cloth", "tea towel", "dish towel"), heard=("What gets wet while it dries?",)),
     Riddle("What has hands but can't clap?", "a clock", "Its hands point to the time.", "You might see one on a kitchen wall.",
            ("clock", "watch", "wristwatch")),
     Riddle("What has a neck but no head?", "a bottle", "Its neck is the narrow part at the top.", "Milk can come in one.",
@@ -47,7 +48,8 @@ RIDDLES = (
     Riddle("What has one eye but can't see?", "a needle", "The thread goes through its eye.", "It's used for sewing.",
            ("needle",), ("hurricane", "storm", "potato")),
     Riddle("The more you take, the more you leave behind. What are they?", "footsteps",
-           "Every step you take leaves one behind.", "You make them when you walk.", ("footstep", "step", "footprint")),
+           "Every step you take leaves one behind.", "You make them when you walk.", ("footstep", "step", "footprint"),
+           heard=("The more you take, the more you leave behind.",)),
     Riddle("What has a head and a tail but no body?", "a coin", "Heads on one side, tails on the other.",
            "You might flip it.", ("coin", "penny")),
     Riddle("What runs but never walks, and has a mouth but never talks?", "a river", "Its water runs to its mouth.",
@@ -87,10 +89,49 @@ RIDDLES = (
            "You might dig one in a garden.", ("hole",)),
     Riddle("What month of the year has 28 days?", "all of them", "Every month has at least 28 days.",
            "Think about the days in March.", ("all", "all of them", "every month", "every one", "each one", "all twelve",
-                                               "all months", "all the months", "every single one")),
+                                               "all months", "all the months", "every single one"),
+           heard=("How many months have 28 days?", "Which months have 28 days?",
+                  "How many months of the year have 28 days?")),
     Riddle("What can fill a room but takes up no space?", "light", "It fills the room, yet it takes up no room at all.",
            "You switch it on when it gets dark.", ("light",), ("darkness", "sound", "smell", "laughter", "music")),
 )
+# A riddle the user asks (the 1.5B: "How many months have 28 days?" -> "There are 7 months that have 28 days.", 2 of 2):
+# one of ``RIDDLES`` in its words or in ``heard``, give or take the small words, a plural, "has" for "have", "can not"
+# for "can't", "twenty-eight" for "28", and a preface ("Here's a riddle:").
+_LOOSE = r"(?:a|an|the|one|single|but|and|still|ever|just)"
+_PREFACE = (r"(?:(?:ok|okay|so|hey|well|alright)[,.!]? )?(?:(?:here's|here is|i have|i've got|i got|try|answer|solve|guess)"
+            r" (?:a|this|my|one) riddle(?: for you)?[:,.!-]* |riddle me this[:,.!-]* )?")
+_SAID_AS = {"28": "(?:28|twenty[- ]eight)", "has": "ha(?:s|ve)", "have": "ha(?:s|ve)", "i'm": "i(?:'m| am)",
+            "i'll": "i(?:'ll| will)", "it's": "it(?:'s| is)"}  # fmt: skip
+
+
+def _word_said(word: str) -> str:
+    if word in _SAID_AS:
+        return _SAID_AS[word]
+    if word.endswith("n't"):  # "can't" -> "can not", "cannot"; "isn't" -> "is not"
+        return "can(?:'t| ?not)" if word == "can't" else rf"{re.escape(word[:-3])}(?:n't| not)"
+    if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
+        return rf"{re.escape(word[:-1])}(?:s|es)?"
+    return rf"{re.escape(word)}(?:s|es)?" if len(word) > 3 else re.escape(word)
+
+
+def _said_as(question: str) -> re.Pattern[str]:
+    """``question``'s words, with room for the ways a user says them."""
+    words = [word for word in re.findall(r"[a-z0-9']+", question.lower()) if not re.fullmatch(_LOOSE, word)]
+    gap = rf"[\s,;:.!?-]+(?:{_LOOSE}[\s,;:-]+)*"
+    return re.compile(rf"^{_PREFACE}(?:{_LOOSE}\s+)*{gap.join(map(_word_said, words))}[\s.!?]*$", re.I)
+
+
+_HEARD = tuple((_said_as(asked), riddle) for riddle in RIDDLES for asked in (riddle.asks, *riddle.heard))
+RIDDLE_HEARD = re.compile("|".join(f"(?:{pattern.pattern})" for pattern, _ in _HEARD), re.I)
+
+
+def riddle_heard(question: str) -> Riddle | None:
+    """The riddle of ``RIDDLES`` that ``question`` asks, or None."""
+    text = plain(question)
+    return next((riddle for pattern, riddle in _HEARD if pattern.search(text)), None) if len(text) <= 200 else None
+
+
 _RIDDLE_ASKED = re.compile(
     rf"{REQUEST_START}(?:(?:tell|give|ask|read|share) (?:me|us) |(?:can|may) (?:i|we) (?:have|get|hear) |i want |i'd like "
     r"|(?:do|let's do|let's have|how about|what about) )?(?:a|an|another|one more|one|some|any)? ?(?:(?:good|hard|easy|fun"
