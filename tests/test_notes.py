@@ -1280,6 +1280,7 @@ def test_no_reply_to_say_again_is_no_note() -> None:
     "Tomorrow is my birthday.", "We're having a barbecue on Sunday.", "I've got a dentist appointment at ten.",
     "My flight leaves at six tomorrow morning.", "Tonight I'm cooking dinner for my parents.",
     "Guess what, I'm getting married next month!", "We have guests coming over tonight.",
+    "I'm moving to Boston.", "I'm planning a trip to Italy.", "We're going on a holiday to Spain.",  # a move or a trip
 ])  # fmt: skip
 def test_the_users_news_is_known(news: str) -> None:
     assert NEWS_NOTE.finds(news)
@@ -1290,6 +1291,7 @@ def test_the_users_news_is_known(news: str) -> None:
     "I have a meeting tomorrow, remind me at nine.", "I'm going to the gym tomorrow, what should I eat?", "I'm a nurse.",
     "Set an alarm for tomorrow at seven.", "I need to write a text telling my boss I'm sick today.", "It's raining today.",
     "I'm flying to Tokyo on Friday. Can you book a hotel?", "My name is Tomas.", "I have a question.",
+    "Can you help me plan a trip to Italy?", "I'm thinking about moving to Canada, what do you think?",
 ])  # fmt: skip
 def test_other_messages_are_not_taken_for_news(message: str) -> None:
     assert not NEWS_NOTE.finds(message)

@@ -380,8 +380,10 @@ WRITE_NOTE = Note(_WRITE_REQUEST, "Write it for the user now, short, without ask
 # The user's news about their day, which the limits prompt's declines reached one time in six ("I have a meeting with
 # Doctor Patel tomorrow." -> "I'm sorry, I can't check the weather from here.", "I have a job interview tomorrow." ->
 # "I'm sorry, I can't assist with that."): told it is news, the model answers it warmly (docs/benchmarks.md, "The
-# user's plans"). A statement (no question in the message, no request) that says what the user or theirs have, do or
-# are at a stated time.
+# user's plans"). Told it is "their own", it took a part in it less often ("I'm going to a concert tonight." -> "I'm
+# looking forward to seeing you there.", "We're having a party tonight." -> "Let's have a fun party tonight."; 12 of 24
+# replies, 6 of 48 so; told "you take no part" in it, 10 of 24). A statement (no question in the message, no request)
+# that says what the user or theirs have, do or are at a stated time, or a move or a trip to somewhere.
 _WHEN_SAID = (rf"(?:tomorrow|tonight|today|later today|this (?:morning|afternoon|evening|weekend|week|month|year|{_DAY})"
               rf"|next (?:week|month|year|weekend|{_DAY})|(?:on|this coming) {_DAY}|on the weekend|at the weekend"
               r"|at (?:\d{1,2}(?:[:.]\d\d)?(?: ?[ap]\.?m\b\.?)?|noon|midnight|one|two|three|four|five|six|seven|eight|nine|ten"
@@ -397,10 +399,10 @@ _USERS_NEWS = re.compile(
     r"(?=.*\b(?:(?:i|we)(?:'m| am|'re| are|'ve got| have got| have| got|'ll be| will be)|(?:my|our) (?:[\w']+ ){1,2}?"
     rf"(?:is|are|'s|starts|leaves|has|have|comes|arrives|begins|gets|turns|moves)|(?:{_DAY}|tomorrow|today|tonight)"
     r" is (?:my|our))\b)"  # the user's or theirs
-    rf".*\b{_WHEN_SAID}",  # at a stated time
+    rf".*\b(?:{_WHEN_SAID}|(?:moving|relocating) to|(?:a|my|our) (?:trip|holiday|vacation) to)",  # when, or a move
     re.I | re.S,
 )
-NEWS_NOTE = Note(_USERS_NEWS, "Reply warmly to the user's news.")
+NEWS_NOTE = Note(_USERS_NEWS, "The user tells you their own news. Reply warmly to them about it, in a sentence or two.")
 
 # How the user feels, said alone, which the limits prompt's declines reached: "I'm cold." -> "I'm sorry, I can't
 # provide information on the weather from here." (2 of 2), "I'm bored." -> "I'm sorry, but I can't help with that."
