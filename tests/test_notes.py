@@ -13,10 +13,10 @@ from app.answers.notes import (AGE_NOTE, ANY_REPLY, APOLOGY_NOTE, BODY_NOTE, BOR
                                LIKES_NOTE, LOUDER_NOTE, LOUDNESS_NOTE, MAY_I_ASK_NOTE, MEMO_NOTE, MESSAGE_NOTE, MUSIC_NOTE,
                                NEVER_MIND_NOTE, NEWS_NOTE, ONE_RATE_NOTE, OPINION_NOTE, PERSON_NOTE, PURCHASE_NOTE, PUSHBACK_NOTE,
                                QUIZ_NOTE, RATHER_NOTE, REMEMBER_ME_NOTE, REMINDER_NOTE, SHORTER_NOTE, SLOWER_NOTE, SLOWEST_NOTE,
-                               STORY_NOTE, SUGGEST_NOTE, VOICE_NOTE, WAIT_NOTE, WEATHER_TOLD_NOTE, WITHOUT_TOOLS, WORLD_NOTE,
-                               WRITE_NOTE, YES_NO_NOTE, Note, add_first, age_note, anyones_note, asked_note, birthday_note,
-                               chance_note, clarify_note, condition_note, countdown_note, follow_up_note, has_note, joke_note,
-                               kept_note, lacks_note, memory_note, more_note, name_note, pointing_note, pushback_note,
+                               STORY_NOTE, SUGGEST_NOTE, TROUBLE_NOTE, VOICE_NOTE, WAIT_NOTE, WEATHER_TOLD_NOTE, WITHOUT_TOOLS,
+                               WORLD_NOTE, WRITE_NOTE, YES_NO_NOTE, Note, add_first, age_note, anyones_note, asked_note,
+                               birthday_note, chance_note, clarify_note, condition_note, countdown_note, follow_up_note, has_note,
+                               joke_note, kept_note, lacks_note, memory_note, more_note, name_note, pointing_note, pushback_note,
                                repeat_note, said_notes, say_note, shorter_note, sum_note, user_words)
 
 CLOCK = {"type": "function", "name": "get_current_time", "description": "The user's local date and time.",
@@ -996,6 +996,28 @@ def test_hunger_or_thirst_is_met_with_something_to_eat_or_drink(said: str) -> No
 ])  # fmt: skip
 def test_other_messages_are_not_taken_for_hunger(said: str) -> None:
     assert not HUNGRY_NOTE.finds(said)
+
+
+@pytest.mark.parametrize("said", [
+    "My car is making a weird noise.", "My car won't start.", "My phone keeps freezing.", "My laptop won't turn on.",
+    "My wifi isn't working.", "My kitchen sink is leaking.", "My printer isn't printing.", "The TV has no sound.",
+    "My fridge is making a buzzing sound.", "My basil plant is wilting.", "My car has a flat tire.", "My internet is slow.",
+    "Ugh, my computer is so slow.", "My bread didn't rise. What should I do?", "My phone won't charge, any ideas?",
+    "The toilet is clogged.", "My phone screen is cracked.", "The heating is not working.", "My toaster smells like burning.",
+])  # fmt: skip
+def test_something_gone_wrong_is_met_with_a_cause_and_what_to_try(said: str) -> None:
+    noted = add_first(ANY_REPLY, [{"role": "user", "content": said}])[-1]["content"]  # "I'm sorry, I can't assist with that."
+    assert noted == said + TROUBLE_NOTE.note and user_words(noted) == said
+
+
+@pytest.mark.parametrize("said", [
+    "My back hurts.", "I have a toothache.", "My son won't sleep.", "My car is red.", "My phone is new.",
+    "Is my car working?", "My car works fine.", "The sound of rain is nice.", "My car sounds great.", "Turn on the lights.",
+    "My wife is dying to see you.", "My plants are doing great.", "The cake smells amazing.", "My phone isn't here.",
+    "My oven smells like gas.",  # a danger, not a fault to try mending
+])  # fmt: skip
+def test_other_messages_are_not_taken_for_something_gone_wrong(said: str) -> None:
+    assert not TROUBLE_NOTE.finds(said)
 
 
 @pytest.mark.parametrize("question", [

@@ -430,6 +430,36 @@ _HUNGRY = re.compile(
     re.I,
 )
 HUNGRY_NOTE = Note(_HUNGRY, "Suggest something quick to eat or drink.")
+# Something of the user's that has gone wrong, which the limits prompt's declines met: "My car won't start." -> "I'm
+# sorry, I can't assist with that.", "My kitchen sink is leaking." -> "Sorry, I can't check the weather from here.",
+# "My fridge is making a buzzing sound." -> "I can't check the fridge from here." (19 of 24 replies to 12 such
+# statements; docs/benchmarks.md, "Something gone wrong"). A thing of theirs (a machine, a device, a part of the home, a
+# plant, a dish) and what is wrong with it, said, or asked what to do about; not a person's or the body's.
+_OWN_THING = (r"car|truck|van|motorbike|motorcycle|scooter|bike|bicycle|tyres?|tires?|engine|brakes|phone|iphone|laptop"
+              r"|computer|pc|mac|tablet|ipad|wi-?fi|internet|router|modem|tv|television|remote|printer|screen|monitor"
+              r"|keyboard|mouse|headphones|earbuds|speakers?|charger|battery|camera|console|fridge|refrigerator|freezer"
+              r"|oven|stove|cooker|microwave|dishwasher|washing machine|washer|dryer|kettle|toaster|blender"
+              r"|coffee (?:machine|maker)|vacuum(?: cleaner)?|sink|toilet|tap|faucet|shower|bath|drain|pipes?|boiler"
+              r"|heating|heater|radiators?|air conditioner|air conditioning|fan|lights?|light bulb|bulb|doorbell|door"
+              r"|window|lock|roof|ceiling|smoke alarm|alarm|watch|plants?|lawn|grass|bread|cake|dough|cookies|rice|soup"
+              r"|sauce")
+_GONE_WRONG = (r"(?:\w+n't|not|stopped|never) (?:\w+ )?(?:work|working|start|starting|turn on|charge|charging|connect"
+               r"|connecting|print|printing|rise|load|loading|drain|draining|flush|flushing|heat up|cool|cooling)"
+               r"|noise|noises|(?:strange|weird|funny|odd|loud|clicking|grinding|knocking|humming|scraping|no) sounds?"
+               r"|(?:strange|weird|funny|odd|bad|burning|musty) smell"
+               r"|smells (?:bad|weird|funny|strange|like (?:burning|smoke|something burning|mou?ld))"
+               r"|leak|leaks|leaking|drip|drips|dripping|wilting|dying|yellow|brown|slow|overheating|stuck|frozen|freezes"
+               r"|freezing|crash|crashes|crashing|flicker|flickers|flickering|beep|beeps|beeping|broken|broke|dead|died"
+               r"|jammed|clogged|blocked|cracked|flat|squeaks|squeaking|squeaky|rattles|rattling|buzzes|buzzing"
+               r"|no signal|no power|no picture|too dry|too wet|burnt|burned|soggy|lagging|glitching|tripping")
+_TROUBLE = re.compile(
+    r"^(?:(?:ugh|oh|so|hey|well|hmm|help|argh|okay|ok)[,.!]* )*(?:my|our|the) (?:[a-z'-]+ ){0,2}?"
+    rf"(?:{_OWN_THING}) (?:[^.?!]{{0,40}}? )?(?:{_GONE_WRONG})\b[^.?!]{{0,40}}[.!]*"
+    r"(?: ?(?:(?:what|how) (?:should|can|do) i (?:do|fix it)|any (?:ideas|tips|advice)|help)[?.!]*)?$",
+    re.I,
+)
+TROUBLE_NOTE = Note(_TROUBLE, "The user tells you about a problem with something of theirs. Suggest a likely cause and a "
+                    "first thing to try, in a sentence or two.")
 # Bored, which the model met with what to do elsewhere ("Maybe you could try listening to some music, watching a video,
 # or reading a book"; none of 16 replies offered what it can do itself; docs/benchmarks.md, "A joke"): the answer offers
 # a joke, a riddle or a game, which ``joke_note``, ``riddle_note`` and ``game_note`` then meet (told to offer them, it
@@ -1725,7 +1755,7 @@ def anyones_note(messages: list[dict]) -> Note | None:
 # for any reply, after a reply without tools has taken its own (``WITHOUT_TOOLS``), the first that asks: what no tool
 # changes (the voice), and what talk meets but the model met with a question, a decline or a chatbot's disclaimer
 ANY_REPLY = (VOICE_NOTE, LOUDNESS_NOTE, MAY_I_ASK_NOTE, GOOD_NIGHT_NOTE, WRITE_NOTE, STORY_NOTE, BORED_NOTE,
-             GAME_OFFER_NOTE, NEWS_NOTE, HUNGRY_NOTE, FEELING_NOTE, WEATHER_TOLD_NOTE, CONDITION_NOTE, LIKES_ME_NOTE,
-             LIKES_NOTE, BODY_NOTE, AGE_NOTE, DAY_NOTE, FAMILY_NOTE, RATHER_NOTE, OPINION_NOTE, QUIZ_NOTE,
+             GAME_OFFER_NOTE, NEWS_NOTE, HUNGRY_NOTE, TROUBLE_NOTE, FEELING_NOTE, WEATHER_TOLD_NOTE, CONDITION_NOTE,
+             LIKES_ME_NOTE, LIKES_NOTE, BODY_NOTE, AGE_NOTE, DAY_NOTE, FAMILY_NOTE, RATHER_NOTE, OPINION_NOTE, QUIZ_NOTE,
              NEVER_MIND_NOTE, HELP_NOTE, HELP_WITH_NOTE, HEARD_NOTE, WAIT_NOTE, INSULT_NOTE, APOLOGY_NOTE, KIND_NOTE,
              CORRECTION_NOTE, DOUBT_NOTE)
