@@ -1003,7 +1003,9 @@ def test_other_messages_are_not_taken_for_hunger(said: str) -> None:
     "My wifi isn't working.", "My kitchen sink is leaking.", "My printer isn't printing.", "The TV has no sound.",
     "My fridge is making a buzzing sound.", "My basil plant is wilting.", "My car has a flat tire.", "My internet is slow.",
     "Ugh, my computer is so slow.", "My bread didn't rise. What should I do?", "My phone won't charge, any ideas?",
-    "The toilet is clogged.", "My phone screen is cracked.", "The heating is not working.", "My toaster smells like burning.",
+    "The toilet is clogged.", "My phone screen is cracked.", "The heating is not working.", "My phone's broken.",
+    "My screen went black.", "My wifi keeps dropping.", "My computer won't boot.", "My brakes are grinding.",
+    "My plant's leaves are turning yellow.", "My car makes a noise when driving.",
 ])  # fmt: skip
 def test_something_gone_wrong_is_met_with_a_cause_and_what_to_try(said: str) -> None:
     noted = add_first(ANY_REPLY, [{"role": "user", "content": said}])[-1]["content"]  # "I'm sorry, I can't assist with that."
@@ -1014,7 +1016,13 @@ def test_something_gone_wrong_is_met_with_a_cause_and_what_to_try(said: str) -> 
     "My back hurts.", "I have a toothache.", "My son won't sleep.", "My car is red.", "My phone is new.",
     "Is my car working?", "My car works fine.", "The sound of rain is nice.", "My car sounds great.", "Turn on the lights.",
     "My wife is dying to see you.", "My plants are doing great.", "The cake smells amazing.", "My phone isn't here.",
-    "My oven smells like gas.",  # a danger, not a fault to try mending
+    "My oven smells like gas.", "My stove is leaking gas.", "The carbon monoxide alarm is beeping.",  # a danger
+    "The smoke alarm is beeping.", "My heater smells like burning.", "My brakes stopped working while driving.",
+    "My window is broken, someone broke in.", "My brakes aren't working.",
+    "My car is yellow.", "My laptop is not broken.", "My phone never crashes.", "My old laptop never stopped working.",
+    "My new phone doesn't need charging every day.", "My car runs great, no noise at all.", "My phone is not slow anymore.",
+    "My wifi is working again, it was slow earlier.", "My Christmas lights are flickering beautifully.",
+    "The movie on TV was so slow.", "My watch says my heart rate is too slow.", "My pet mouse is dying.",
 ])  # fmt: skip
 def test_other_messages_are_not_taken_for_something_gone_wrong(said: str) -> None:
     assert not TROUBLE_NOTE.finds(said)
@@ -1313,7 +1321,10 @@ def test_the_users_news_is_known(news: str) -> None:
     "I have a meeting tomorrow, remind me at nine.", "I'm going to the gym tomorrow, what should I eat?", "I'm a nurse.",
     "Set an alarm for tomorrow at seven.", "I need to write a text telling my boss I'm sick today.", "It's raining today.",
     "I'm flying to Tokyo on Friday. Can you book a hotel?", "My name is Tomas.", "I have a question.",
-    "Can you help me plan a trip to Italy?", "I'm thinking about moving to Canada, what do you think?",
+    "I'm planning a trip to Italy. Plan an itinerary for me.", "I'm moving to Paris. Teach me some French phrases.",
+    "I'm moving to Canada. I need some advice on packing.", "I'm planning a trip to Italy. Suggest some places.",
+    "My sister is moving to Boston.", "I'm moving to the couch.", "I'm not sure about moving to London.",
+    "I'm sad that I cancelled my trip to Greece.", "I'm reading a book about a trip to the moon.",
 ])  # fmt: skip
 def test_other_messages_are_not_taken_for_news(message: str) -> None:
     assert not NEWS_NOTE.finds(message)

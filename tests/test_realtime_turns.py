@@ -266,7 +266,8 @@ async def test_a_cancel_while_a_finished_reply_is_stored_still_gets_its_response
     assert rig.session.responses.active is None
     assert [m.role for m in rig.history.load_sync(rig.session.id)] == ["user", "assistant"]
     await rig.send({"type": "response.create", "response": {"output_modalities": ["text"]}})
-    assert (await rig.outbox.wait_for("response.done", 2))["response"]["status"] == "completed"
+    again = (await rig.outbox.wait_for("response.done", 2))["response"]
+    assert again["status"] == "completed" and again["id"] != done["response"]["id"]
 
 
 async def test_a_reply_task_deaf_to_its_cancel_does_not_hang_the_session(rig: Rig, monkeypatch, caplog):

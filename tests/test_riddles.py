@@ -123,7 +123,7 @@ def test_other_messages_after_a_riddle_are_the_models(follow: str) -> None:
     ("The more you take, the more you leave behind.", "footsteps"),
 ])  # fmt: skip
 def test_a_riddle_the_user_asks_gets_its_answer(asked: str, answer: str) -> None:
-    riddle = riddle_heard(asked)
+    riddle = riddle_heard(asked, ["Hi! How can I help?"])
     assert riddle is not None and riddle.answer == answer
     note = riddle_note(talk("Hello.", "Hi! How can I help?", asked))
     assert note is not None and note.says == f'The user asks you a riddle. Say: "The answer is {answer}. {riddle.why}"'
@@ -137,7 +137,12 @@ def test_a_riddle_the_user_asks_gets_its_answer(asked: str, answer: str) -> None
     "Tell me what has keys but can't open a lock and why.", "What has keys but can't open a lock in a song?",
 ])  # fmt: skip
 def test_other_questions_are_no_riddle_heard(asked: str) -> None:
-    assert riddle_heard(asked) is None and riddle_note(talk(asked)) is None
+    assert riddle_heard(asked, []) is None and riddle_note(talk(asked)) is None
+
+
+def test_a_riddle_told_and_said_again_by_the_user_is_not_given_away() -> None:
+    assert riddle_heard(PIANO.asks, [TOLD]) is None
+    assert riddle_note(talk("Tell me a riddle.", TOLD, "What has keys but can't open a lock?")) is None
 
 
 def test_a_riddle_over_when_the_talk_went_elsewhere() -> None:

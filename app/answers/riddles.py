@@ -87,7 +87,8 @@ RIDDLES = (
            ("mushroom",)),
     Riddle("What gets bigger the more you take away from it?", "a hole", "The more you dig, the bigger it gets.",
            "You might dig one in a garden.", ("hole",)),
-    Riddle("What month of the year has 28 days?", "all of them", "Every month has at least 28 days.",
+    Riddle("What month of the year has 28 days?", "all of them",
+           "Every month has at least 28 days, and February has just 28, or 29 in a leap year.",
            "Think about the days in March.", ("all", "all of them", "every month", "every one", "each one", "all twelve",
                                                "all months", "all the months", "every single one"),
            heard=("How many months have 28 days?", "Which months have 28 days?",
@@ -126,10 +127,12 @@ _HEARD = tuple((_said_as(asked), riddle) for riddle in RIDDLES for asked in (rid
 RIDDLE_HEARD = re.compile("|".join(f"(?:{pattern.pattern})" for pattern, _ in _HEARD), re.I)
 
 
-def riddle_heard(question: str) -> Riddle | None:
-    """The riddle of ``RIDDLES`` that ``question`` asks, or None."""
+def riddle_heard(question: str, replies: list[str]) -> Riddle | None:
+    """The riddle of ``RIDDLES`` that ``question`` asks, or None; not one a recent reply told, which the user says
+    again as they think it over."""
     text = plain(question)
-    return next((riddle for pattern, riddle in _HEARD if pattern.search(text)), None) if len(text) <= 200 else None
+    heard = next((riddle for pattern, riddle in _HEARD if pattern.search(text)), None) if len(text) <= 200 else None
+    return heard if heard is not None and heard is not _open(replies)[0] else None
 
 
 _RIDDLE_ASKED = re.compile(

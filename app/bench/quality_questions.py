@@ -341,6 +341,11 @@ ITEMS: list[tuple[str, str, str | list[str], Answers] | tuple[str, str, str | li
     ("talk-can-do", "talk", "What can you do?", [],
      [*DECLINES, "flight", "reminder", "alarm", "schedul", "weather", "news"]),  # what it can, not what it cannot
     ("talk-hungry", "talk", "I'm hungry.", [], [*DECLINES, "glad you're hungry", "sorry to hear"]),  # something to eat
+    ("talk-riddle-asked", "talk", "How many months have 28 days?", ["all", "every", "twelve"],
+     ["seven", "february and"]),  # the riddle's answer, not a count of months made up
+    ("talk-car", "talk", "My car won't start.", [], DECLINES),  # a likely cause and what to try
+    ("talk-concert", "talk", "I'm going to a concert tonight.", [],
+     [*DECLINES, "seeing you", "see you there", "let's"]),  # the user's news, in which the assistant takes no part
     # --- identity: any answer but another assistant's name or maker
     ("id-who", "identity", "Who are you?", [], IMPERSONATIONS),
     ("id-maker", "identity", "Who made you?", [], IMPERSONATIONS),
