@@ -22,6 +22,7 @@ from app.answers.counting import counted
 from app.answers.days import day_or_time
 from app.answers.money import money_counted, price_scaled, share_of_money
 from app.answers.phrasebook import phrase_in
+from app.answers.records import record_asked
 from app.answers.rhymes import rhymes_asked, syllables_asked
 from app.answers.roman import roman_asked
 from app.answers.sequences import sequence_asked
@@ -365,12 +366,12 @@ def figure(text: str) -> str | None:
     age or years counted from this year (``app.answers.years``), one person's age from another's (``app.answers.ages``),
     a weekday's or clock time's counted from one it gives (``app.answers.days``), the time in another place
     (``app.answers.world_clock``), an everyday phrase's in another language (``app.answers.phrasebook``), words that
-    rhyme or a word's syllables (``app.answers.rhymes``), a Roman numeral's (``app.answers.roman``) or a sequence to
-    say, counted or recited (``app.answers.sequences``)."""
+    rhyme or a word's syllables (``app.answers.rhymes``), a Roman numeral's (``app.answers.roman``), a sequence to
+    say, counted or recited (``app.answers.sequences``) or a world record's holder (``app.answers.records``)."""
     return (conversion(text) or speed(text) or fuel_for(text) or feet_and_inches(text) or dozens(text) or worked_out(text)
             or money_counted(text) or share_of_money(text) or price_scaled(text) or counted(text) or years_counted(text)
             or ages_apart(text) or _counted_time(text) or time_in_place(text) or phrase_in(text) or rhymes_asked(text)
-            or syllables_asked(text) or roman_asked(text) or sequence_asked(text))  # fmt: skip
+            or syllables_asked(text) or roman_asked(text) or sequence_asked(text) or record_asked(text))  # fmt: skip
 
 
 def _counted_time(text: str) -> str | None:
