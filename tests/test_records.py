@@ -24,6 +24,7 @@ from app.answers.records import RECORDS, record_asked
     ("What's the closest planet to the sun?", "Mercury"), ("What is the brightest star in the night sky?", "Sirius"),
     ("Which country is the largest?", "Russia"), ("So what's the largest land animal on earth?", "The African elephant"),
     ("Tell me the tallest animal in the world.", "The giraffe"), ("What's the longest bone in the body?", "The femur"),
+    ("Which is the largest country in the world by area?", "Russia"),
 ])  # fmt: skip
 def test_a_world_record_asked_for_gets_its_holder(question: str, holder: str) -> None:
     said = record_asked(question)

@@ -81,7 +81,8 @@ RECORDS = (
 _MOST = "|".join(sorted(_SAME_RECORD, key=len, reverse=True))
 # where the record is: the world, or the place a record above is of; elsewhere ("in Africa") the model's
 _WHERE = (r"(?: (?:in|on|of) (?:the )?(?:whole )?(?:world|earth|planet|solar system|human body|body|universe|night sky"
-          r"|sky|sea|ocean|animal kingdom)| ever| of all(?: time)?| there is| alive| today| known)*")
+          r"|sky|sea|ocean|animal kingdom)| by (?:area|size|land area)| ever| of all(?: time)?| there is| alive| today"
+          r"| known)*")
 _THING = r"(?P<{}>[a-z][a-z ]{{1,30}}?)"
 _START = r"^(?:(?:so|and|ok|okay|hey|hmm|quick question)[,.]? )*"
 _RECORD_ASKED = re.compile(
