@@ -27,7 +27,8 @@ RECORDS = (
     ("largest", r"countr(?:y|ies)|nations?", "Russia is the largest country in the world, by area."),
     ("largest", r"oceans?", "The Pacific is the largest ocean."),
     ("largest", r"continents?", "Asia is the largest continent."),
-    ("largest", r"deserts?", "Antarctica is the largest desert in the world, and the Sahara the largest hot desert."),
+    ("largest", r"deserts?", "Antarctica is the largest desert in the world, as a desert is a place with little rain or "
+                             "snow."),
     ("largest", r"lakes?", "The Caspian Sea is the largest lake in the world, and Lake Superior the largest freshwater lake "
                            "by area."),
     ("largest", r"islands?", "Greenland is the largest island in the world."),
@@ -40,7 +41,7 @@ RECORDS = (
     ("largest", r"fish(?:es)?", "The whale shark is the largest fish."),
     ("largest", r"reptiles?", "The saltwater crocodile is the largest reptile."),
     ("largest", r"(?:big |wild )?cats?", "The tiger is the largest wild cat."),
-    ("largest", r"organs?", "The skin is the largest organ of the human body, and the liver the largest inside it."),
+    ("largest", r"organs?", "The skin is the largest organ of the human body."),  # told the liver's too, said the liver
     ("largest", r"bones?", "The femur, the thigh bone, is the largest bone in the human body."),
     ("largest", r"rain ?forests?", "The Amazon is the largest rainforest in the world."),
     ("tallest", r"mountains?|peaks?", "Mount Everest is the tallest mountain in the world, 8,849 metres (29,032 feet) "
