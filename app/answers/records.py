@@ -2,7 +2,7 @@
 
 Asked "What's the biggest country in the world?", the 1.5B said "China"; "Which country has the most people?" got "The
 United States", "What's the largest bird?" "the blue whale" and "What's the largest organ in the human body?" "the
-liver" (15 of 40 replies to 20 such questions wrong; docs/benchmarks.md, "Record holders"). As a fact asked for is drawn
+liver" (15 of 34 replies to 17 such questions wrong; docs/benchmarks.md, "record holders"). As a fact asked for is drawn
 from facts checked beforehand (``app.answers.facts``), a question for one of these records gets its holder beside it, as
 a phrase asked for in another language gets the phrasebook's (``app.answers.phrasebook``). A record somewhere else ("the
 largest country in Africa") or of a kind not here stays the model's.
