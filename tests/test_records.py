@@ -24,7 +24,11 @@ from app.answers.records import RECORDS, record_asked
     ("What's the closest planet to the sun?", "Mercury"), ("What is the brightest star in the night sky?", "Sirius"),
     ("Which country is the largest?", "Russia"), ("So what's the largest land animal on earth?", "The African elephant"),
     ("Tell me the tallest animal in the world.", "The giraffe"), ("What's the longest bone in the body?", "The femur"),
-    ("Which is the largest country in the world by area?", "Russia"),
+    ("Which is the largest country in the world by area?", "Russia"), ("Which planet is the closest to the sun?", "Mercury"),
+    ("What's the farthest planet from the sun?", "Neptune"), ("What's the largest animal that ever lived?", "The blue whale"),
+    ("Whats the largest ocean", "The Pacific"), ("What's the largest freshwater lake?", "Lake Superior"),
+    ("What's the largest animal in the ocean?", "The blue whale"), ("What's the smallest bone in your body?", "The stapes"),
+    ("What is the largest planet in our solar system?", "Jupiter"),
 ])  # fmt: skip
 def test_a_world_record_asked_for_gets_its_holder(question: str, holder: str) -> None:
     said = record_asked(question)
@@ -37,14 +41,21 @@ def test_a_world_record_asked_for_gets_its_holder(question: str, holder: str) ->
     "What's the biggest mistake people make?", "What's the largest number?", "Is Russia the largest country?",
     "What's the best country in the world?", "Why is the Pacific the largest ocean?",
     "What's the largest ocean and how deep is it?", "How big is the largest planet?",
+    # a place no record here holds in: the universe, another planet's, all time for a living animal, the sea for a bird
+    "What is the largest planet in the universe?", "What is the largest planet known?", "What is the brightest star in the "
+    "universe?", "What is the tallest mountain in the solar system?", "What is the largest bird ever?",
+    "What is the largest fish of all time?", "What is the largest country of all time?", "What is the tallest animal ever?",
+    "What is the fastest animal in the ocean?", "What's the largest bird in the sea?", "What is the deepest part of the body?",
+    "What's the longest bone in the animal kingdom?", "What's the largest living thing on earth?", "What is the fastest mammal?",
+    "What's the closest planet?",  # to the Sun, or to the Earth?
 ])  # fmt: skip
 def test_other_questions_get_no_record(question: str) -> None:
     assert record_asked(question) is None
 
 
 def test_every_record_is_one_sentence_said_whole() -> None:
-    for _, _, holder in RECORDS:
-        assert holder[0].isupper() and holder.endswith(".") and '"' not in holder
+    for record in RECORDS:
+        assert record.holder[0].isupper() and record.holder.endswith(".") and '"' not in record.holder
 
 
 def test_the_record_goes_beside_the_question_and_comes_off() -> None:

@@ -11,6 +11,7 @@ largest country in Africa") or of a kind not here stays the model's.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 
 from app.answers.wording import plain
 
@@ -22,77 +23,121 @@ _SAME_RECORD = {"biggest": "largest", "largest": "largest", "tallest": "tallest"
                 "heaviest": "heaviest", "most populous": "most people", "most populated": "most people",
                 "most people": "most people", "biggest population": "most people",
                 "largest population": "most people"}  # fmt: skip
-# (record, the thing asked, its holder): each true as said, and none a figure that changes from year to year
+# where a record holds, as said after its thing ("in the world"): each record names the places it is true of, and a
+# question about another ("in Africa", "in the universe", "of all time" for a living animal) gets none
+_EARTH = r"(?:in|on) (?:the )?(?:whole )?(?:world|earth|planet)"
+_SOLAR = r"(?:in|of) (?:the |our )?solar system"
+_BODY = r"(?:in|of) (?:the |your |a )?(?:human )?body"
+_SKY = r"in the (?:night )?sky"
+_SEA = r"(?:in|of) the (?:sea|ocean)"
+_KINGDOM = r"in the animal kingdom"
+_EVER = r"ever|that (?:has )?ever lived|of all time"
+_ANYWHERE = r"by (?:area|size|land area)|alive|today|right now|there is"
+_ANIMALS = f"{_EARTH}|{_KINGDOM}"
+
+
+@dataclass(frozen=True)
+class Record:
+    most: str  # the record, as ``_SAME_RECORD`` names it
+    things: str  # what holds it, as asked: "countr(?:y|ies)"
+    places: str  # where it holds (``_EARTH``, ...)
+    holder: str  # said whole: true as said, and no figure that changes from year to year but a dated one
+    needs: str | None = None  # a place the question must name ("to the sun")
+
+
 RECORDS = (
-    ("largest", r"countr(?:y|ies)|nations?", "Russia is the largest country in the world, by area."),
-    ("largest", r"oceans?", "The Pacific is the largest ocean."),
-    ("largest", r"continents?", "Asia is the largest continent."),
-    ("largest", r"deserts?", "Antarctica is the largest desert in the world, as a desert is a place with little rain or "
-                             "snow."),
-    ("largest", r"lakes?", "The Caspian Sea is the largest lake in the world, and Lake Superior the largest freshwater lake "
-                           "by area."),
-    ("largest", r"islands?", "Greenland is the largest island in the world."),
-    ("largest", r"planets?", "Jupiter is the largest planet in the solar system."),
-    ("largest", r"moons?", "Ganymede, a moon of Jupiter, is the largest moon in the solar system."),
-    ("largest", r"animals?|mammals?|creatures?|living things?",
-     "The blue whale is the largest animal that has ever lived."),
-    ("largest", r"land animals?|land mammals?", "The African elephant is the largest land animal."),
-    ("largest", r"birds?", "The ostrich is the largest bird."),
-    ("largest", r"fish(?:es)?", "The whale shark is the largest fish."),
-    ("largest", r"reptiles?", "The saltwater crocodile is the largest reptile."),
-    ("largest", r"(?:big |wild )?cats?", "The tiger is the largest wild cat."),
-    ("largest", r"organs?", "The skin is the largest organ of the human body."),  # told the liver's too, said the liver
-    ("largest", r"bones?", "The femur, the thigh bone, is the largest bone in the human body."),
-    ("largest", r"rain ?forests?", "The Amazon is the largest rainforest in the world."),
-    ("tallest", r"mountains?|peaks?", "Mount Everest is the tallest mountain in the world, 8,849 metres (29,032 feet) "
-                                      "above sea level."),
-    ("tallest", r"buildings?|skyscrapers?", "The Burj Khalifa in Dubai is the tallest building in the world, at 828 "
-                                            "metres."),
-    ("tallest", r"animals?|mammals?", "The giraffe is the tallest animal."),
-    ("tallest", r"waterfalls?", "Angel Falls in Venezuela is the tallest waterfall in the world, at 979 metres."),
-    ("longest", r"rivers?", "The Nile is usually named the longest river in the world, at about 6,650 kilometres (4,130 "
-                            "miles), though some measure the Amazon as longer."),
-    ("longest", r"bones?", "The femur, the thigh bone, is the longest bone in the human body."),
-    ("smallest", r"countr(?:y|ies)|nations?", "Vatican City is the smallest country in the world."),
-    ("smallest", r"oceans?", "The Arctic is the smallest ocean."),
-    ("smallest", r"continents?", "Australia is the smallest continent."),
-    ("smallest", r"planets?", "Mercury is the smallest planet in the solar system."),
-    ("smallest", r"bones?", "The stapes, in the middle ear, is the smallest bone in the human body."),
-    ("smallest", r"birds?", "The bee hummingbird of Cuba is the smallest bird."),
-    ("fastest", r"animals?|creatures?|birds?", "The peregrine falcon is the fastest animal: it dives at over 300 "
-                                               "kilometres (190 miles) an hour."),
-    ("fastest", r"land animals?|land mammals?|mammals?", "The cheetah is the fastest land animal, at up to about 110 "
-                                                         "kilometres (70 miles) an hour."),
-    ("deepest", r"oceans?", "The Pacific is the deepest ocean, and the Mariana Trench in it the deepest place in the sea."),
-    ("deepest", r"(?:ocean |sea )?trench(?:es)?|part|point|place|spot",
-     "The Mariana Trench in the Pacific is the deepest place in the sea, nearly 11,000 metres (about 36,000 feet) down."),
-    ("deepest", r"lakes?", "Lake Baikal in Russia is the deepest lake in the world, about 1,640 metres deep."),
-    ("hottest", r"planets?", "Venus is the hottest planet, hotter even than Mercury, which is closer to the Sun."),
-    ("coldest", r"continents?", "Antarctica is the coldest continent."),
-    ("brightest", r"stars?", "Sirius is the brightest star in the night sky."),
-    ("brightest", r"planets?", "Venus is the brightest planet in the night sky."),
-    ("closest", r"planets? to the sun", "Mercury is the closest planet to the Sun."),
-    ("closest", r"stars?(?: to (?:the )?earth| to us)?", "The Sun is the closest star to the Earth, and the next closest is "
-                                                         "Proxima Centauri, about 4.2 light years away."),
-    ("farthest", r"planets? from the sun", "Neptune is the farthest planet from the Sun."),
-    ("heaviest", r"animals?|mammals?|creatures?", "The blue whale is the heaviest animal that has ever lived."),
-    ("most people", r"countr(?:y|ies)|nations?", "India has the most people of any country, having passed China in 2023."),
-    ("most people", r"continents?", "Asia has the most people of any continent."),
+    Record("largest", r"countr(?:y|ies)|nations?", _EARTH, "Russia is the largest country in the world, by area."),
+    Record("largest", r"oceans?", _EARTH, "The Pacific is the largest ocean."),
+    Record("largest", r"continents?", _EARTH, "Asia is the largest continent."),
+    Record("largest", r"deserts?", _EARTH, "Antarctica is the largest desert in the world, as a desert is a place with "
+                                           "little rain or snow."),
+    Record("largest", r"lakes?", _EARTH, "The Caspian Sea is the largest lake in the world, and Lake Superior the largest "
+                                         "freshwater lake by area."),
+    Record("largest", r"freshwater lakes?", _EARTH, "Lake Superior is the largest freshwater lake in the world by area."),
+    Record("largest", r"islands?", _EARTH, "Greenland is the largest island in the world."),
+    Record("largest", r"planets?", _SOLAR, "Jupiter is the largest planet in the solar system."),
+    Record("largest", r"moons?", _SOLAR, "Ganymede, a moon of Jupiter, is the largest moon in the solar system."),
+    Record("largest", r"animals?|mammals?|creatures?", f"{_ANIMALS}|{_SEA}|{_EVER}",
+           "The blue whale is the largest animal known to have ever lived."),
+    Record("largest", r"land animals?|land mammals?", _EARTH, "The African elephant is the largest land animal."),
+    Record("largest", r"birds?", _EARTH, "The ostrich is the largest bird alive."),
+    Record("largest", r"fish(?:es)?", f"{_EARTH}|{_SEA}", "The whale shark is the largest fish alive."),
+    Record("largest", r"reptiles?", _EARTH, "The saltwater crocodile is the largest reptile alive."),
+    Record("largest", r"(?:big |wild )?cats?", _EARTH, "The tiger is the largest wild cat."),
+    Record("largest", r"organs?", _BODY, "The skin is the largest organ of the human body."),  # with the liver: the liver
+    Record("largest", r"bones?", _BODY, "The femur, the thigh bone, is the largest bone in the human body."),
+    Record("largest", r"rain ?forests?", _EARTH, "The Amazon is the largest rainforest in the world."),
+    Record("tallest", r"mountains?|peaks?", _EARTH, "Mount Everest is the highest mountain in the world, 8,849 metres "
+                                                    "(29,032 feet) above sea level."),
+    Record("tallest", r"buildings?|skyscrapers?", _EARTH, "The Burj Khalifa in Dubai is the tallest building in the world, "
+                                                          "at 828 metres."),
+    Record("tallest", r"animals?|mammals?", _ANIMALS, "The giraffe is the tallest animal alive."),
+    Record("tallest", r"waterfalls?", _EARTH, "Angel Falls in Venezuela is usually named the tallest waterfall in the "
+                                              "world, at 979 metres."),
+    Record("longest", r"rivers?", _EARTH, "The Nile is usually named the longest river in the world, at about 6,650 "
+                                          "kilometres (4,130 miles), though some measure the Amazon as longer."),
+    Record("longest", r"bones?", _BODY, "The femur, the thigh bone, is the longest bone in the human body."),
+    Record("smallest", r"countr(?:y|ies)|nations?", _EARTH, "Vatican City is the smallest country in the world."),
+    Record("smallest", r"oceans?", _EARTH, "The Arctic is the smallest ocean."),
+    Record("smallest", r"continents?", _EARTH, "Australia is the smallest continent."),
+    Record("smallest", r"planets?", _SOLAR, "Mercury is the smallest planet in the solar system."),
+    Record("smallest", r"bones?", _BODY, "The stapes, in the middle ear, is the smallest bone in the human body."),
+    Record("smallest", r"birds?", _EARTH, "The bee hummingbird of Cuba is the smallest bird."),
+    Record("fastest", r"animals?|creatures?", _ANIMALS, "The peregrine falcon is the fastest animal: it dives at over 300 "
+                                                        "kilometres (190 miles) an hour."),
+    Record("fastest", r"birds?", _EARTH, "The peregrine falcon is the fastest bird: it dives at over 300 kilometres (190 "
+                                         "miles) an hour."),
+    Record("fastest", r"land animals?|land mammals?", _EARTH, "The cheetah is the fastest land animal, at up to about 110 "
+                                                              "kilometres (70 miles) an hour."),
+    Record("deepest", r"oceans?", _EARTH, "The Pacific is the deepest ocean, and the Mariana Trench in it the deepest place "
+                                          "in the sea."),
+    Record("deepest", r"(?:ocean |sea )?trench(?:es)?|part|point|place|spot", f"{_EARTH}|{_SEA}",
+           "The Mariana Trench in the Pacific is the deepest place in the sea, nearly 11,000 metres (about 36,000 feet) "
+           "down."),
+    Record("deepest", r"lakes?", _EARTH, "Lake Baikal in Russia is the deepest lake in the world, about 1,640 metres deep."),
+    Record("hottest", r"planets?", _SOLAR, "Venus is the hottest planet in the solar system, hotter even than Mercury, which "
+                                           "is closer to the Sun."),
+    Record("coldest", r"continents?", _EARTH, "Antarctica is the coldest continent."),
+    Record("brightest", r"stars?", _SKY, "Sirius is the brightest star in the night sky."),
+    Record("brightest", r"planets?", _SKY, "Venus is the brightest planet in the night sky."),
+    Record("closest", r"planets?", f"{_SOLAR}|to the sun", "Mercury is the closest planet to the Sun.", needs="to the sun"),
+    Record("closest", r"stars?", r"to (?:the )?earth|to us", "The Sun is the closest star to the Earth, and the next "
+                                                            "closest is Proxima Centauri, about 4.2 light years away."),
+    Record("farthest", r"planets?", f"{_SOLAR}|from the sun", "Neptune is the farthest planet from the Sun.",
+           needs="from the sun"),
+    Record("heaviest", r"animals?|mammals?|creatures?", f"{_ANIMALS}|{_SEA}|{_EVER}",
+           "The blue whale is the heaviest animal known to have ever lived."),
+    Record("most people", r"countr(?:y|ies)|nations?", _EARTH, "India has the most people of any country, having passed "
+                                                               "China in 2023."),
+    Record("most people", r"continents?", _EARTH, "Asia has the most people of any continent."),
 )
 _MOST = "|".join(sorted(_SAME_RECORD, key=len, reverse=True))
-# where the record is: the world, or the place a record above is of; elsewhere ("in Africa") the model's
-_WHERE = (r"(?: (?:in|on|of) (?:the )?(?:whole )?(?:world|earth|planet|solar system|human body|body|universe|night sky"
-          r"|sky|sea|ocean|animal kingdom)| by (?:area|size|land area)| ever| of all(?: time)?| there is| alive| today"
-          r"| known)*")
+# a place said after the thing: one a record holds in, or another, which no record holds in ("in Africa")
+_PLACE = (r"of all time|that (?:has )?ever lived|(?:in|on|of) (?:the |our |your |a )?(?:whole )?(?:human )?[a-z]+"
+          r"(?: system| sky| kingdom)?|by (?:area|size|land area)|to (?:the )?(?:sun|earth)|to us|from the sun|ever|alive"
+          r"|today|right now|there is|known")
+_WHERE = rf"(?P<{{}}>(?: (?:{_PLACE}))*)"
 _THING = r"(?P<{}>[a-z][a-z ]{{1,30}}?)"
 _START = r"^(?:(?:so|and|ok|okay|hey|hmm|quick question)[,.]? )*"
 _RECORD_ASKED = re.compile(
-    rf"{_START}(?:(?:what|which)(?:'s| is| was| are)|name|tell me) the (?P<most>{_MOST}) {_THING.format('thing')}{_WHERE}"
-    rf"[?.!]*$|{_START}(?:what|which) {_THING.format('thing_is')} (?:is|are) (?:the )?(?P<most_is>{_MOST}){_WHERE}[?.!]*$"
+    rf"{_START}(?:(?:what|which)(?:'s|s| is| was| are)|name|tell me) the (?P<most>{_MOST}) {_THING.format('thing')}"
+    rf"{_WHERE.format('where')}[?.!]*$"
+    rf"|{_START}(?:what|which) {_THING.format('thing_is')} (?:is|are) (?:the )?(?P<most_is>{_MOST})"
+    rf"{_WHERE.format('where_is')}[?.!]*$"
     rf"|{_START}(?:what|which) {_THING.format('thing_has')} has the (?P<most_has>most people|biggest population"
-    rf"|largest population){_WHERE}[?.!]*$",
+    rf"|largest population){_WHERE.format('where_has')}[?.!]*$",
     re.I,
 )
+
+
+def _holds(record: Record, thing: str, where: str) -> bool:
+    """Whether ``record`` is the one asked: its thing, in places it holds in only, and the one it needs."""
+    places = re.findall(_PLACE, where)
+    return (re.fullmatch(record.things, thing) is not None
+            and all(re.fullmatch(f"{record.places}|{_ANYWHERE}", place) for place in places)
+            and (record.needs is None or record.needs in places))  # fmt: skip
+
+
 def record_asked(question: str) -> str | None:
     """The holder of the world record ``question`` asks for, from the records ('Record book: "Russia is the largest
     country in the world, by area."'), or None."""
@@ -102,5 +147,6 @@ def record_asked(question: str) -> str | None:
         return None
     most = _SAME_RECORD[(asked["most"] or asked["most_is"] or asked["most_has"]).lower()]
     thing = (asked["thing"] or asked["thing_is"] or asked["thing_has"]).lower()
-    holder = next((holder for record, things, holder in RECORDS if record == most and re.fullmatch(things, thing)), None)
-    return f'Record book: "{holder}"' if holder else None
+    where = (asked["where"] or asked["where_is"] or asked["where_has"] or "").lower()
+    held = next((record for record in RECORDS if record.most == most and _holds(record, thing, where)), None)
+    return f'Record book: "{held.holder}"' if held else None
