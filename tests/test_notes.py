@@ -7,17 +7,18 @@ import random
 import pytest
 
 from app.answers.notes import (AGE_NOTE, ANY_REPLY, APOLOGY_NOTE, BODY_NOTE, BORED_NOTE, CALENDAR_NOTE, CAN_DO_NOTE, CLARIFY_NOTE,
-                               CLIMATE_NOTE, CLOCK_NOTE, CONDITION_NOTE, CORRECTION_NOTE, COUNTDOWN_NOTE, DAY_NOTE, DOUBT_NOTE,
-                               EMERGENCY_NOTE, FAMILY_NOTE, FASTER_NOTE, FASTEST_NOTE, FEELING_NOTE, GOOD_NIGHT_NOTE, HEARD_NOTE,
-                               HELP_NOTE, HELP_WITH_NOTE, HOME_NOTE, HUNGRY_NOTE, INSULT_NOTE, KIND_NOTE, LIKES_ME_NOTE,
-                               LIKES_NOTE, LOUDER_NOTE, LOUDNESS_NOTE, MAY_I_ASK_NOTE, MEMO_NOTE, MESSAGE_NOTE, MUSIC_NOTE,
-                               NEVER_MIND_NOTE, NEWS_NOTE, ONE_RATE_NOTE, OPINION_NOTE, PERSON_NOTE, PURCHASE_NOTE, PUSHBACK_NOTE,
-                               QUIZ_NOTE, RATHER_NOTE, REMEMBER_ME_NOTE, REMINDER_NOTE, SHORTER_NOTE, SLOWER_NOTE, SLOWEST_NOTE,
-                               STORY_NOTE, SUGGEST_NOTE, TROUBLE_NOTE, VOICE_NOTE, WAIT_NOTE, WEATHER_TOLD_NOTE, WITHOUT_TOOLS,
-                               WORLD_NOTE, WRITE_NOTE, YES_NO_NOTE, Note, add_first, age_note, anyones_note, asked_note,
-                               birthday_note, chance_note, clarify_note, condition_note, countdown_note, follow_up_note, has_note,
-                               joke_note, kept_note, lacks_note, memory_note, more_note, name_note, pointing_note, pushback_note,
-                               repeat_note, said_notes, say_note, shorter_note, sum_note, user_words)
+                               CLIMATE_NOTE, CLOCK_NOTE, CONDITION_NOTE, CORRECTION_NOTE, COUNTDOWN_NOTE, DANGER_NOTE, DAY_NOTE,
+                               DOUBT_NOTE, EMERGENCY_NOTE, FAMILY_NOTE, FASTER_NOTE, FASTEST_NOTE, FEELING_NOTE, GOOD_NIGHT_NOTE,
+                               HEARD_NOTE, HELP_NOTE, HELP_WITH_NOTE, HOME_NOTE, HUNGRY_NOTE, INSULT_NOTE, KIND_NOTE,
+                               LIKES_ME_NOTE, LIKES_NOTE, LOUDER_NOTE, LOUDNESS_NOTE, MAY_I_ASK_NOTE, MEMO_NOTE, MESSAGE_NOTE,
+                               MUSIC_NOTE, NEVER_MIND_NOTE, NEWS_NOTE, ONE_RATE_NOTE, OPINION_NOTE, PERSON_NOTE, PURCHASE_NOTE,
+                               PUSHBACK_NOTE, QUIZ_NOTE, RATHER_NOTE, REMEMBER_ME_NOTE, REMINDER_NOTE, SHORTER_NOTE, SLOWER_NOTE,
+                               SLOWEST_NOTE, STORY_NOTE, SUGGEST_NOTE, TROUBLE_NOTE, VOICE_NOTE, WAIT_NOTE, WEATHER_TOLD_NOTE,
+                               WITHOUT_TOOLS, WORLD_NOTE, WRITE_NOTE, YES_NO_NOTE, Note, add_first, age_note, anyones_note,
+                               asked_note, birthday_note, chance_note, clarify_note, condition_note, countdown_note,
+                               follow_up_note, has_note, joke_note, kept_note, lacks_note, memory_note, more_note, name_note,
+                               pointing_note, pushback_note, repeat_note, said_notes, say_note, shorter_note, sum_note,
+                               user_words)
 
 CLOCK = {"type": "function", "name": "get_current_time", "description": "The user's local date and time.",
          "parameters": {"type": "object", "properties": {}}}  # fmt: skip
@@ -1026,6 +1027,24 @@ def test_something_gone_wrong_is_met_with_a_cause_and_what_to_try(said: str) -> 
 ])  # fmt: skip
 def test_other_messages_are_not_taken_for_something_gone_wrong(said: str) -> None:
     assert not TROUBLE_NOTE.finds(said)
+
+
+@pytest.mark.parametrize("said", [
+    "I smell gas.", "I can smell gas in the kitchen.", "It smells like gas in here.", "My oven smells like gas.",
+    "My stove is leaking gas.", "The carbon monoxide alarm is going off.", "Our CO detector keeps beeping!",
+    "I think there's a gas leak. What should I do?", "Help, I smell gas!",
+])  # fmt: skip
+def test_a_danger_at_home_gets_what_to_do_first(said: str) -> None:
+    noted = add_first((*WITHOUT_TOOLS, *ANY_REPLY), [{"role": "user", "content": said}])[-1]["content"]
+    assert noted == said + DANGER_NOTE.note and user_words(noted) == said and "get everyone out" in DANGER_NOTE.says
+
+
+@pytest.mark.parametrize("said", [
+    "How do I know if I have a gas leak?", "Gas prices are high.", "My car is leaking gas.", "The car smells like gas.",
+    "I smell gas at the station, it's normal.", "The smoke alarm needs a new battery.",
+])  # fmt: skip
+def test_other_messages_are_no_danger(said: str) -> None:
+    assert not DANGER_NOTE.finds(said)
 
 
 @pytest.mark.parametrize("question", [

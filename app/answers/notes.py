@@ -471,6 +471,19 @@ _TROUBLE = re.compile(
     r"(?: ?(?:(?:what|how) (?:should|can|do) i (?:do|fix it)|any (?:ideas|tips|advice)|help)[?.!]*)?$",
     re.I,
 )
+# A danger at home said (gas smelt, a carbon monoxide alarm going off), which the note for something gone wrong leaves
+# out: what to do first, which stays true everywhere, and no number, which does not. Not a car's petrol, called gas.
+_DANGER = re.compile(
+    r"^(?!.*\b(?:car|truck|van|motorbike|motorcycle|scooter|mower|lawnmower|garage)\b)"  # petrol, called gas
+    r"(?:(?:oh|um|uh|help|hey|ok|okay)[,.!]* )*(?:i think )?(?:i (?:can )?smell gas|it smells (?:like|of) gas"
+    r"|there(?:'s| is) (?:a )?(?:smell of gas|gas smell|gas leak)|(?:i|we) (?:have|'ve got|have got) a gas leak"
+    r"|(?:my|our|the) (?:[a-z]+ ){0,2}?(?:smells (?:like|of) gas|is leaking gas)"
+    r"|(?:my|our|the) (?:carbon monoxide|co) (?:alarm|detector) (?:is |keeps )?(?:going off|beeping|sounding))"
+    r"(?: (?:in here|at home|in (?:my|the|our) [a-z]+|again|right now|now))?[.!]*(?: (?:what (?:should|do) i do|help)[?.!]*)?$",
+    re.I,
+)
+DANGER_NOTE = Note.answer(_DANGER, "Please get everyone out now, without switching anything on or off or lighting a "
+                                   "flame, and call the emergency line from outside.")
 TROUBLE_NOTE = Note(_TROUBLE, "The user tells you about a problem with something of theirs. Suggest a likely cause and a "
                     "first thing to try, in a sentence or two.")
 # Bored, which the model met with what to do elsewhere ("Maybe you could try listening to some music, watching a video,
@@ -1767,7 +1780,7 @@ def anyones_note(messages: list[dict]) -> Note | None:
 
 # for any reply, after a reply without tools has taken its own (``WITHOUT_TOOLS``), the first that asks: what no tool
 # changes (the voice), and what talk meets but the model met with a question, a decline or a chatbot's disclaimer
-ANY_REPLY = (VOICE_NOTE, LOUDNESS_NOTE, MAY_I_ASK_NOTE, GOOD_NIGHT_NOTE, WRITE_NOTE, STORY_NOTE, BORED_NOTE,
+ANY_REPLY = (DANGER_NOTE, VOICE_NOTE, LOUDNESS_NOTE, MAY_I_ASK_NOTE, GOOD_NIGHT_NOTE, WRITE_NOTE, STORY_NOTE, BORED_NOTE,
              GAME_OFFER_NOTE, NEWS_NOTE, HUNGRY_NOTE, TROUBLE_NOTE, FEELING_NOTE, WEATHER_TOLD_NOTE, CONDITION_NOTE,
              LIKES_ME_NOTE, LIKES_NOTE, BODY_NOTE, AGE_NOTE, DAY_NOTE, FAMILY_NOTE, RATHER_NOTE, OPINION_NOTE, QUIZ_NOTE,
              NEVER_MIND_NOTE, HELP_NOTE, HELP_WITH_NOTE, HEARD_NOTE, WAIT_NOTE, INSULT_NOTE, APOLOGY_NOTE, KIND_NOTE,
