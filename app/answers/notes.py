@@ -1292,11 +1292,11 @@ def riddle_note(messages: list[dict], draws: random.Random = _DRAWS) -> Note | N
     content = newest_user_text(messages)
     if content is None or len(content) > 200 or has_note(content):
         return None
+    if not RIDDLE_TALK.search(plain(content)) and not RIDDLE_HEARD.search(plain(content)):
+        return None  # the replies read only for riddle talk: this runs for every message
     replies = texts_of(messages[:-1], "assistant")
     if heard := riddle_heard(content, replies):
         return Note(RIDDLE_HEARD, _RIDDLE_HEARD_SAYS.format(heard.answer, heard.why))
-    if not RIDDLE_TALK.search(plain(content)):
-        return None
     if riddle := riddle_to_tell(content, replies, draws):
         first = "Yes! Here's one:" if re.match(r"(?:do|did) you\b", plain(content), re.I) else "Here's one:"
         return Note(RIDDLE_TALK, _TELL_RIDDLE.format(first, riddle))
