@@ -1564,6 +1564,7 @@ async def test_a_reply_on_the_servers_prompt_gets_the_notes_and_one_on_the_clien
         assert WRITE_NOTE.note in await last_message_of_reply(rig, "Help me write a birthday message for my mom.", plain)
         assert NEWS_NOTE.note in await last_message_of_reply(rig, "I have a job interview tomorrow.", plain)
         assert STORY_NOTE.note in await last_message_of_reply(rig, "Tell me a ghost story.", plain)
+        assert "(Answer: \"I'm sorry to hear that. Cool the burn" in await last_message_of_reply(rig, "I burnt my hand.", plain)
         assert LIKES_NOTE.note in await last_message_of_reply(rig, "What's your favourite colour?", plain)
         await last_message_of_reply(rig, "What is the capital of France?", plain)  # the fake engine's "Paris is the ..."
         pointed = await last_message_of_reply(rig, "How many people live there?", plain)

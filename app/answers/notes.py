@@ -53,6 +53,7 @@ from app.answers.conversions import conversion, figure, without_conversion_hint
 from app.answers.counting import OWNED_ASKED, owned_counted
 from app.answers.days import COUNTDOWN_ALONE, DATE_TOLD, MONTHS
 from app.answers.facts import FACT_REQUEST, fact_to_say
+from app.answers.first_aid import AIDS, aid_asked, hurt_told
 from app.answers.games import GAME_TALK, game_turn
 from app.answers.jokes import JOKE_TALK, joke_explained, joke_to_tell
 from app.answers.new_words import WORD_REQUEST, word_to_teach
@@ -486,6 +487,10 @@ DANGER_NOTE = Note.answer(_DANGER, "Please get everyone out now, without switchi
                                    "flame, and call the emergency line from outside.")
 TROUBLE_NOTE = Note(_TROUBLE, "The user tells you about a problem with something of theirs. Suggest a likely cause and a "
                     "first thing to try, in a sentence or two.")
+# A small hurt told ("I burned my finger on the stove.") or asked about ("How do I treat a burn?"): its first aid, checked
+# beforehand (``app.answers.first_aid``); a question about one gets the steps alone, a hurt told is met with sorrow first.
+FIRST_AID_NOTES = (*(Note.answer(aid_asked(aid), aid.for_it) for aid in AIDS),
+                   *(Note.answer(hurt_told(aid), f"I'm sorry to hear that. {aid.steps}") for aid in AIDS))
 # Bored, which the model met with what to do elsewhere ("Maybe you could try listening to some music, watching a video,
 # or reading a book"; none of 16 replies offered what it can do itself; docs/benchmarks.md, "A joke"): the answer offers
 # a joke, a riddle or a game, which ``joke_note``, ``riddle_note`` and ``game_note`` then meet (told to offer them, it
@@ -1780,8 +1785,8 @@ def anyones_note(messages: list[dict]) -> Note | None:
 
 # for any reply, after a reply without tools has taken its own (``WITHOUT_TOOLS``), the first that asks: what no tool
 # changes (the voice), and what talk meets but the model met with a question, a decline or a chatbot's disclaimer
-ANY_REPLY = (DANGER_NOTE, VOICE_NOTE, LOUDNESS_NOTE, MAY_I_ASK_NOTE, GOOD_NIGHT_NOTE, WRITE_NOTE, STORY_NOTE, BORED_NOTE,
-             GAME_OFFER_NOTE, NEWS_NOTE, HUNGRY_NOTE, TROUBLE_NOTE, FEELING_NOTE, WEATHER_TOLD_NOTE, CONDITION_NOTE,
-             LIKES_ME_NOTE, LIKES_NOTE, BODY_NOTE, AGE_NOTE, DAY_NOTE, FAMILY_NOTE, RATHER_NOTE, OPINION_NOTE, QUIZ_NOTE,
-             NEVER_MIND_NOTE, HELP_NOTE, HELP_WITH_NOTE, HEARD_NOTE, WAIT_NOTE, INSULT_NOTE, APOLOGY_NOTE, KIND_NOTE,
-             CORRECTION_NOTE, DOUBT_NOTE)
+ANY_REPLY = (DANGER_NOTE, *FIRST_AID_NOTES, VOICE_NOTE, LOUDNESS_NOTE, MAY_I_ASK_NOTE, GOOD_NIGHT_NOTE, WRITE_NOTE,
+             STORY_NOTE, BORED_NOTE, GAME_OFFER_NOTE, NEWS_NOTE, HUNGRY_NOTE, TROUBLE_NOTE, FEELING_NOTE,
+             WEATHER_TOLD_NOTE, CONDITION_NOTE, LIKES_ME_NOTE, LIKES_NOTE, BODY_NOTE, AGE_NOTE, DAY_NOTE, FAMILY_NOTE,
+             RATHER_NOTE, OPINION_NOTE, QUIZ_NOTE, NEVER_MIND_NOTE, HELP_NOTE, HELP_WITH_NOTE, HEARD_NOTE, WAIT_NOTE,
+             INSULT_NOTE, APOLOGY_NOTE, KIND_NOTE, CORRECTION_NOTE, DOUBT_NOTE)
