@@ -6,19 +6,19 @@ import random
 
 import pytest
 
-from app.answers.notes import (AGE_NOTE, ANY_REPLY, APOLOGY_NOTE, BODY_NOTE, BORED_NOTE, CALENDAR_NOTE, CAN_DO_NOTE, CLARIFY_NOTE,
-                               CLIMATE_NOTE, CLOCK_NOTE, CONDITION_NOTE, CORRECTION_NOTE, COUNTDOWN_NOTE, DANGER_NOTE, DAY_NOTE,
-                               DOUBT_NOTE, EMERGENCY_NOTE, FAMILY_NOTE, FASTER_NOTE, FASTEST_NOTE, FEELING_NOTE, GOOD_NIGHT_NOTE,
-                               HEARD_NOTE, HELP_NOTE, HELP_WITH_NOTE, HOME_NOTE, HUNGRY_NOTE, INSULT_NOTE, KIND_NOTE,
-                               LIKES_ME_NOTE, LIKES_NOTE, LOUDER_NOTE, LOUDNESS_NOTE, MAY_I_ASK_NOTE, MEMO_NOTE, MESSAGE_NOTE,
-                               MUSIC_NOTE, NEVER_MIND_NOTE, NEWS_NOTE, ONE_RATE_NOTE, OPINION_NOTE, PERSON_NOTE, PURCHASE_NOTE,
-                               PUSHBACK_NOTE, QUIZ_NOTE, RATHER_NOTE, REMEMBER_ME_NOTE, REMINDER_NOTE, SHORTER_NOTE, SLOWER_NOTE,
-                               SLOWEST_NOTE, STORY_NOTE, SUGGEST_NOTE, TROUBLE_NOTE, VOICE_NOTE, WAIT_NOTE, WEATHER_TOLD_NOTE,
-                               WITHOUT_TOOLS, WORLD_NOTE, WRITE_NOTE, YES_NO_NOTE, Note, add_first, age_note, anyones_note,
-                               asked_note, birthday_note, chance_note, clarify_note, condition_note, countdown_note,
-                               follow_up_note, has_note, joke_note, kept_note, lacks_note, memory_note, more_note, name_note,
-                               pointing_note, pushback_note, repeat_note, said_notes, say_note, shorter_note, sum_note,
-                               user_words)
+from app.answers.notes import (AGE_NOTE, ANY_REPLY, APOLOGY_NOTE, BODY_NOTE, BORED_NOTE, CALENDAR_NOTE, CAN_DO_NOTE,
+                               CLARIFY_NOTE, CLIMATE_NOTE, CLOCK_NOTE, CONDITION_NOTE, CORRECTION_NOTE, COUNTDOWN_NOTE,
+                               CRISIS_NOTE, DANGER_NOTE, DAY_NOTE, DOUBT_NOTE, EMERGENCY_NOTE, FAMILY_NOTE, FASTER_NOTE,
+                               FASTEST_NOTE, FEELING_NOTE, GOOD_NIGHT_NOTE, HEARD_NOTE, HELP_NOTE, HELP_WITH_NOTE, HOME_NOTE,
+                               HUNGRY_NOTE, INSULT_NOTE, KIND_NOTE, LIKES_ME_NOTE, LIKES_NOTE, LOUDER_NOTE, LOUDNESS_NOTE,
+                               MAY_I_ASK_NOTE, MEMO_NOTE, MESSAGE_NOTE, MUSIC_NOTE, NEVER_MIND_NOTE, NEWS_NOTE, ONE_RATE_NOTE,
+                               OPINION_NOTE, PERSON_NOTE, PURCHASE_NOTE, PUSHBACK_NOTE, QUIZ_NOTE, RATHER_NOTE, REMEMBER_ME_NOTE,
+                               REMINDER_NOTE, SHORTER_NOTE, SLOWER_NOTE, SLOWEST_NOTE, STORY_NOTE, SUGGEST_NOTE, TROUBLE_NOTE,
+                               URGENT_NOTE, VOICE_NOTE, WAIT_NOTE, WEATHER_TOLD_NOTE, WITHOUT_TOOLS, WORLD_NOTE, WRITE_NOTE,
+                               YES_NO_NOTE, Note, add_first, age_note, anyones_note, asked_note, birthday_note, chance_note,
+                               clarify_note, condition_note, countdown_note, follow_up_note, has_note, joke_note, kept_note,
+                               lacks_note, memory_note, more_note, name_note, pointing_note, pushback_note, repeat_note,
+                               said_notes, say_note, shorter_note, sum_note, user_words)
 
 CLOCK = {"type": "function", "name": "get_current_time", "description": "The user's local date and time.",
          "parameters": {"type": "object", "properties": {}}}  # fmt: skip
@@ -1045,6 +1045,49 @@ def test_a_danger_at_home_gets_what_to_do_first(said: str) -> None:
 ])  # fmt: skip
 def test_other_messages_are_no_danger(said: str) -> None:
     assert not DANGER_NOTE.finds(said)
+
+
+@pytest.mark.parametrize("said", [
+    "My son hit his head and is unconscious.", "My dad collapsed and isn't breathing.", "My son is choking!",
+    "Help, my wife is having a heart attack.", "Someone collapsed in the street.", "My baby is turning blue.",
+    "My friend took too many pills.", "I can't breathe.", "My grandma is having a stroke.", "He's not breathing!",
+    "My mom fell and is unconscious.", "My son is having a seizure.", "My husband is bleeding a lot.",
+    "My friend passed out and won't wake up.", "I got stung by a bee and I can't breathe.",
+])  # fmt: skip
+def test_someone_in_danger_now_gets_the_emergency_number(said: str) -> None:
+    noted = add_first((*WITHOUT_TOOLS, *ANY_REPLY), [{"role": "user", "content": said}])[-1]["content"]
+    assert noted == said + URGENT_NOTE.note and user_words(noted) == said and "emergency number now" in URGENT_NOTE.says
+
+
+@pytest.mark.parametrize("said", [
+    "What should I do if someone is choking?", "What are the signs of a stroke?", "Is he breathing?",  # asked about
+    "I'm choking on my laughter.", "I'm choking up.", "I nearly died laughing.", "In the movie, he collapsed.",
+    "I read that a man collapsed at the marathon.", "My computer stopped responding.", "My phone is not responding.",
+    "The bridge collapsed.", "My business collapsed.", "My plant collapsed.", "I love the song Can't Breathe.",
+    "I can't breathe through my nose when I have a cold, any tips?", "My friend collapsed on the sofa after work.",
+])  # fmt: skip
+def test_other_messages_are_no_one_in_danger(said: str) -> None:
+    assert not URGENT_NOTE.finds(said)
+
+
+@pytest.mark.parametrize("said", [
+    "I want to cut myself.", "I feel suicidal.", "I want to kill myself.", "I don't want to live anymore.",
+    "I've been thinking about ending my life.", "I self-harm.", "I cut myself on purpose.", "I want to die.",
+    "I'm going to hurt myself.", "I'm suicidal.", "There's no reason to live.", "I need help with suicidal thoughts.",
+    "Do you think I should kill myself?", "I burned myself on purpose.", "I cut myself again. I self-harm.",
+])  # fmt: skip
+def test_a_person_in_crisis_gets_someone_to_talk_to(said: str) -> None:
+    noted = add_first((*WITHOUT_TOOLS, *ANY_REPLY), [{"role": "user", "content": said}])[-1]["content"]
+    assert noted == said + CRISIS_NOTE.note and user_words(noted) == said and "crisis line" in CRISIS_NOTE.says
+
+
+@pytest.mark.parametrize("said", [
+    "I nearly died laughing.", "I could kill myself laughing.", "I'm dying to see the film.", "I want to watch Suicide Squad.",
+    "What is a suicide squeeze?", "I want to cut my hair.", "I want to diet.", "I want to die my hair red.",
+    "My plant wants to die.", "I want to go home.", "What do you think about suicide?",
+])  # fmt: skip
+def test_other_messages_are_no_crisis(said: str) -> None:
+    assert not CRISIS_NOTE.finds(said)
 
 
 @pytest.mark.parametrize("question", [

@@ -485,11 +485,54 @@ _DANGER = re.compile(
 )
 DANGER_NOTE = Note.answer(_DANGER, "Please get everyone out now, without switching anything on or off or lighting a "
                                    "flame, and call the emergency line from outside.")
+# Someone in danger now, told ("My son hit his head and is unconscious.", "My dad collapsed and isn't breathing."),
+# which the model met with "It's important to seek medical attention immediately." and no call, and a person in crisis
+# ("I want to cut myself.", "I feel suicidal."), which it declined: "I'm sorry, but I can't assist with that." (2 of 2;
+# docs/benchmarks.md, "First aid"). Each gets the answer a person gives: the emergency number, which the one who calls
+# knows for their country, and, in a crisis, someone to talk to. Not a question about such things ("What should I do if
+# someone is choking?"), a figure of speech ("I'm dying to see it.", "I nearly died laughing."), nor a film's.
+_PERSON = (r"(?:i|i'm|he|he's|she|she's|they|they're|someone|somebody|a (?:man|woman|person|child|kid|boy|girl)"
+           r"|my (?:\w+ )?(?:son|daughter|kid|child|baby|boy|girl|husband|wife|partner|boyfriend|girlfriend|mum|mom"
+           r"|mother|dad|father|grandma|grandmother|grandpa|grandfather|granny|brother|sister|friend|neighbou?r|uncle"
+           r"|aunt|colleague|flatmate|roommate)(?:'s)?)")
+_IN_DANGER = (r"(?:not breathing|stopped breathing|isn't breathing|(?:can't|cannot) breathe(?=[.!,]|$| and\b)|unconscious"
+              r"|collapsed(?! (?:on|onto|into|in) (?:the |a |my |his |her )?(?:sofa|couch|bed|chair|armchair))"
+              r"|passed out and (?:won't|can't|isn't) wak\w*|not waking up|won't wake up|unresponsive"
+              r"|choking|having (?:a |an )?(?:heart attack|stroke|seizure|fit|allergic reaction)|overdosed"
+              r"|taken an overdose|took too many pills|bleeding (?:a lot|heavily|badly|everywhere)|turning blue)")
+_URGENT = re.compile(
+    r"^(?!.*\b(?:laugh\w*|joke|movie|film|game|story|dream|episode|show|song|read|heard|news|article|reported"
+    r"|choking (?:on (?:my |his |her )?(?:laughter|words|tears)|up))\b)"
+    r"(?!(?:(?:so|ok|okay|um|oh|help|hey|please)[,.!]* )*(?:do|does|did|is|are|was|what|how|why|when|where|who|which"
+    r"|should|can|could|would|will)\b)"
+    rf".*\b{_PERSON}(?: (?:\w+ ){{0,4}}?(?:and|but) (?:is|'s|isn't|has|now|he's|she's|they're))?"
+    rf"(?: (?:is|'s|are|'re|am|'m|has|have|just|suddenly|been|now|fell|fell and))* {_IN_DANGER}\b",
+    re.I,
+)
+_CRISIS = re.compile(
+    r"^(?!.*\b(?:laugh\w*|squad|squeeze|mission|movie|film|game|song|lyrics|story)\b)"
+    r"(?:.*\bi(?:'m|'ve| am| have)? (?:been )?(?:really |just |sometimes |often |kind of |kinda )?(?:want|wanna|going"
+    r"|gonna|feel like|keep thinking about|thinking (?:about|of)|plan|planning) (?:to )?(?:kill(?:ing)? myself"
+    r"|end(?:ing)? (?:my life|it all)|di(?:e|ing)(?! (?:my|it|the|her|his|their|of|for|in)\b)|hurt(?:ing)? myself"
+    r"|cut(?:ting)? myself)"
+    r"|.*\b(?:i(?:'m| am) (?:feeling |so |really )?suicidal|i feel (?:so |really )?suicidal|i (?:self[- ]harm|have been"
+    r" self[- ]harming|'ve been self[- ]harming|'ve been cutting myself|have been cutting myself))"
+    r"|.*\bi (?:cut|cutting|hurt|burn|burned|burnt) myself (?:on purpose|deliberately)"
+    r"|.*\bi (?:don't|do not) want to (?:live|be alive|be here) any ?more|.*\b(?:no|not any) reason to live"
+    r"|.*\b(?:suicidal thoughts|thoughts of (?:suicide|killing myself|ending my life))"
+    r"|.*\b(?:should i|i should) (?:just )?kill myself)\b",
+    re.I,
+)
+URGENT_NOTE = Note.answer(_URGENT, "Please call the emergency number now: the call handler will tell you what to do until "
+                                   "help arrives.")
+CRISIS_NOTE = Note.answer(_CRISIS, "I'm really sorry you're feeling this way, and I'm glad you told me. You don't have to "
+                                   "go through this alone: please reach out to someone you trust, or call a crisis line "
+                                   "or your local emergency number now.")
 TROUBLE_NOTE = Note(_TROUBLE, "The user tells you about a problem with something of theirs. Suggest a likely cause and a "
                     "first thing to try, in a sentence or two.")
 # A small hurt told ("I burned my finger on the stove.") or asked about ("How do I treat a burn?"): its first aid, checked
 # beforehand (``app.answers.first_aid``); a question about one gets the steps alone, a hurt told is met with sorrow first.
-FIRST_AID_NOTES = (*(Note.answer(aid_asked(aid), aid.for_it) for aid in AIDS),
+FIRST_AID_NOTES = (*(Note.answer(aid_asked(aid), aid.answer_to_question) for aid in AIDS),
                    *(Note.answer(hurt_told(aid), f"I'm sorry to hear that. {aid.steps}") for aid in AIDS))
 # Bored, which the model met with what to do elsewhere ("Maybe you could try listening to some music, watching a video,
 # or reading a book"; none of 16 replies offered what it can do itself; docs/benchmarks.md, "A joke"): the answer offers
@@ -1785,8 +1828,8 @@ def anyones_note(messages: list[dict]) -> Note | None:
 
 # for any reply, after a reply without tools has taken its own (``WITHOUT_TOOLS``), the first that asks: what no tool
 # changes (the voice), and what talk meets but the model met with a question, a decline or a chatbot's disclaimer
-ANY_REPLY = (DANGER_NOTE, *FIRST_AID_NOTES, VOICE_NOTE, LOUDNESS_NOTE, MAY_I_ASK_NOTE, GOOD_NIGHT_NOTE, WRITE_NOTE,
-             STORY_NOTE, BORED_NOTE, GAME_OFFER_NOTE, NEWS_NOTE, HUNGRY_NOTE, TROUBLE_NOTE, FEELING_NOTE,
-             WEATHER_TOLD_NOTE, CONDITION_NOTE, LIKES_ME_NOTE, LIKES_NOTE, BODY_NOTE, AGE_NOTE, DAY_NOTE, FAMILY_NOTE,
-             RATHER_NOTE, OPINION_NOTE, QUIZ_NOTE, NEVER_MIND_NOTE, HELP_NOTE, HELP_WITH_NOTE, HEARD_NOTE, WAIT_NOTE,
-             INSULT_NOTE, APOLOGY_NOTE, KIND_NOTE, CORRECTION_NOTE, DOUBT_NOTE)
+ANY_REPLY = (CRISIS_NOTE, URGENT_NOTE, DANGER_NOTE, *FIRST_AID_NOTES, VOICE_NOTE, LOUDNESS_NOTE, MAY_I_ASK_NOTE,
+             GOOD_NIGHT_NOTE, WRITE_NOTE, STORY_NOTE, BORED_NOTE, GAME_OFFER_NOTE, NEWS_NOTE, HUNGRY_NOTE, TROUBLE_NOTE,
+             FEELING_NOTE, WEATHER_TOLD_NOTE, CONDITION_NOTE, LIKES_ME_NOTE, LIKES_NOTE, BODY_NOTE, AGE_NOTE, DAY_NOTE,
+             FAMILY_NOTE, RATHER_NOTE, OPINION_NOTE, QUIZ_NOTE, NEVER_MIND_NOTE, HELP_NOTE, HELP_WITH_NOTE, HEARD_NOTE,
+             WAIT_NOTE, INSULT_NOTE, APOLOGY_NOTE, KIND_NOTE, CORRECTION_NOTE, DOUBT_NOTE)
