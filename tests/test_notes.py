@@ -11,14 +11,14 @@ from app.answers.notes import (AGE_NOTE, ANY_REPLY, APOLOGY_NOTE, BODY_NOTE, BOR
                                CRISIS_NOTE, DANGER_NOTE, DAY_NOTE, DOUBT_NOTE, EMERGENCY_NOTE, FAMILY_NOTE, FASTER_NOTE,
                                FASTEST_NOTE, FEELING_NOTE, GOOD_NIGHT_NOTE, HEARD_NOTE, HELP_NOTE, HELP_WITH_NOTE, HOME_NOTE,
                                HUNGRY_NOTE, INSULT_NOTE, KIND_NOTE, LIKES_ME_NOTE, LIKES_NOTE, LOUDER_NOTE, LOUDNESS_NOTE,
-                               MAY_I_ASK_NOTE, MEMO_NOTE, MESSAGE_NOTE, MUSIC_NOTE, NEVER_MIND_NOTE, NEWS_NOTE, ONE_RATE_NOTE,
-                               OPINION_NOTE, PERSON_NOTE, PURCHASE_NOTE, PUSHBACK_NOTE, QUIZ_NOTE, RATHER_NOTE, REMEMBER_ME_NOTE,
-                               REMINDER_NOTE, SHORTER_NOTE, SLOWER_NOTE, SLOWEST_NOTE, STORY_NOTE, SUGGEST_NOTE, TROUBLE_NOTE,
-                               URGENT_NOTE, VOICE_NOTE, WAIT_NOTE, WEATHER_TOLD_NOTE, WITHOUT_TOOLS, WORLD_NOTE, WRITE_NOTE,
-                               YES_NO_NOTE, Note, add_first, age_note, anyones_note, asked_note, birthday_note, chance_note,
-                               clarify_note, condition_note, countdown_note, follow_up_note, has_note, joke_note, kept_note,
-                               lacks_note, memory_note, more_note, name_note, pointing_note, pushback_note, repeat_note,
-                               said_notes, say_note, shorter_note, sum_note, user_words)
+                               MAY_I_ASK_NOTE, MEMO_NOTE, MESSAGE_NOTE, MUSIC_NOTE, NEVER_MIND_NOTE, NEWS_NOTE, NOW_NOTES,
+                               ONE_RATE_NOTE, OPINION_NOTE, PERSON_NOTE, PURCHASE_NOTE, PUSHBACK_NOTE, QUIZ_NOTE, RATHER_NOTE,
+                               REMEMBER_ME_NOTE, REMINDER_NOTE, SHORTER_NOTE, SLOWER_NOTE, SLOWEST_NOTE, STORY_NOTE,
+                               SUGGEST_NOTE, TROUBLE_NOTE, URGENT_NOTE, VOICE_NOTE, WAIT_NOTE, WEATHER_TOLD_NOTE, WITHOUT_TOOLS,
+                               WORLD_NOTE, WRITE_NOTE, YES_NO_NOTE, Note, add_first, age_note, anyones_note, asked_note,
+                               birthday_note, chance_note, clarify_note, condition_note, countdown_note, follow_up_note,
+                               has_note, joke_note, kept_note, lacks_note, memory_note, more_note, name_note, pointing_note,
+                               pushback_note, repeat_note, said_notes, say_note, shorter_note, sum_note, user_words)
 
 CLOCK = {"type": "function", "name": "get_current_time", "description": "The user's local date and time.",
          "parameters": {"type": "object", "properties": {}}}  # fmt: skip
@@ -1053,9 +1053,18 @@ def test_other_messages_are_no_danger(said: str) -> None:
     "My friend took too many pills.", "I can't breathe.", "My grandma is having a stroke.", "He's not breathing!",
     "My mom fell and is unconscious.", "My son is having a seizure.", "My husband is bleeding a lot.",
     "My friend passed out and won't wake up.", "I got stung by a bee and I can't breathe.",
+    "I can't breathe, I think I'm going to die.", "I'm having a heart attack, I'm going to die.",  # danger before a wish
+    "Help, I'm bleeding a lot, I'm going to die!", "I took too many pills because I want to die.",
+    "I've taken an overdose, I want to die.", "What do I do? My son is choking!", "Can you help me? My husband collapsed.",
+    "How do I do CPR? My dad isn't breathing.", "Who do I call? My wife is unconscious.", "I've overdosed.",
+    "My son swallowed bleach.", "My toddler swallowed a button battery.", "I just took a whole bottle of pills.",
+    "My dad is having trouble breathing.", "I can't breathe properly.", "My grandad collapsed.", "Dad's not breathing!",
+    "My 2 year old is choking.", "He's still not breathing.", "My son fell off the swing and hit his head and is unconscious.",
+    "My dad is having chest pains.", "My wife fainted and won't wake up.", "Someone is drowning!",
+    "My daughter is having an asthma attack.",
 ])  # fmt: skip
 def test_someone_in_danger_now_gets_the_emergency_number(said: str) -> None:
-    noted = add_first((*WITHOUT_TOOLS, *ANY_REPLY), [{"role": "user", "content": said}])[-1]["content"]
+    noted = add_first(NOW_NOTES, [{"role": "user", "content": said}])[-1]["content"]
     assert noted == said + URGENT_NOTE.note and user_words(noted) == said and "emergency number now" in URGENT_NOTE.says
 
 
@@ -1065,6 +1074,10 @@ def test_someone_in_danger_now_gets_the_emergency_number(said: str) -> None:
     "I read that a man collapsed at the marathon.", "My computer stopped responding.", "My phone is not responding.",
     "The bridge collapsed.", "My business collapsed.", "My plant collapsed.", "I love the song Can't Breathe.",
     "I can't breathe through my nose when I have a cold, any tips?", "My friend collapsed on the sofa after work.",
+    "I'm having a fit of giggles.", "I'm having a stroke of luck.", "I'm choking back tears.", "I'm choking under pressure.",
+    "They're choking again, typical Arsenal.", "I'm not breathing hard.", "He is unconscious of the danger.",
+    "I can't breathe, this is so funny.", "My mum is having a fit because I'm late.", "He collapsed in the second half.",
+    "My dad collapsed last year but he's fine now.", "I've called them, they're coming. He's not breathing.",
 ])  # fmt: skip
 def test_other_messages_are_no_one_in_danger(said: str) -> None:
     assert not URGENT_NOTE.finds(said)
@@ -1075,9 +1088,15 @@ def test_other_messages_are_no_one_in_danger(said: str) -> None:
     "I've been thinking about ending my life.", "I self-harm.", "I cut myself on purpose.", "I want to die.",
     "I'm going to hurt myself.", "I'm suicidal.", "There's no reason to live.", "I need help with suicidal thoughts.",
     "Do you think I should kill myself?", "I burned myself on purpose.", "I cut myself again. I self-harm.",
+    "I've been self-harming.", "I've been cutting myself.", "I want to commit suicide.", "I'm thinking about suicide.",
+    "I want to take my own life.", "I wish I was dead.", "I want to be dead.", "I don't want to be alive.",
+    "I'm feeling really suicidal.", "I hate my life and want to die.", "I still want to kill myself.", "I can't go on.",
+    "Everyone would be better off without me.", "I have nothing to live for.", "Life isn't worth living.",
+    "I'm going to overdose.", "I think about killing myself.", "Are you a real person? I want to kill myself.",
+    "This homework is killing me, I want to die.",  # earnest, and kind
 ])  # fmt: skip
 def test_a_person_in_crisis_gets_someone_to_talk_to(said: str) -> None:
-    noted = add_first((*WITHOUT_TOOLS, *ANY_REPLY), [{"role": "user", "content": said}])[-1]["content"]
+    noted = add_first(NOW_NOTES, [{"role": "user", "content": said}])[-1]["content"]
     assert noted == said + CRISIS_NOTE.note and user_words(noted) == said and "crisis line" in CRISIS_NOTE.says
 
 
@@ -1085,6 +1104,10 @@ def test_a_person_in_crisis_gets_someone_to_talk_to(said: str) -> None:
     "I nearly died laughing.", "I could kill myself laughing.", "I'm dying to see the film.", "I want to watch Suicide Squad.",
     "What is a suicide squeeze?", "I want to cut my hair.", "I want to diet.", "I want to die my hair red.",
     "My plant wants to die.", "I want to go home.", "What do you think about suicide?",
+    "I want to cut myself some slack.", "I'm going to cut myself a piece of cake.", "I want to hurt myself less at the gym.",
+    "I'm going to die single.", "I'm going to die someday.", "I'm going to die if I eat one more bite.",
+    "I want to end it all with a big finale.", "I want to end my life of crime.", "There's no reason to live in the suburbs.",
+    "I don't want to be here anymore, this party is lame.", "I can't go on the trip.",
 ])  # fmt: skip
 def test_other_messages_are_no_crisis(said: str) -> None:
     assert not CRISIS_NOTE.finds(said)
@@ -1608,6 +1631,8 @@ async def test_a_reply_on_the_servers_prompt_gets_the_notes_and_one_on_the_clien
         assert NEWS_NOTE.note in await last_message_of_reply(rig, "I have a job interview tomorrow.", plain)
         assert STORY_NOTE.note in await last_message_of_reply(rig, "Tell me a ghost story.", plain)
         assert "(Answer: \"I'm sorry to hear that. Cool the burn" in await last_message_of_reply(rig, "I burnt my hand.", plain)
+        urgent = "What should I do? My dad collapsed."  # what to do now, with no suggestion asked for beside it
+        assert await last_message_of_reply(rig, urgent, plain) == urgent + URGENT_NOTE.note
         assert LIKES_NOTE.note in await last_message_of_reply(rig, "What's your favourite colour?", plain)
         await last_message_of_reply(rig, "What is the capital of France?", plain)  # the fake engine's "Paris is the ..."
         pointed = await last_message_of_reply(rig, "How many people live there?", plain)

@@ -133,7 +133,8 @@ def _without_notes(content: str) -> str:
     if noted and said.startswith(_USER_TOLD) and _LACKS.search(plain(words)):
         content = words
     for note in (*WITHOUT_TOOLS, *PACE_NOTES, *ANY_REPLY, SHORTER_NOTE, CLARIFY_NOTE, PUSHBACK_NOTE, ANOTHER_NOTE,
-                 GIVE_UP_NOTE, CLIMATE_NOTE, YES_NO_NOTE, WORLD_NOTE, SUGGEST_NOTE, PERSON_NOTE):  # the last added first
+                 GIVE_UP_NOTE, CLIMATE_NOTE, YES_NO_NOTE, WORLD_NOTE, SUGGEST_NOTE, PERSON_NOTE,
+                 *NOW_NOTES):  # the last added first
         content = content.removesuffix(note.note)
     words, noted, _ = content.partition('\n\n(Answer: "')
     answered = (_KEPT, _KEPT_ASKED, _NAME_ASKED, _ASKED_BEFORE, _REMEMBER_ME, _SAY_WORDS, _COIN, _DICE, _PICK, FACT_REQUEST,
@@ -491,43 +492,60 @@ DANGER_NOTE = Note.answer(_DANGER, "Please get everyone out now, without switchi
 # docs/benchmarks.md, "First aid"). Each gets the answer a person gives: the emergency number, which the one who calls
 # knows for their country, and, in a crisis, someone to talk to. Not a question about such things ("What should I do if
 # someone is choking?"), a figure of speech ("I'm dying to see it.", "I nearly died laughing."), nor a film's.
-_PERSON = (r"(?:i|i'm|he|he's|she|she's|they|they're|someone|somebody|a (?:man|woman|person|child|kid|boy|girl)"
-           r"|my (?:\w+ )?(?:son|daughter|kid|child|baby|boy|girl|husband|wife|partner|boyfriend|girlfriend|mum|mom"
-           r"|mother|dad|father|grandma|grandmother|grandpa|grandfather|granny|brother|sister|friend|neighbou?r|uncle"
-           r"|aunt|colleague|flatmate|roommate)(?:'s)?)")
-_IN_DANGER = (r"(?:not breathing|stopped breathing|isn't breathing|(?:can't|cannot) breathe(?=[.!,]|$| and\b)|unconscious"
+_PERSON = (r"(?:i|i'm|i've|he|he's|she|she's|someone|somebody|a (?:man|woman|person|child|kid|boy|girl)"
+           r"|(?:(?:my|our) (?:\w+ )?)?(?:son|daughter|kid|child|baby|toddler|infant|newborn|teenager|boy|girl|husband"
+           r"|wife|partner|boyfriend|girlfriend|mum|mom|mother|dad|father|grandma|grandmother|grandpa|grandfather|granny"
+           r"|grandad|granddad|nan|nana|grandson|granddaughter|brother|sister|friend|mate|neighbou?r|uncle|aunt|nephew|niece"
+           r"|cousin|colleague|flatmate|roommate|\d+[- ]year[- ]old)(?:'s)?)")
+_IN_DANGER = (r"(?:(?:not|isn't|stopped) breathing(?! (?:hard|heavily)\b)|(?:can't|cannot) breathe(?=[.!,]|$| and\b| properly\b)"
+              r"|(?:trouble|struggling|fighting) (?:to )?breath(?:e|ing)|can (?:hardly|barely) breathe|unconscious(?! of\b)"
               r"|collapsed(?! (?:on|onto|into|in) (?:the |a |my |his |her )?(?:sofa|couch|bed|chair|armchair))"
-              r"|passed out and (?:won't|can't|isn't) wak\w*|not waking up|won't wake up|unresponsive"
-              r"|choking|having (?:a |an )?(?:heart attack|stroke|seizure|fit|allergic reaction)|overdosed"
-              r"|taken an overdose|took too many pills|bleeding (?:a lot|heavily|badly|everywhere)|turning blue)")
+              r"|(?:passed out|fainted) and (?:won't|can't|isn't|is not) wak\w*|not waking up|won't wake up|unresponsive"
+              r"|not responding|isn't responding|won't respond|choking(?=[.!,]|$| on (?:a|an|some|his|her|my|food)\b| and\b)"
+              r"|having (?:a |an )?(?:heart attack|stroke|seizure|allergic reaction|asthma attack)(?! of\b)"
+              r"|having (?:a )?fit(?=[.!,]|$| and\b)|(?:having|has|have|got) (?:bad |severe |really bad )?chest pains?"
+              r"|overdosed|taken an overdose|(?:took|taken|swallowed) (?:too many|a (?:bunch|load|lot|handful|whole bottle) of)"
+              r" (?:pills|tablets)|(?:swallowed|drank|drunk) (?:some )?(?:bleach|poison|a (?:button )?battery|batteries"
+              r"|weed ?killer)|bleeding (?:a lot|heavily|badly|everywhere)|turning blue|drowning)")
 _URGENT = re.compile(
-    r"^(?!.*\b(?:laugh\w*|joke|movie|film|game|story|dream|episode|show|song|read|heard|news|article|reported"
-    r"|choking (?:on (?:my |his |her )?(?:laughter|words|tears)|up))\b)"
-    r"(?!(?:(?:so|ok|okay|um|oh|help|hey|please)[,.!]* )*(?:do|does|did|is|are|was|what|how|why|when|where|who|which"
-    r"|should|can|could|would|will)\b)"
-    rf".*\b{_PERSON}(?: (?:\w+ ){{0,4}}?(?:and|but) (?:is|'s|isn't|has|now|he's|she's|they're))?"
-    rf"(?: (?:is|'s|are|'re|am|'m|has|have|just|suddenly|been|now|fell|fell and))* {_IN_DANGER}\b",
+    r"^(?!.*\b(?:laugh\w*|funny|hilarious|lol|haha|joke|movie|film|game|match|half|story|dream|episode|show|song|read"
+    r"|heard|news|article|reported|last (?:year|week|month|night|time)|yesterday|ago|recovered|is fine|he's fine"
+    r"|she's fine|called|calling|on (?:the|their|its) way|(?:they're|they are|ambulance is|help is) (?:coming|here))\b)"
+    r"(?!.*\b(?:what (?:should|do|to) (?:i|you|we|one) do if|how (?:do|can|would) (?:i|you) (?:tell|know)|what are the signs"
+    r"|signs of|is (?:he|she|it|this|that)\b))"  # a question about such things, not one now
+    rf".*\b{_PERSON}(?: (?:\w+ ){{0,10}}?(?:and|but) (?:is|'s|isn't|has|now|he's|she's|still))?"
+    rf"(?: (?:is|'s|are|'re|am|'m|has|have|'ve|just|suddenly|been|now|still|having|fell|fell and))* {_IN_DANGER}",
     re.I,
 )
+_HARM = (r"kill(?:ing)? myself|end(?:ing)? (?:my life|it all)(?=[.!,]|$| (?:tonight|today|now|soon)\b)"
+         r"|take my (?:own )?life|commit suicide|(?:hurt|hurting|cut|cutting) myself(?=[.!,]|$| (?:again|tonight|today|now"
+         r"|on purpose|deliberately)\b)|(?:overdose|take an overdose)")
 _CRISIS = re.compile(
-    r"^(?!.*\b(?:laugh\w*|squad|squeeze|mission|movie|film|game|song|lyrics|story)\b)"
-    r"(?:.*\bi(?:'m|'ve| am| have)? (?:been )?(?:really |just |sometimes |often |kind of |kinda )?(?:want|wanna|going"
-    r"|gonna|feel like|keep thinking about|thinking (?:about|of)|plan|planning) (?:to )?(?:kill(?:ing)? myself"
-    r"|end(?:ing)? (?:my life|it all)|di(?:e|ing)(?! (?:my|it|the|her|his|their|of|for|in)\b)|hurt(?:ing)? myself"
-    r"|cut(?:ting)? myself)"
-    r"|.*\b(?:i(?:'m| am) (?:feeling |so |really )?suicidal|i feel (?:so |really )?suicidal|i (?:self[- ]harm|have been"
-    r" self[- ]harming|'ve been self[- ]harming|'ve been cutting myself|have been cutting myself))"
-    r"|.*\bi (?:cut|cutting|hurt|burn|burned|burnt) myself (?:on purpose|deliberately)"
-    r"|.*\bi (?:don't|do not) want to (?:live|be alive|be here) any ?more|.*\b(?:no|not any) reason to live"
+    r"^(?!.*\b(?:laugh\w*|squad|squeeze|mission|movie|film|game|song|lyrics|story)\b)(?:"
+    r".*\bi\b(?:[^.?!,]{0,30}? and)?(?:'m|'ve| am| have)? (?:been )?(?:(?:really|just|sometimes|often|still|kind of|kinda)"
+    rf" )?(?:want|wanna|going|gonna|feel like|keep thinking about|think about|thinking (?:about|of)|plan|planning) (?:to )?"
+    rf"(?:{_HARM}|suicide)"
+    r"|.*\bi\b(?:[^.?!,]{0,30}? and)? (?:(?:really|just|sometimes|often|still) )?(?:want|wanna|feel like|wish i could)"
+    r" (?:to )?(?:die|be dead)\b(?! (?:my|it|the|her|his|their|of|for|in)\b)"
+    r"|.*\bi wish i (?:was|were) dead|.*\bi (?:don't|do not) want to (?:live|be alive)(?: any ?more)?(?=[.!,]|$)"
+    r"|.*\b(?:i(?:'m| am)|i feel) (?:(?:feeling|so|really|very|pretty) ){0,2}suicidal"
+    r"|.*\bi (?:self[- ]harm|cut myself|hurt myself|burn myself|burned myself|burnt myself) (?:on purpose|deliberately)"
+    r"|.*\bi (?:self[- ]harm)|.*\bi(?:'ve| have) been (?:self[- ]harming|cutting myself|hurting myself)"
+    r"|.*\b(?:no|not any) reason to live(?=[.!,]|$| any ?more)|.*\bnothing (?:left )?to live for"
+    r"|.*\blife (?:isn't|is not|is no longer) worth living|.*\b(?:everyone|everybody) would be better off without me"
+    r"|.*\bi can't go on(?: like this| any ?more)?(?=[.!]*$)"
     r"|.*\b(?:suicidal thoughts|thoughts of (?:suicide|killing myself|ending my life))"
-    r"|.*\b(?:should i|i should) (?:just )?kill myself)\b",
+    r"|.*\b(?:should i|i should) (?:just )?kill myself)",
     re.I,
 )
 URGENT_NOTE = Note.answer(_URGENT, "Please call the emergency number now: the call handler will tell you what to do until "
                                    "help arrives.")
 CRISIS_NOTE = Note.answer(_CRISIS, "I'm really sorry you're feeling this way, and I'm glad you told me. You don't have to "
                                    "go through this alone: please reach out to someone you trust, or call a crisis line "
-                                   "or your local emergency number now.")
+                                   "or your local emergency number now. I'm here to listen, too.")
+# what to do now, the whole answer: nothing beside it (a suggestion asked for, whether it is a person), someone in
+# danger before a wish to die said with it ("I can't breathe, I think I'm going to die.")
+NOW_NOTES = (URGENT_NOTE, CRISIS_NOTE)
 TROUBLE_NOTE = Note(_TROUBLE, "The user tells you about a problem with something of theirs. Suggest a likely cause and a "
                     "first thing to try, in a sentence or two.")
 # A small hurt told ("I burned my finger on the stove.") or asked about ("How do I treat a burn?"): its first aid, checked
@@ -1828,7 +1846,7 @@ def anyones_note(messages: list[dict]) -> Note | None:
 
 # for any reply, after a reply without tools has taken its own (``WITHOUT_TOOLS``), the first that asks: what no tool
 # changes (the voice), and what talk meets but the model met with a question, a decline or a chatbot's disclaimer
-ANY_REPLY = (CRISIS_NOTE, URGENT_NOTE, DANGER_NOTE, *FIRST_AID_NOTES, VOICE_NOTE, LOUDNESS_NOTE, MAY_I_ASK_NOTE,
+ANY_REPLY = (DANGER_NOTE, *FIRST_AID_NOTES, VOICE_NOTE, LOUDNESS_NOTE, MAY_I_ASK_NOTE,
              GOOD_NIGHT_NOTE, WRITE_NOTE, STORY_NOTE, BORED_NOTE, GAME_OFFER_NOTE, NEWS_NOTE, HUNGRY_NOTE, TROUBLE_NOTE,
              FEELING_NOTE, WEATHER_TOLD_NOTE, CONDITION_NOTE, LIKES_ME_NOTE, LIKES_NOTE, BODY_NOTE, AGE_NOTE, DAY_NOTE,
              FAMILY_NOTE, RATHER_NOTE, OPINION_NOTE, QUIZ_NOTE, NEVER_MIND_NOTE, HELP_NOTE, HELP_WITH_NOTE, HEARD_NOTE,

@@ -15,8 +15,9 @@ from collections import deque
 from typing import TYPE_CHECKING, Any, Callable
 
 from app.answers.conversions import with_conversion_hint
-from app.answers.notes import (ANY_REPLY, CLIMATE_NOTE, ONE_RATE_NOTE, PERSON_NOTE, SUGGEST_NOTE, WITHOUT_TOOLS, WORLD_NOTE,
-                              YES_NO_NOTE, add_first, anyones_note, has_note, newest_user_text, pointing_note, said_notes)
+from app.answers.notes import (ANY_REPLY, CLIMATE_NOTE, NOW_NOTES, ONE_RATE_NOTE, PERSON_NOTE, SUGGEST_NOTE, WITHOUT_TOOLS,
+                              WORLD_NOTE, YES_NO_NOTE, add_first, anyones_note, has_note, newest_user_text, pointing_note,
+                              said_notes)
 from app.answers.spelling import with_spelling_hint
 from app.engine.api import Priority, SamplingParams
 from app.web.realtime import server_events as ev
@@ -161,13 +162,16 @@ class Responses:
         prompt only; those of a reply without tools (the clock, requests only a tool meets) only where ``_system`` adds
         ``limits_prompt``, whose examples they follow, and before those the ones read from the conversation (``said_notes``:
         the last reply said again, a number or name given, the last question in full, a coin or dice drawn), a request
-        to speak slower or faster (where the voice can: ``pace``), and those for any reply (``ANY_REPLY``)."""
+        to speak slower or faster (where the voice can: ``pace``), and those for any reply (``ANY_REPLY``); someone in
+        danger or in crisis (``NOW_NOTES``) gets what to do now alone."""
         settings = self.session.settings
         if not settings.answer_hints or instructions != settings.system_prompt:
             return messages
         last = newest_user_text(messages)
         if last is not None and has_note(last):  # a reply written again without tools keeps the one it has
             return messages
+        if (now := add_first(NOW_NOTES, messages)) is not messages:  # what to do now, alone
+            return now
         messages = SUGGEST_NOTE.add(PERSON_NOTE.add(messages))
         said = said_notes(messages, figures=settings.conversion_hints)
         pace = pace_notes(self.session.config.speed) if self.session.parts.tts.changes_speed else (ONE_RATE_NOTE,)
