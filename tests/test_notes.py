@@ -1286,7 +1286,8 @@ def test_what_the_user_lacks_after_a_suggestion_asks_for_another_without_it(aske
     ("What should I cook?", "Pasta.", "I don't have any chicken, what else?"),
     ("What should I cook?", "Pasta.", "I have no idea."),
     *(("What should I cook?", "Pasta.", said) for said in (
-        "I don't have any.", "I don't have long.", "I'm out of here.", "I'm out of ideas.", "I hate you.", "I've got no idea.")),
+        "I don't have any.", "I don't have long.", "I'm out of here.", "I'm out of ideas.", "I hate you.", "I've got no idea.",
+        "I hate my life.", "I don't have my wallet.", "I hate everything.")),
     ("Tell me about yourself.", "I'm a voice assistant. You can ask me anything.", "I don't have any questions."),
     ("Is coffee bad for you?", "You can have up to four cups a day.", "I don't drink coffee."),  # no suggestion made
     ("How do I bake bread?", "You can start by mixing flour, water and yeast.", "I don't have any yeast."),

@@ -685,9 +685,10 @@ def condition_note(messages: list[dict]) -> Note | None:
 _POINTING = r"that one|this one|that|this|it|them|those|these|one"
 # what may follow the thing ("I don't have any chicken at home, sorry.")
 _LEFT = r"at home|here|in the house|right now|now|at the moment|today|tonight|though|either|any ?more|sorry"
-# not a thing to go without: "I have no idea.", "I don't have time.", "I hate you."
+# not a thing to go without: "I have no idea.", "I don't have time.", "I hate you.", "I hate my life."
 _NO_THING = (r"to|clue|a clue|idea|an idea|ideas|another|more|any ?more|any|anything|anyone|enough|much|too|so|time"
-             r"|the time|long|all day|a preference|a budget|a choice|you|u|here|there|a problem|a question|questions|a way")
+             r"|the time|long|all day|a preference|a budget|a choice|you|u|here|there|a problem|a question|questions|a way"
+             r"|my|your|his|her|their|our|myself|everything|everyone|everybody|people|life|being")
 _WHAT = rf"(?!(?:{_NO_THING})\b)[\w-]+(?: (?!(?:{_LEFT})\b)[\w-]+){{0,2}}"
 _NOT_HAD = (r"i (?:don't|do not) have (?:any )?|i(?:'m| am) (?:all )?out of |i(?: ran| have run|'ve run) out of "
             r"|i(?: have|'ve got| have got|'ve) no |i (?:don't|do not|can't|cannot) (?:like|eat|stand|drink|have|want) "
