@@ -11,9 +11,9 @@ from app.answers.notes import (AGE_NOTE, ANY_REPLY, APOLOGY_NOTE, BODY_NOTE, BOR
                                CRISIS_NOTE, DANGER_NOTE, DAY_NOTE, DOUBT_NOTE, EMERGENCY_NOTE, FAMILY_NOTE, FASTER_NOTE,
                                FASTEST_NOTE, FEELING_NOTE, GOOD_NIGHT_NOTE, HEARD_NOTE, HELP_NOTE, HELP_WITH_NOTE, HOME_NOTE,
                                HUNGRY_NOTE, INSULT_NOTE, KIND_NOTE, LIKES_ME_NOTE, LIKES_NOTE, LOUDER_NOTE, LOUDNESS_NOTE,
-                               MAY_I_ASK_NOTE, MEMO_NOTE, MESSAGE_NOTE, MUSIC_NOTE, NEVER_MIND_NOTE, NEWS_NOTE, NOW_NOTES,
-                               ONE_RATE_NOTE, OPINION_NOTE, PERSON_NOTE, PURCHASE_NOTE, PUSHBACK_NOTE, QUIZ_NOTE, RATHER_NOTE,
-                               REMEMBER_ME_NOTE, REMINDER_NOTE, SHORTER_NOTE, SLOWER_NOTE, SLOWEST_NOTE, STORY_NOTE,
+                               MAY_I_ASK_NOTE, MEMO_NOTE, MESSAGE_NOTE, MUSIC_NOTE, NEVER_MIND_NOTE, NEWS_LOOKUP_NOTE, NEWS_NOTE,
+                               NOW_NOTES, ONE_RATE_NOTE, OPINION_NOTE, PERSON_NOTE, PURCHASE_NOTE, PUSHBACK_NOTE, QUIZ_NOTE,
+                               RATHER_NOTE, REMEMBER_ME_NOTE, REMINDER_NOTE, SHORTER_NOTE, SLOWER_NOTE, SLOWEST_NOTE, STORY_NOTE,
                                SUGGEST_NOTE, TROUBLE_NOTE, URGENT_NOTE, VOICE_NOTE, WAIT_NOTE, WEATHER_TOLD_NOTE, WITHOUT_TOOLS,
                                WORLD_NOTE, WRITE_NOTE, YES_NO_NOTE, Note, add_first, age_note, anyones_note, asked_note,
                                birthday_note, chance_note, clarify_note, condition_note, countdown_note, follow_up_note,
@@ -1492,6 +1492,9 @@ REQUESTS = {
     MEMO_NOTE: ["Make a note that I need to call the bank.", "Add eggs to my shopping list.", "Note down my shoe size: 42.",
                 "Save this: my parking spot is level 3.", "Write down that I owe Sam ten pounds.", "Remember to buy batteries.",
                 "Can you add bread to my list?", "Can you jot down my flight number, BA 117?"],
+    NEWS_LOOKUP_NOTE: ["What are today's top headlines?", "What's the latest news?", "What's in the news today?",
+                       "Any news today?", "Tell me the news.", "Read me the headlines.", "Can you tell me the news?",
+                       "Is there any news about the election?"],
     MUSIC_NOTE: ["Play some relaxing music.", "Play my workout playlist.", "Put on some classical music.", "Play me a song.",
                  "Start playing my favourite podcast.", "Help me play some jazz."],
     HOME_NOTE: ["Turn on the living room lights.", "Lock the front door.", "Put the kettle on.", "Turn the volume up.",
@@ -1523,7 +1526,9 @@ def test_a_request_a_reply_without_tools_cannot_meet_gets_its_answer(note, reque
     "Let me know a good recipe.", "Can you help me set up a meeting agenda?", "Help me buy a gift for my wife.",
     "Help me pay my bills.", "Help me choose a song for the wedding.", "Help me find a good book.",
     "Can you help me turn off my iPhone?", "Help me turn down a job offer politely.", "Help me save my marriage.",
-    "Help me write down my goals for the year.", "Could you help me lock my phone?",
+    "Help me write down my goals for the year.", "Could you help me lock my phone?", "I have good news!",
+    "Did you hear the news? I got the job!", "What's the news about your update?", "The news made me sad.",
+    "What do you think about the news?", "What is fake news?", "Tell me some good news.",
 ])  # fmt: skip
 def test_other_messages_get_no_note_of_a_reply_without_tools(message: str) -> None:
     asked = [{"role": "user", "content": message}]
