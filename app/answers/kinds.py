@@ -1,0 +1,78 @@
+"""What kind of thing an animal, a food or a body in the sky is, checked beforehand, beside a question that asks.
+
+Asked "Is a spider an insect?", the 1.5B said "Well, spiders are indeed insects." (2 of 2, with the yes-or-no
+question's first words; docs/benchmarks.md, "What kind of thing"). As a record asked for gets its holder from a
+record book (``app.answers.records``), a question whether one of these things is of a kind ("Is a whale a fish?",
+"Are bats birds?", "Is a tomato a fruit or a vegetable?") or what kind it is ("What kind of animal is a koala?") gets
+what it is beside it, and why. A question about another kind of thing ("Is a spider dangerous?") gets none.
+"""
+
+from __future__ import annotations
+
+import re
+
+from app.answers.wording import plain
+
+# each thing, said alone and in the plural, and what it is ("{a}" the thing asked about: "A whale")
+_KINDS = {
+    "spider/spiders": "A spider is an arachnid, not an insect: it has eight legs, and insects have six.",
+    "scorpion/scorpions|tick/ticks": "{a} is an arachnid, like a spider, not an insect: it has eight legs, and insects "
+                                     "have six.",
+    "whale/whales|dolphin/dolphins|porpoise/porpoises": "{a} is a mammal, not a fish: it breathes air and feeds its "
+                                                        "young on milk.",
+    "bat/bats": "A bat is a mammal, not a bird: it has fur and feeds its young on milk, and it is the only mammal that "
+                "truly flies.",
+    "penguin/penguins|ostrich/ostriches|emu/emus": "{a} is a bird, with feathers, and it lays eggs, though it cannot fly.",
+    "shark/sharks": "A shark is a fish, with a skeleton of cartilage rather than bone.",
+    "seahorse/seahorses": "A seahorse is a fish, though it swims upright.",
+    "koala/koalas": "A koala is a marsupial, not a bear: it carries its young in a pouch.",
+    "panda/pandas|giant panda/giant pandas": "A giant panda is a bear.",
+    "starfish|sea star/sea stars": "{a} is not a fish: it is an echinoderm, a relative of the sea urchin.",
+    "jellyfish": "A jellyfish is not a fish: it has no bones, no brain and no heart.",
+    "octopus/octopuses|squid/squids": "{a} is a mollusc, like a snail or a clam, with no bones at all.",
+    "frog/frogs|toad/toads|salamander/salamanders|newt/newts": "{a} is an amphibian: it starts life in water and "
+                                                              "breathes partly through its skin.",
+    "snake/snakes|lizard/lizards|turtle/turtles|tortoise/tortoises|crocodile/crocodiles|alligator/alligators":
+        "{a} is a reptile, with scaly skin, and it lays eggs on land.",
+    "bee/bees|ant/ants|butterfly/butterflies|ladybird/ladybirds|ladybug/ladybugs|beetle/beetles|fly/flies|moth/moths"
+    "|wasp/wasps|grasshopper/grasshoppers|mosquito/mosquitoes|dragonfly/dragonflies":
+        "{a} is an insect: it has six legs and a body in three parts.",
+    "tomato/tomatoes": "A tomato is a fruit to a botanist, as it grows from the flower and holds the seeds, and a "
+                       "vegetable in the kitchen.",
+    "peanut/peanuts": "A peanut is a legume, like peas and beans, not a true nut.",
+    "strawberry/strawberries": "Botanically, a strawberry is not a berry, as its seeds are on the outside; a banana is.",
+    "banana/bananas": "Botanically, a banana is a berry; a strawberry is not.",
+    "mushroom/mushrooms": "A mushroom is a fungus, not a plant or a vegetable.",
+    "pluto": "Pluto is a dwarf planet: since 2006 it has not been counted among the planets.",
+    "the sun|sun": "The Sun is a star, and the closest one to us.",
+    "the moon|moon": "The Moon is not a planet or a star: it is the Earth's natural satellite.",
+}
+_NAMES = {name: singular for names in _KINDS for forms in names.split("|") for singular in [forms.split("/")[0]]
+          for name in forms.split("/")}  # fmt: skip
+# the kinds a question may ask about
+_KIND_WORDS = (r"insects?|bugs?|arachnids?|fish(?:es)?|mammals?|birds?|reptiles?|amphibians?|marsupials?|bears?"
+               r"|molluscs?|mollusks?|animals?|fruits?|vegetables?|veggies?|nuts?|berr(?:y|ies)|legumes?|plants?|fung(?:us|i)"
+               r"|planets?|stars?|dwarf planets?|moons?|satellites?")
+_THINGS = "|".join(sorted(_NAMES, key=len, reverse=True))
+_START = r"^(?:(?:so|and|ok|okay|hey|hmm|um|wait|quick question|is it true that)[,.]? )*"
+_KIND_ASKED = re.compile(
+    rf"{_START}(?:is|are|isn't|aren't) (?:(?:a|an|the) )?(?P<thing>{_THINGS}) (?:really |actually |considered |classed as"
+    rf" |classified as )?(?:(?:a|an) )?(?:type of |kind of |sort of )?(?:{_KIND_WORDS})(?: or (?:(?:a|an) )?(?:{_KIND_WORDS}))?"
+    rf"[?.!]*$"
+    rf"|{_START}what (?:kind|type|sort) of (?:animal|creature|thing|food|plant|object) (?:is|are) (?:(?:a|an|the) )?"
+    rf"(?P<thing_what>{_THINGS})[?.!]*$",
+    re.I,
+)
+
+
+def kind_asked(question: str) -> str | None:
+    """What the thing ``question`` asks the kind of is, from the field guide ('Field guide: "A spider is an arachnid,
+    not an insect: ..."'), or None."""
+    text = plain(question)
+    asked = _KIND_ASKED.search(text) if len(text) <= 100 else None
+    if asked is None:
+        return None
+    singular = _NAMES[(asked["thing"] or asked["thing_what"]).lower()]
+    says = next(says for names, says in _KINDS.items() if singular in re.split(r"[|/]", names))
+    article = "An" if singular[0] in "aeiou" else "A"
+    return f'Field guide: "{says.format(a=f"{article} {singular}")}"'
