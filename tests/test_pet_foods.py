@@ -20,7 +20,8 @@ from app.answers.pet_foods import pet_food_asked
 ])  # fmt: skip
 def test_a_food_poisonous_to_a_pet_gets_the_vets_word(said: str, answer: str) -> None:
     found = pet_food_asked(said)
-    assert found is not None and found.startswith(f'Vet\'s list: "{answer}') and found.endswith("call a vet straight away.\"")
+    assert found is not None and found.startswith(f'Vet\'s list: "{answer}')
+    assert found.endswith('If a pet has eaten some, take it to a vet straight away."')
     assert figure(said) == found
 
 
@@ -37,5 +38,5 @@ def test_the_vets_word_goes_beside_the_question_and_comes_off() -> None:
     question = "Can dogs eat grapes?"
     noted = with_conversion_hint([{"role": "user", "content": question}])[-1]["content"]
     assert noted.endswith('(Vet\'s list: "Grapes and raisins are poisonous to dogs, even a few, and can damage their '
-                          'kidneys. If a pet has eaten some, call a vet straight away.")')
+                          'kidneys. If a pet has eaten some, take it to a vet straight away.")')
     assert without_conversion_hint(noted) == question

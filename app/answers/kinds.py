@@ -4,7 +4,9 @@ Asked "Is a spider an insect?", the 1.5B said "Well, spiders are indeed insects.
 question's first words; docs/benchmarks.md, "What kind of thing"). As a record asked for gets its holder from a
 record book (``app.answers.records``), a question whether one of these things is of a kind ("Is a whale a fish?",
 "Are bats birds?", "Is a tomato a fruit or a vegetable?") or what kind it is ("What kind of animal is a koala?") gets
-what it is beside it, and why. A question about another kind of thing ("Is a spider dangerous?") gets none.
+what it is beside it, and why; asked whether it is of one kind, "Yes" or "No" first (beside a figure, the yes-or-no
+question's note, "Begin with "Well,"", is not added, and the model began "Yes, a spider is an arachnid, not an
+insect."). A question about another kind of thing ("Is a spider dangerous?") gets none.
 """
 
 from __future__ import annotations
@@ -13,39 +15,44 @@ import re
 
 from app.answers.wording import plain
 
-# each thing, said alone and in the plural, and what it is ("{a}" the thing asked about: "A whale")
+# each thing, said alone and in the plural, the kinds it is, and what it is ("{a}" the thing asked about: "A whale")
+_ANIMAL = "animal"  # the kinds of each thing are separated by "|"
 _KINDS = {
-    "spider/spiders": "A spider is an arachnid, not an insect: it has eight legs, and insects have six.",
-    "scorpion/scorpions|tick/ticks": "{a} is an arachnid, like a spider, not an insect: it has eight legs, and insects "
-                                     "have six.",
-    "whale/whales|dolphin/dolphins|porpoise/porpoises": "{a} is a mammal, not a fish: it breathes air and feeds its "
-                                                        "young on milk.",
-    "bat/bats": "A bat is a mammal, not a bird: it has fur and feeds its young on milk, and it is the only mammal that "
-                "truly flies.",
-    "penguin/penguins|ostrich/ostriches|emu/emus": "{a} is a bird, with feathers, and it lays eggs, though it cannot fly.",
-    "shark/sharks": "A shark is a fish, with a skeleton of cartilage rather than bone.",
-    "seahorse/seahorses": "A seahorse is a fish, though it swims upright.",
-    "koala/koalas": "A koala is a marsupial, not a bear: it carries its young in a pouch.",
-    "panda/pandas|giant panda/giant pandas": "A giant panda is a bear.",
-    "starfish|sea star/sea stars": "{a} is not a fish: it is an echinoderm, a relative of the sea urchin.",
-    "jellyfish": "A jellyfish is not a fish: it has no bones, no brain and no heart.",
-    "octopus/octopuses|squid/squids": "{a} is a mollusc, like a snail or a clam, with no bones at all.",
-    "frog/frogs|toad/toads|salamander/salamanders|newt/newts": "{a} is an amphibian: it starts life in water and "
-                                                              "breathes partly through its skin.",
+    "spider/spiders": (f"arachnid|{_ANIMAL}", "A spider is an arachnid, not an insect: it has eight legs, and insects have "
+                                              "six."),
+    "scorpion/scorpions|tick/ticks": (f"arachnid|{_ANIMAL}", "{a} is an arachnid, like a spider, not an insect: it has "
+                                                             "eight legs, and insects have six."),
+    "whale/whales|dolphin/dolphins|porpoise/porpoises": (f"mammal|{_ANIMAL}", "{a} is a mammal, not a fish: it breathes air "
+                                                                              "and feeds its young on milk."),
+    "bat/bats": (f"mammal|{_ANIMAL}", "A bat is a mammal, not a bird: it has fur and feeds its young on milk, and it is the "
+                                      "only mammal that truly flies."),
+    "penguin/penguins|ostrich/ostriches|emu/emus": (f"bird|{_ANIMAL}", "{a} is a bird, with feathers, and it lays eggs, "
+                                                                       "though it cannot fly."),
+    "shark/sharks": (f"fish|{_ANIMAL}", "A shark is a fish, with a skeleton of cartilage rather than bone."),
+    "seahorse/seahorses": (f"fish|{_ANIMAL}", "A seahorse is a fish, though it swims upright."),
+    "koala/koalas": (f"marsupial|mammal|{_ANIMAL}", "A koala is a marsupial, not a bear: it carries its young in a pouch."),
+    "panda/pandas|giant panda/giant pandas": (f"bear|mammal|{_ANIMAL}", "A giant panda is a bear."),
+    "starfish|sea star/sea stars": (_ANIMAL, "{a} is not a fish: it is an echinoderm, a relative of the sea urchin."),
+    "jellyfish": (_ANIMAL, "A jellyfish is not a fish: it has no bones, no brain and no heart."),
+    "octopus/octopuses|squid/squids": (f"mollusc|{_ANIMAL}", "{a} is a mollusc, like a snail or a clam, with no bones at "
+                                                             "all."),
+    "frog/frogs|toad/toads|salamander/salamanders|newt/newts": (f"amphibian|{_ANIMAL}", "{a} is an amphibian: it starts "
+                                                                "life in water and breathes partly through its skin."),
     "snake/snakes|lizard/lizards|turtle/turtles|tortoise/tortoises|crocodile/crocodiles|alligator/alligators":
-        "{a} is a reptile, with scaly skin, and it lays eggs on land.",
+        (f"reptile|{_ANIMAL}", "{a} is a reptile, with scaly skin, and it lays eggs on land."),
     "bee/bees|ant/ants|butterfly/butterflies|ladybird/ladybirds|ladybug/ladybugs|beetle/beetles|fly/flies|moth/moths"
     "|wasp/wasps|grasshopper/grasshoppers|mosquito/mosquitoes|dragonfly/dragonflies":
-        "{a} is an insect: it has six legs and a body in three parts.",
-    "tomato/tomatoes": "A tomato is a fruit to a botanist, as it grows from the flower and holds the seeds, and a "
-                       "vegetable in the kitchen.",
-    "peanut/peanuts": "A peanut is a legume, like peas and beans, not a true nut.",
-    "strawberry/strawberries": "Botanically, a strawberry is not a berry, as its seeds are on the outside; a banana is.",
-    "banana/bananas": "Botanically, a banana is a berry; a strawberry is not.",
-    "mushroom/mushrooms": "A mushroom is a fungus, not a plant or a vegetable.",
-    "pluto": "Pluto is a dwarf planet: since 2006 it has not been counted among the planets.",
-    "the sun|sun": "The Sun is a star, and the closest one to us.",
-    "the moon|moon": "The Moon is not a planet or a star: it is the Earth's natural satellite.",
+        (f"insect|bug|{_ANIMAL}", "{a} is an insect: it has six legs and a body in three parts."),
+    "tomato/tomatoes": ("fruit|vegetable", "A tomato is a fruit to a botanist, as it grows from the flower and holds the "
+                                           "seeds, and a vegetable in the kitchen."),
+    "peanut/peanuts": ("legume", "A peanut is a legume, like peas and beans, not a true nut."),
+    "strawberry/strawberries": ("fruit", "Botanically, a strawberry is not a berry, as its seeds are on the outside; a "
+                                         "banana is."),
+    "banana/bananas": ("fruit|berry", "Botanically, a banana is a berry; a strawberry is not."),
+    "mushroom/mushrooms": ("fungus", "A mushroom is a fungus, not a plant, though it is cooked as a vegetable."),
+    "pluto": ("dwarf planet", "Pluto is a dwarf planet: since 2006 it has not been counted among the planets."),
+    "the sun|sun": ("star", "The Sun is a star, and the closest one to us."),
+    "the moon|moon": ("moon|satellite", "The Moon is not a planet or a star: it is the Earth's natural satellite."),
 }
 _NAMES = {name: singular for names in _KINDS for forms in names.split("|") for singular in [forms.split("/")[0]]
           for name in forms.split("/")}  # fmt: skip
@@ -57,7 +64,8 @@ _THINGS = "|".join(sorted(_NAMES, key=len, reverse=True))
 _START = r"^(?:(?:so|and|ok|okay|hey|hmm|um|wait|quick question|is it true that)[,.]? )*"
 _KIND_ASKED = re.compile(
     rf"{_START}(?:is|are|isn't|aren't) (?:(?:a|an|the) )?(?P<thing>{_THINGS}) (?:really |actually |considered |classed as"
-    rf" |classified as )?(?:(?:a|an) )?(?:type of |kind of |sort of )?(?:{_KIND_WORDS})(?: or (?:(?:a|an) )?(?:{_KIND_WORDS}))?"
+    rf" |classified as )?(?:(?:a|an) )?(?:type of |kind of |sort of )?(?P<kind>{_KIND_WORDS})"
+    rf"(?P<either> or (?:(?:a|an) )?(?:{_KIND_WORDS}))?"
     rf"[?.!]*$"
     rf"|{_START}what (?:kind|type|sort) of (?:animal|creature|thing|food|plant|object) (?:is|are) (?:(?:a|an|the) )?"
     rf"(?P<thing_what>{_THINGS})[?.!]*$",
@@ -73,6 +81,18 @@ def kind_asked(question: str) -> str | None:
     if asked is None:
         return None
     singular = _NAMES[(asked["thing"] or asked["thing_what"]).lower()]
-    says = next(says for names, says in _KINDS.items() if singular in re.split(r"[|/]", names))
+    kinds, says = next(found for names, found in _KINDS.items() if singular in re.split(r"[|/]", names))
     article = "An" if singular[0] in "aeiou" else "A"
-    return f'Field guide: "{says.format(a=f"{article} {singular}")}"'
+    said = says.format(a=f"{article} {singular}")
+    if asked["kind"] and not asked["either"]:  # "Is a spider an insect?": yes or no first, where "Well," cannot go
+        yes_or_no = "Yes" if _kind(asked["kind"]) in kinds.split("|") else "No"
+        said = f"{yes_or_no}: {said if said.startswith('Pluto') else said[0].lower() + said[1:]}"
+    return f'Field guide: "{said}"'
+
+
+def _kind(said: str) -> str:
+    """A kind as the field guide names it: "insects" -> "insect", "berries" -> "berry", "veggies" -> "vegetable"."""
+    said = said.lower()
+    named = {"bugs": "bug", "fishes": "fish", "fungi": "fungus", "mollusks": "mollusc", "mollusk": "mollusc",
+             "veggies": "vegetable", "veggie": "vegetable", "berries": "berry", "dwarf planets": "dwarf planet"}
+    return named.get(said) or (said[:-1] if said.endswith("s") and said not in ("fungus",) else said)

@@ -14,7 +14,8 @@ import re
 
 from app.answers.wording import plain
 
-_CALL = "If a pet has eaten some, call a vet straight away."
+# "call a vet" got "Sorry, I can't send messages or make calls from here." (12 of 12 replies)
+_TO_THE_VET = "If a pet has eaten some, take it to a vet straight away."
 # each food as said, the pets it harms, and why
 _FOODS = {
     r"grapes?|raisins?|sultanas?|currants?": ("dogs", "Grapes and raisins are poisonous to dogs, even a few, and can "
@@ -62,4 +63,4 @@ def pet_food_asked(text: str) -> str | None:
     food = next(asked[group] for group in ("food", "food_is", "food_fed", "food_it", "food_ate") if asked[group]).lower()
     kind = next(kind for kind, pets in _PETS.items() if re.fullmatch(pets, pet))
     harms, why = next(found for foods, found in _FOODS.items() if re.fullmatch(foods, food))
-    return f'Vet\'s list: "{why} {_CALL}"' if kind in harms.split("|") else None
+    return f'Vet\'s list: "{why} {_TO_THE_VET}"' if kind in harms.split("|") else None
