@@ -1646,7 +1646,8 @@ async def test_a_reply_on_the_servers_prompt_gets_the_notes_and_one_on_the_clien
         await last_message_of_reply(rig, "What is the capital of France?", plain)
         assert await last_message_of_reply(rig, "How cold are the winters there?", plain) == (  # no "By "there" ..."
             "How cold are the winters there?" + CLIMATE_NOTE.note)
-        assert YES_NO_NOTE.note in await last_message_of_reply(rig, "Is a bat a bird?", plain)
+        assert YES_NO_NOTE.note in await last_message_of_reply(rig, "Is Sydney the capital of Australia?", plain)
+        assert "(Answer: \"No, a bat is a mammal" in await last_message_of_reply(rig, "Is a bat a bird?", plain)
         assert YES_NO_NOTE.note not in await last_message_of_reply(rig, "Is it going to rain tomorrow?", plain)
         assert WORLD_NOTE.note in await last_message_of_reply(rig, "How high is Mount Everest?", plain)
         assert CLIMATE_NOTE.note in await last_message_of_reply(rig, "What's the weather like in Paris in April?", plain)

@@ -20,9 +20,7 @@ from app.answers.ages import ages_apart
 from app.answers.arithmetic import NUMBER_WORDS, NUMBER_WORDS_PATTERN, SHARES, worked_out
 from app.answers.counting import counted
 from app.answers.days import day_or_time
-from app.answers.kinds import kind_asked
 from app.answers.money import money_counted, price_scaled, share_of_money
-from app.answers.pet_foods import pet_food_asked
 from app.answers.phrasebook import phrase_in
 from app.answers.records import record_asked
 from app.answers.rhymes import rhymes_asked, syllables_asked
@@ -369,14 +367,11 @@ def figure(text: str) -> str | None:
     a weekday's or clock time's counted from one it gives (``app.answers.days``), the time in another place
     (``app.answers.world_clock``), an everyday phrase's in another language (``app.answers.phrasebook``), words that
     rhyme or a word's syllables (``app.answers.rhymes``), a Roman numeral's (``app.answers.roman``), a sequence to
-    say, counted or recited (``app.answers.sequences``), a world record's holder (``app.answers.records``), what kind
-    of thing an animal, a food or a body in the sky is (``app.answers.kinds``) or a food poisonous to a pet
-    (``app.answers.pet_foods``)."""
+    say, counted or recited (``app.answers.sequences``) or a world record's holder (``app.answers.records``)."""
     return (conversion(text) or speed(text) or fuel_for(text) or feet_and_inches(text) or dozens(text) or worked_out(text)
             or money_counted(text) or share_of_money(text) or price_scaled(text) or counted(text) or years_counted(text)
             or ages_apart(text) or _counted_time(text) or time_in_place(text) or phrase_in(text) or rhymes_asked(text)
-            or syllables_asked(text) or roman_asked(text) or sequence_asked(text) or record_asked(text)
-            or kind_asked(text) or pet_food_asked(text))  # fmt: skip
+            or syllables_asked(text) or roman_asked(text) or sequence_asked(text) or record_asked(text))  # fmt: skip
 
 
 def _counted_time(text: str) -> str | None:

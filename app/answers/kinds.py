@@ -1,12 +1,14 @@
-"""What kind of thing an animal, a food or a body in the sky is, checked beforehand, beside a question that asks.
+"""What kind of thing an animal, a food or a body in the sky is, checked beforehand, as the answer to a question.
 
 Asked "Is a spider an insect?", the 1.5B said "Well, spiders are indeed insects." (2 of 2, with the yes-or-no
-question's first words; docs/benchmarks.md, "What kind of thing"). As a record asked for gets its holder from a
-record book (``app.answers.records``), a question whether one of these things is of a kind ("Is a whale a fish?",
-"Are bats birds?", "Is a tomato a fruit or a vegetable?") or what kind it is ("What kind of animal is a koala?") gets
-what it is beside it, and why; asked whether it is of one kind, "Yes" or "No" first (beside a figure, the yes-or-no
-question's note, "Begin with "Well,"", is not added, and the model began "Yes, a spider is an arachnid, not an
-insect."). A question about another kind of thing ("Is a spider dangerous?") gets none.
+question's first words), "Is a whale a fish?" -> "Well, a whale is a fish." once, "Is a peanut a nut?" -> "Well, a
+peanut is indeed a nut." (docs/benchmarks.md, "What kind of thing"). Given what it is beside the question, as a
+record's holder is (``app.answers.records``), it began "Yes," to all of them ("Yes, a spider is an arachnid, not an
+insect."), since the first words of a yes-or-no question are not given beside a figure. So, as a fact asked for is
+drawn from facts checked beforehand (``app.answers.facts``), a question whether one of these things is of a kind ("Is
+a whale a fish?", "Are bats birds?") gets the answer to say, "Yes" or "No" first, and why; one whether it is of one kind
+or another ("Is a tomato a fruit or a vegetable?") or what kind it is ("What kind of animal is a koala?") what it is. A
+question about another kind of thing ("Is a spider dangerous?") gets none.
 """
 
 from __future__ import annotations
@@ -62,7 +64,7 @@ _KIND_WORDS = (r"insects?|bugs?|arachnids?|fish(?:es)?|mammals?|birds?|reptiles?
                r"|planets?|stars?|dwarf planets?|moons?|satellites?")
 _THINGS = "|".join(sorted(_NAMES, key=len, reverse=True))
 _START = r"^(?:(?:so|and|ok|okay|hey|hmm|um|wait|quick question|is it true that)[,.]? )*"
-_KIND_ASKED = re.compile(
+KIND_ASKED = re.compile(
     rf"{_START}(?:is|are|isn't|aren't) (?:(?:a|an|the) )?(?P<thing>{_THINGS}) (?:really |actually |considered |classed as"
     rf" |classified as )?(?:(?:a|an) )?(?:type of |kind of |sort of )?(?P<kind>{_KIND_WORDS})"
     rf"(?P<either> or (?:(?:a|an) )?(?:{_KIND_WORDS}))?"
@@ -73,21 +75,21 @@ _KIND_ASKED = re.compile(
 )
 
 
-def kind_asked(question: str) -> str | None:
-    """What the thing ``question`` asks the kind of is, from the field guide ('Field guide: "A spider is an arachnid,
-    not an insect: ..."'), or None."""
+def kind_answer(question: str) -> str | None:
+    """The answer to ``question`` asking what kind of thing something is, from the field guide ("No, a spider is an
+    arachnid, not an insect: ..."), or None."""
     text = plain(question)
-    asked = _KIND_ASKED.search(text) if len(text) <= 100 else None
+    asked = KIND_ASKED.search(text) if len(text) <= 100 else None
     if asked is None:
         return None
     singular = _NAMES[(asked["thing"] or asked["thing_what"]).lower()]
     kinds, says = next(found for names, found in _KINDS.items() if singular in re.split(r"[|/]", names))
     article = "An" if singular[0] in "aeiou" else "A"
     said = says.format(a=f"{article} {singular}")
-    if asked["kind"] and not asked["either"]:  # "Is a spider an insect?": yes or no first, where "Well," cannot go
-        yes_or_no = "Yes" if _kind(asked["kind"]) in kinds.split("|") else "No"
-        said = f"{yes_or_no}: {said if said.startswith('Pluto') else said[0].lower() + said[1:]}"
-    return f'Field guide: "{said}"'
+    if not asked["kind"] or asked["either"]:  # what it is, or which of two
+        return said
+    yes_or_no = "Yes" if _kind(asked["kind"]) in kinds.split("|") else "No"
+    return f"{yes_or_no}, {said if said.startswith('Pluto') else said[0].lower() + said[1:]}"
 
 
 def _kind(said: str) -> str:

@@ -56,7 +56,9 @@ from app.answers.facts import FACT_REQUEST, fact_to_say
 from app.answers.first_aid import AIDS, aid_asked, hurt_told
 from app.answers.games import GAME_TALK, game_turn
 from app.answers.jokes import JOKE_TALK, joke_explained, joke_to_tell
+from app.answers.kinds import KIND_ASKED, kind_answer
 from app.answers.new_words import WORD_REQUEST, word_to_teach
+from app.answers.pet_foods import PET_FOOD_ASKED, pet_food_answer
 from app.answers.phrasebook import phrase_in
 from app.answers.riddles import GIVE_UP, RIDDLE_HEARD, RIDDLE_TALK, riddle_follow_up, riddle_heard, riddle_to_tell
 from app.answers.spelling import NAME_KIND, NAME_KINDS, given_name, reply_word, without_spelling_hint
@@ -138,7 +140,7 @@ def _without_notes(content: str) -> str:
         content = content.removesuffix(note.note)
     words, noted, _ = content.partition('\n\n(Answer: "')
     answered = (_KEPT, _KEPT_ASKED, _NAME_ASKED, _ASKED_BEFORE, _REMEMBER_ME, _SAY_WORDS, _COIN, _DICE, _PICK, FACT_REQUEST,
-                _BIRTHDAY_SONG)
+                _BIRTHDAY_SONG, KIND_ASKED, PET_FOOD_ASKED)
     if noted and any(asks.search(plain(words)) for asks in answered):
         content = words
     words, noted, said = content.rpartition("\n\n(")
@@ -1712,19 +1714,34 @@ def owned_note(messages: list[dict]) -> Note | None:
     return Note(OWNED_ASKED, figure) if figure else None
 
 
+def checked_note(messages: list[dict]) -> Note | None:
+    """For a newest user message asking what kind of thing something is ("Is a spider an insect?") or whether a pet may
+    eat a food ("Can dogs eat grapes?"), the answer checked beforehand (``app.answers.kinds``,
+    ``app.answers.pet_foods``)."""
+    content = newest_user_text(messages)
+    if content is None:
+        return None
+    if said := kind_answer(content):
+        return Note.answer(KIND_ASKED, said)
+    if said := pet_food_answer(content):
+        return Note.answer(PET_FOOD_ASKED, said)
+    return None
+
+
 def said_notes(messages: list[dict], *, figures: bool = True) -> tuple[Note, ...]:
     """The notes read from the conversation itself: the last reply to say again, shorter or plainer, a number, a name or
     a question given earlier, a first message about an earlier conversation, the last question in full (with its figure
     where ``figures``), and where ``figures`` a sum that goes on from the last answer worked out, the user's age from the
     birth year they gave or the total of the pets, children or siblings they listed, a riddle or what follows one, a draw,
     a fact or a word to learn, a joke or what it plays on, a tongue twister, a birthday wish, the user's own answer against
-    the last one, or the user's health or diet."""
+    the last one, the user's health or diet, or what kind of thing something is or whether a pet may eat a food."""
     found = (repeat_note(messages), kept_note(messages), name_note(messages), asked_note(messages), memory_note(messages),
              say_note(messages), follow_up_note(messages, figures=figures), sum_note(messages) if figures else None,
              age_note(messages) if figures else None, owned_note(messages) if figures else None, riddle_note(messages),
              game_note(messages), chance_note(messages), joke_note(messages), twister_note(messages), birthday_note(messages),
              shorter_note(messages), clarify_note(messages), pushback_note(messages), more_note(messages),
-             condition_note(messages), lacks_note(messages), countdown_note(messages) if figures else None)
+             condition_note(messages), lacks_note(messages), countdown_note(messages) if figures else None,
+             checked_note(messages))
     return tuple(note for note in found if note is not None)
 
 

@@ -1,11 +1,13 @@
-"""Foods poisonous to dogs and cats, checked beforehand, beside a question or a message about a pet eating one.
+"""Foods poisonous to dogs and cats, checked beforehand, as the answer to a question or a message about one.
 
-Asked "Can dogs eat grapes?", the 1.5B said "Well, dogs can eat grapes, but they are not good for them." (2 of 2, with
-the yes-or-no question's first words; docs/benchmarks.md, "What kind of thing"): a pet owner who stops listening after
-"can eat" is told the opposite of what is true. As a record asked for gets its holder from a record book
-(``app.answers.records``), a question whether a dog or a cat may eat one of these foods ("Can dogs eat grapes?", "Is
-chocolate bad for cats?"), or a message that one has ("My dog ate some chocolate."), gets the vet's word on it beside
-it, and what to do if a pet has eaten some. A food not here ("Can dogs eat carrots?") stays the model's.
+Asked "Can dogs eat grapes?", the 1.5B said "Well, dogs can eat grapes, but they should only be given them in
+moderation." (2 of 2, with the yes-or-no question's first words), "Are lilies poisonous to cats?" -> "Well, lilies are
+not poisonous to cats." (2 of 2; docs/benchmarks.md, "What kind of thing"): a pet owner is told the opposite of what is
+true. Given the vet's word beside the question, it began "Yes, dogs can eat grapes, but they are toxic to them." So a
+question whether a dog or a cat may eat one of these foods ("Can dogs eat grapes?", "Is chocolate bad for cats?"), or a
+message that one has ("My dog ate some chocolate."), gets the answer to say: "No" or "Yes" first where asked, what
+the food does, and to take a pet that has eaten some to a vet ("call a vet" got "Sorry, I can't send messages or make
+calls from here.", 12 of 12). A food not here ("Can dogs eat carrots?") stays the model's.
 """
 
 from __future__ import annotations
@@ -14,7 +16,6 @@ import re
 
 from app.answers.wording import plain
 
-# "call a vet" got "Sorry, I can't send messages or make calls from here." (12 of 12 replies)
 _TO_THE_VET = "If a pet has eaten some, take it to a vet straight away."
 # each food as said, the pets it harms, and why
 _FOODS = {
@@ -34,17 +35,19 @@ _FOODS = {
 _PETS = {"dogs": r"dogs?|puppy|puppies|pupp?y's|dog's", "cats": r"cats?|kittens?|kitty|cat's|kitten's"}
 _FOOD = "|".join(_FOODS)
 _PET = "|".join(_PETS.values())
+_BAD = "bad|poisonous|toxic|dangerous|harmful"  # "Is chocolate bad for dogs?": yes
 _START = r"^(?:(?:so|and|ok|okay|hey|hmm|um|wait|quick question|help|oh no)[,.!]? )*"
 _WHOSE = r"(?:(?:a|an|the|my|our|your) )?"
 _SOME = r"(?:(?:a|an|some|any|the|a bit of|a little|a piece of|a few|too many|my|our|his|her) )?"
-_ASKED = re.compile(
+PET_FOOD_ASKED = re.compile(
     rf"{_START}(?:can|could|should|may) {_WHOSE}(?P<pet>{_PET}) (?:safely )?(?:eat|have|drink|lick) {_SOME}(?P<food>{_FOOD})\b"
     rf"[^?.!]{{0,20}}[?.!]*$"
-    rf"|{_START}(?:is|are) {_SOME}(?P<food_is>{_FOOD}) (?:bad|safe|ok|okay|poisonous|toxic|dangerous|good|fine|harmful)"
+    rf"|{_START}(?:is|are) {_SOME}(?P<food_is>{_FOOD}) (?P<bad>{_BAD}|safe|ok|okay|good|fine)"
     rf" (?:for|to) {_WHOSE}(?P<pet_is>{_PET})[?.!]*$"
     rf"|{_START}(?:can|could|should|may) (?:i|we|you) (?:give|feed) {_WHOSE}(?P<pet_fed>{_PET}) {_SOME}(?P<food_fed>{_FOOD})\b"
     rf"[^?.!]{{0,20}}[?.!]*$"
-    rf"|{_START}is it (?:bad|safe|ok|okay|dangerous|fine) (?:for|to give) {_WHOSE}(?P<pet_it>{_PET}) (?:to (?:eat|have|drink) )?"
+    rf"|{_START}is it (?P<bad_it>bad|safe|ok|okay|dangerous|fine) (?:for|to give) {_WHOSE}(?P<pet_it>{_PET})"
+    rf" (?:to (?:eat|have|drink) )?"
     rf"{_SOME}(?P<food_it>{_FOOD})\b[^?.!]{{0,20}}[?.!]*$"
     rf"|{_START}{_WHOSE}(?P<pet_ate>{_PET}) (?:just )?(?:ate|has eaten|'s eaten|got into|drank|licked|swallowed) {_SOME}"
     rf"(?P<food_ate>{_FOOD})\b[^?]{{0,40}}",
@@ -52,15 +55,21 @@ _ASKED = re.compile(
 )
 
 
-def pet_food_asked(text: str) -> str | None:
-    """The vet's word on a food ``text`` asks whether a dog or a cat may eat, or says one ate ('Vet's list: "Grapes and
-    raisins are poisonous to dogs, ..."'), or None."""
+def pet_food_answer(text: str) -> str | None:
+    """The answer to ``text`` asking whether a dog or a cat may eat a food, or saying one ate it ("No, grapes and
+    raisins are poisonous to dogs, ..."), or None."""
     said = plain(text)
-    asked = _ASKED.search(said) if len(said) <= 120 else None
+    asked = PET_FOOD_ASKED.search(said) if len(said) <= 120 else None
     if asked is None:
         return None
     pet = next(asked[group] for group in ("pet", "pet_is", "pet_fed", "pet_it", "pet_ate") if asked[group]).lower()
     food = next(asked[group] for group in ("food", "food_is", "food_fed", "food_it", "food_ate") if asked[group]).lower()
     kind = next(kind for kind, pets in _PETS.items() if re.fullmatch(pets, pet))
     harms, why = next(found for foods, found in _FOODS.items() if re.fullmatch(foods, food))
-    return f'Vet\'s list: "{why} {_TO_THE_VET}"' if kind in harms.split("|") else None
+    if kind not in harms.split("|"):
+        return None
+    answer = f"{why} {_TO_THE_VET}"
+    if asked["pet_ate"]:  # told, not asked
+        return answer
+    yes = (asked["bad"] or asked["bad_it"] or "").lower() in _BAD.split("|")
+    return f"{'Yes' if yes else 'No'}, {answer[0].lower()}{answer[1:]}"
