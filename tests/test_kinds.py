@@ -23,9 +23,11 @@ from app.answers.notes import add_first, said_notes, user_words
     ("Is a banana a berry?", "Yes, botanically, a banana is a berry"),
     ("Is the moon a planet?", "No, the Moon is not a planet"), ("So is a frog a reptile?", "No, a frog is an amphibian"),
     ("Is a turtle an amphibian?", "No, a turtle is a reptile"),
-    ("Is a mushroom a vegetable?", "No, a mushroom is a fungus"), ("Is a tick an insect?", "No, a tick is an arachnid"),
+    ("Is a tick an insect?", "No, a tick is an arachnid"),
     ("Is Pluto a dwarf planet?", "Yes, Pluto is a dwarf planet"), ("Are pandas bears?", "Yes, a giant panda is a bear"),
-    ("Is a spider an animal?", "Yes, a spider is an arachnid"), ("Is a strawberry a berry?", "No, botanically"),
+    ("Is a spider an animal?", "Yes, a spider is an arachnid"), ("Is a tomato a berry?", "Yes, a tomato"),
+    ("Isn't a whale a mammal?", "Yes, a whale is a mammal"), ("Is a whale a fish or not?", "No, a whale"),
+    ("Is a strawberry a berry?", "No, botanically"), ("Is a mushroom a plant?", "No, a mushroom is a fungus"),
 ])  # fmt: skip
 def test_a_question_about_what_kind_of_thing_it_is_gets_the_field_guides_answer(question: str, answer: str) -> None:
     said = kind_answer(question)
@@ -38,7 +40,9 @@ def test_a_question_about_what_kind_of_thing_it_is_gets_the_field_guides_answer(
 @pytest.mark.parametrize("question", [
     "Is a spider dangerous?", "Do spiders bite?", "Is a whale bigger than a shark?", "Is a tomato good for you?",
     "Are bats blind?", "Is the sun hot?", "Is a fish an animal or a plant?", "Is a cat a mammal?",  # no thing here
-    "What kind of spider is this?", "Is my dog a mammal?",
+    "What kind of spider is this?", "Is my dog a mammal?", "Is a tomato a plant?", "Is a bat a bug?",  # not a kind spoken of
+    "Is a spider a bug?", "Is a mushroom a vegetable?", "Is a starfish an animal?", "Is a strawberry a fruit?",
+    "Is a peanut a fruit?",
 ])  # fmt: skip
 def test_other_questions_get_no_kind(question: str) -> None:
     assert kind_answer(question) is None

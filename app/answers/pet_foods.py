@@ -17,28 +17,38 @@ import re
 from app.answers.wording import plain
 
 _TO_THE_VET = "If a pet has eaten some, take it to a vet straight away."
-# each food as said, the pets it harms, and why
+# each food as said (not a name it is part of: "grape tomatoes", "tea tree oil", "xylitol-free"), the pets it harms, and
+# why
 _FOODS = {
-    r"grapes?|raisins?|sultanas?|currants?": ("dogs", "Grapes and raisins are poisonous to dogs, even a few, and can "
-                                                       "damage their kidneys."),
-    r"chocolate|cocoa|brownies?": ("dogs|cats", "Chocolate is poisonous to dogs and cats, dark chocolate most of all."),
-    r"onions?|garlic|leeks?|chives|shallots?": ("dogs|cats", "Onions, garlic, leeks and chives are poisonous to dogs "
-                                                             "and cats, cooked or raw."),
-    r"xylitol|sugar-free gum|sugar free gum|chewing gum|gum": ("dogs", "Xylitol, the sweetener in sugar-free gum and "
-                                                                       "some peanut butters, is poisonous to dogs."),
-    r"macadamias?|macadamia nuts?": ("dogs", "Macadamia nuts are poisonous to dogs."),
-    r"alcohol|beer|wine": ("dogs|cats", "Alcohol is poisonous to dogs and cats, even a little."),
-    r"coffee|caffeine|tea": ("dogs|cats", "Coffee, tea and anything with caffeine is poisonous to dogs and cats."),
-    r"lil(?:y|ies)": ("cats", "Lilies are poisonous to cats: even the pollen or the water from the vase can damage "
-                              "their kidneys."),
+    r"grapes?(?! tomato)|raisins?|sultanas?|currants?": (("dogs", "cats"), "Grapes and raisins are poisonous to dogs, even "
+                                                         "a few, and can damage their kidneys; cats are best kept off "
+                                                         "them too."),
+    r"chocolate|cocoa|brownies?": (("dogs", "cats"), "Chocolate is poisonous to dogs and cats, cocoa powder and dark or "
+                                                     "baking chocolate most of all."),
+    r"onions?|garlic|leeks?|chives|shallots?": (("dogs", "cats"), "Onions, garlic, leeks and chives are poisonous to dogs "
+                                                                  "and cats, cooked, raw or powdered."),
+    r"xylitol|sugar-free gum|sugar free gum|chewing gum|gum": (("dogs",), "Xylitol, the sweetener in sugar-free gum and "
+                                                                          "some peanut butters, is poisonous to dogs."),
+    r"macadamias?|macadamia nuts?": (("dogs",), "Macadamia nuts are poisonous to dogs."),
+    r"alcohol|beer|wine(?! gums?)": (("dogs", "cats"), "Alcohol is poisonous to dogs and cats, even a little."),
+    r"coffee(?! cake)|caffeine|tea(?! tree)|energy drinks?": (("dogs", "cats"), "Caffeine, in coffee, tea, energy drinks "
+                                                                                "and some pills, is poisonous to dogs and "
+                                                                                "cats; coffee grounds, beans and caffeine "
+                                                                                "pills most of all."),
+    r"lil(?:y|ies)(?! pads?| of the valley)": (("cats",), "Lilies are poisonous to cats: even the pollen or the water "
+                                                          "from the vase can damage their kidneys."),
 }
 _PETS = {"dogs": r"dogs?|puppy|puppies|pupp?y's|dog's", "cats": r"cats?|kittens?|kitty|cat's|kitten's"}
-_FOOD = "|".join(_FOODS)
+_FOOD = rf"(?:{'|'.join(_FOODS)})(?![- ]free\b|-flavou?red\b)"
 _PET = "|".join(_PETS.values())
 _BAD = "bad|poisonous|toxic|dangerous|harmful"  # "Is chocolate bad for dogs?": yes
-_START = r"^(?:(?:so|and|ok|okay|hey|hmm|um|wait|quick question|help|oh no)[,.!]? )*"
+_START = (r"^(?!.*\b(?:dream|story|movie|film|game)\b)"  # not a pet in a story
+          r"(?:(?:so|and|ok|okay|hey|hmm|um|wait|quick question|help|oh no)[,.!]? )*")
 _WHOSE = r"(?:(?:a|an|the|my|our|your) )?"
-_SOME = r"(?:(?:a|an|some|any|the|a bit of|a little|a piece of|a few|too many|my|our|his|her) )?"
+_SOME = (r"(?:(?:a|an|some|any|the|a bit of|a little|a piece of|a few|too many|my|our|his|her) )?"
+         r"(?:(?:green|black|hot|dark|milk|white|iced|red|fresh|dried|raw|cooked|fried) )?")
+_PET_GROUPS = ("pet", "pet_is", "pet_fed", "pet_it", "pet_ate")  # the pattern's ways of asking, and of telling
+_FOOD_GROUPS = ("food", "food_is", "food_fed", "food_it", "food_ate")
 PET_FOOD_ASKED = re.compile(
     rf"{_START}(?:can|could|should|may) {_WHOSE}(?P<pet>{_PET}) (?:safely )?(?:eat|have|drink|lick) {_SOME}(?P<food>{_FOOD})\b"
     rf"[^?.!]{{0,20}}[?.!]*$"
@@ -62,11 +72,11 @@ def pet_food_answer(text: str) -> str | None:
     asked = PET_FOOD_ASKED.search(said) if len(said) <= 120 else None
     if asked is None:
         return None
-    pet = next(asked[group] for group in ("pet", "pet_is", "pet_fed", "pet_it", "pet_ate") if asked[group]).lower()
-    food = next(asked[group] for group in ("food", "food_is", "food_fed", "food_it", "food_ate") if asked[group]).lower()
-    kind = next(kind for kind, pets in _PETS.items() if re.fullmatch(pets, pet))
-    harms, why = next(found for foods, found in _FOODS.items() if re.fullmatch(foods, food))
-    if kind not in harms.split("|"):
+    pet = next(asked[group] for group in _PET_GROUPS if asked[group]).lower()
+    food = next(asked[group] for group in _FOOD_GROUPS if asked[group]).lower()
+    animal = next(animal for animal, names in _PETS.items() if re.fullmatch(names, pet))
+    harmed, why = next(found for foods, found in _FOODS.items() if re.fullmatch(foods, food))
+    if animal not in harmed:
         return None
     answer = f"{why} {_TO_THE_VET}"
     if asked["pet_ate"]:  # told, not asked
