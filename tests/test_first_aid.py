@@ -40,7 +40,11 @@ def first_aid(said: str) -> str | None:
     ("I cut my finger and I don't have a plaster.", "Press on it"), ("I cut my finger yesterday.", "Press on it"),
     ("My nose started bleeding.", "Sit down and lean forward"), ("My kid has a nosebleed.", "Sit down and lean forward"),
     ("I've got blisters on my feet.", "Leave it unpopped"), ("My son has a headache.", "Drink some water"),
-    ("My daughter has a splinter.", "Wash the hands"),
+    ("My daughter has a splinter.", "Wash the hands"), ("I banged my knee.", "Hold something cold"),
+    ("I stubbed my toe on the bed.", "Hold something cold"), ("I have a bruise on my arm.", "Hold something cold"),
+    ("What should I do for a bruise?", "Hold something cold"), ("I got bitten by a mosquito.", "Wash it with soap"),
+    ("I have mosquito bites.", "Wash it with soap"), ("What helps with insect bites?", "Wash it with soap"),
+    ("I hit my head.", "Sit down and rest"),  # the head's, not a bruise's
 ])  # fmt: skip
 def test_a_small_hurt_told_or_asked_about_gets_its_first_aid(said: str, first_words: str) -> None:
     answer = first_aid(said) or ""
@@ -82,7 +86,8 @@ def test_a_small_hurt_told_or_asked_about_gets_its_first_aid(said: str, first_wo
     "Will I get stung if I touch a bee?", "What should I do if there's a power cut?", "How do we deal with the budget cuts?",
     "How do I fix a scrape on my car?", "How do I treat a cut of beef so it's tender?", "How do I get rid of burns on my pan?",
     "What helps with burn-in on an OLED?", "How do I deal with the sting of rejection?",
-    "What should I do for the splinters in my deck?",
+    "What should I do for the splinters in my deck?", "I hit my brother.", "I banged my car.", "I have a bruise on my ego.",
+    "I got bitten by a dog.", "I have a bug in my code.",
 ])  # fmt: skip
 def test_other_messages_get_no_first_aid(said: str) -> None:
     assert first_aid(said) is None

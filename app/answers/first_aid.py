@@ -84,6 +84,19 @@ AIDS = (
         r"(?:an? )?(?:bump|knock|blow) (?:on|to) the head|(?:a )?(?:bumped|banged) head",
         "Sit down and rest, and hold something cold wrapped in a cloth on the bump for ten minutes. Get medical help "
         "straight away after being knocked out, or with being sick, drowsiness, confusion or a headache that gets worse."),
+    Aid("a bump or a bruise",
+        rf"(?:banged|bumped|knocked|bashed|stubbed|hit) {_WHOSE} (?:\w+ )?(?:knee|elbow|shin|toe|leg|arm|hand|finger|thumb"
+        rf"|hip|foot)s?\b|{_HAS} a (?:bad |big )?bruise(?= on {_PART}|[.!,]|$)",
+        r"(?:a )?(?:bad |big )?bruises?|(?:a )?stubbed toe",
+        "Hold something cold wrapped in a cloth on it for ten minutes, and rest it. See a doctor if it swells a lot, can't "
+        "be moved, or the pain gets worse."),
+    Aid("an insect bite",
+        r"(?:got|been|was|were|just) bitten by (?:a |an )?(?:mosquito|midge|gnat|flea|horsefly|horse fly|bug|insect)e?s?\b"
+        rf"|{_HAS} (?:a |some )?(?:mosquito|midge|gnat|flea|bug|insect) bites?",
+        r"(?:an? )?(?:mosquito|midge|gnat|flea|bug|insect) bites?",
+        "Wash it with soap and water, hold something cold on it, and try not to scratch; an antihistamine or a soothing "
+        "cream can ease the itch. See a doctor if it spreads, swells a lot, or gets hot and painful, and call the "
+        "emergency number at once if there's any trouble breathing."),
     Aid("a splinter",
         rf"{_HAS} a splinter(?= in {_PART}|[.!,]|$)",
         r"(?:a )?splinters?",
