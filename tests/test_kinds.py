@@ -28,6 +28,7 @@ from app.answers.notes import add_first, said_notes, user_words
     ("Is a spider an animal?", "Yes, a spider is an arachnid"), ("Is a tomato a berry?", "Yes, a tomato"),
     ("Isn't a whale a mammal?", "Yes, a whale is a mammal"), ("Is a whale a fish or not?", "No, a whale"),
     ("Is a strawberry a berry?", "No, botanically"), ("Is a mushroom a plant?", "No, a mushroom is a fungus"),
+    ("Is a giant panda a bear?", "Yes, a giant panda is a bear"), ("Is a sea star a fish?", "No, a sea star is not a fish"),
 ])  # fmt: skip
 def test_a_question_about_what_kind_of_thing_it_is_gets_the_field_guides_answer(question: str, answer: str) -> None:
     said = kind_answer(question)
@@ -42,7 +43,7 @@ def test_a_question_about_what_kind_of_thing_it_is_gets_the_field_guides_answer(
     "Are bats blind?", "Is the sun hot?", "Is a fish an animal or a plant?", "Is a cat a mammal?",  # no thing here
     "What kind of spider is this?", "Is my dog a mammal?", "Is a tomato a plant?", "Is a bat a bug?",  # not a kind spoken of
     "Is a spider a bug?", "Is a mushroom a vegetable?", "Is a starfish an animal?", "Is a strawberry a fruit?",
-    "Is a peanut a fruit?",
+    "Is a peanut a fruit?", "Are stars fish?", "Is the a fish?",  # a word of a longer name alone
 ])  # fmt: skip
 def test_other_questions_get_no_kind(question: str) -> None:
     assert kind_answer(question) is None

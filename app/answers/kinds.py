@@ -33,53 +33,53 @@ class Kind:
 
 
 def _kind(names: str, kinds: str, not_kinds: str, says: str, *, proper: bool = False) -> Kind:
-    """A ``Kind`` from words: "whale whales, dolphin dolphins", "mammal animal", "fish"."""
-    pairs = tuple((forms.split()[0], forms.split()[-1]) for forms in names.split(", "))
+    """A ``Kind`` from words: "whale/whales, dolphin/dolphins", "mammal|animal", "fish"."""
+    pairs = tuple((forms.split("/")[0], forms.split("/")[-1]) for forms in names.split(", "))
     return Kind(pairs, frozenset(kinds.split("|")), frozenset(not_kinds.split("|")) - {""}, says, proper)
 
 
 KINDS = (
-    _kind("spider spiders", "arachnid|animal", "insect",
+    _kind("spider/spiders", "arachnid|animal", "insect",
           "A spider is an arachnid, not an insect: it has eight legs, and insects have six."),
-    _kind("scorpion scorpions, tick ticks", "arachnid|animal", "insect",
+    _kind("scorpion/scorpions, tick/ticks", "arachnid|animal", "insect",
           "{a} is an arachnid, like a spider, not an insect: a grown one has eight legs, and insects have six."),
-    _kind("whale whales, dolphin dolphins, porpoise porpoises", "mammal|animal", "fish",
+    _kind("whale/whales, dolphin/dolphins, porpoise/porpoises", "mammal|animal", "fish",
           "{a} is a mammal, not a fish: it breathes air and feeds its young on milk."),
-    _kind("bat bats", "mammal|animal", "bird",
+    _kind("bat/bats", "mammal|animal", "bird",
           "A bat is a mammal, not a bird: it has fur and feeds its young on milk, and it is the only mammal that truly "
           "flies."),
-    _kind("penguin penguins, ostrich ostriches, emu emus", "bird|animal", "mammal|fish",
+    _kind("penguin/penguins, ostrich/ostriches, emu/emus", "bird|animal", "mammal|fish",
           "{a} is a bird, with feathers, and it lays eggs, though it cannot fly."),
-    _kind("shark sharks", "fish|animal", "mammal", "A shark is a fish, with a skeleton of cartilage rather than bone."),
-    _kind("seahorse seahorses", "fish|animal", "mammal", "A seahorse is a fish, though it swims upright."),
-    _kind("koala koalas", "marsupial|mammal|animal", "bear", "A koala is a marsupial, not a bear: it carries its young in "
+    _kind("shark/sharks", "fish|animal", "mammal", "A shark is a fish, with a skeleton of cartilage rather than bone."),
+    _kind("seahorse/seahorses", "fish|animal", "mammal", "A seahorse is a fish, though it swims upright."),
+    _kind("koala/koalas", "marsupial|mammal|animal", "bear", "A koala is a marsupial, not a bear: it carries its young in "
                                                             "a pouch."),
-    _kind("panda pandas, giant panda giant pandas", "bear|mammal|animal", "", "A giant panda is a bear."),
-    _kind("starfish, sea star sea stars", "", "fish", "{a} is not a fish: it is an echinoderm, a relative of the sea "
+    _kind("panda/pandas, giant panda/giant pandas", "bear|mammal|animal", "", "A giant panda is a bear."),
+    _kind("starfish, sea star/sea stars", "", "fish", "{a} is not a fish: it is an echinoderm, a relative of the sea "
                                                       "urchin."),
     _kind("jellyfish", "", "fish", "A jellyfish is not a fish: it has no bones, no brain and no heart."),
-    _kind("octopus octopuses, squid squids", "mollusc|animal", "fish", "{a} is a mollusc, like a snail or a clam, not a "
+    _kind("octopus/octopuses, squid/squids", "mollusc|animal", "fish", "{a} is a mollusc, like a snail or a clam, not a "
                                                                        "fish, with no bones at all."),
-    _kind("frog frogs, toad toads, salamander salamanders, newt newts", "amphibian|animal", "reptile|fish",
+    _kind("frog/frogs, toad/toads, salamander/salamanders, newt/newts", "amphibian|animal", "reptile|fish",
           "{a} is an amphibian, not a reptile: like most amphibians it starts life in water, and it can breathe through "
           "its skin."),
-    _kind("snake snakes, lizard lizards, turtle turtles, tortoise tortoises, crocodile crocodiles, alligator alligators",
+    _kind("snake/snakes, lizard/lizards, turtle/turtles, tortoise/tortoises, crocodile/crocodiles, alligator/alligators",
           "reptile|animal", "amphibian|mammal", "{a} is a reptile, with dry, scaly skin."),
-    _kind("bee bees, ant ants, butterfly butterflies, ladybird ladybirds, ladybug ladybugs, beetle beetles, fly flies, "
-          "moth moths, wasp wasps, grasshopper grasshoppers, mosquito mosquitoes, dragonfly dragonflies",
+    _kind("bee/bees, ant/ants, butterfly/butterflies, ladybird/ladybirds, ladybug/ladybugs, beetle/beetles, fly/flies, "
+          "moth/moths, wasp/wasps, grasshopper/grasshoppers, mosquito/mosquitoes, dragonfly/dragonflies",
           "insect|animal", "arachnid", "{a} is an insect: it has six legs and a body in three parts."),
-    _kind("tomato tomatoes", "fruit|berry|vegetable", "",
+    _kind("tomato/tomatoes", "fruit|berry|vegetable", "",
           "A tomato is a fruit to a botanist, a berry in fact, as it grows from the flower and holds the seeds, and a "
           "vegetable in the kitchen."),
-    _kind("peanut peanuts", "legume", "nut", "A peanut is a legume, like peas and beans, not a true nut."),
-    _kind("strawberry strawberries", "", "berry",
+    _kind("peanut/peanuts", "legume", "nut", "A peanut is a legume, like peas and beans, not a true nut."),
+    _kind("strawberry/strawberries", "", "berry",
           "Botanically, a strawberry is not a berry, as its flesh grows from the base of the flower; a banana is."),
-    _kind("banana bananas", "fruit|berry", "", "Botanically, a banana is a berry; a strawberry is not."),
-    _kind("mushroom mushrooms", "fungus", "plant", "A mushroom is a fungus, not a plant."),
+    _kind("banana/bananas", "fruit|berry", "", "Botanically, a banana is a berry; a strawberry is not."),
+    _kind("mushroom/mushrooms", "fungus", "plant", "A mushroom is a fungus, not a plant."),
     _kind("pluto", "dwarf planet", "planet|star",
           "Pluto is a dwarf planet: since 2006 it has not been counted among the planets.", proper=True),
-    _kind("the sun, sun", "star", "planet", "The Sun is a star, and the closest one to us."),
-    _kind("the moon, moon", "moon|satellite", "planet|star",
+    _kind("sun", "star", "planet", "The Sun is a star, and the closest one to us."),
+    _kind("moon", "moon|satellite", "planet|star",
           "The Moon is not a planet or a star: it is the Earth's natural satellite."),
 )
 _BY_NAME = {name: (kind, singular) for kind in KINDS for singular, plural in kind.names for name in (singular, plural)}
